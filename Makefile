@@ -1,0 +1,35 @@
+# Thin wrapper over the go tool; CI (.ci/run) runs `make test` and `make check`.
+GO          ?= go
+VERSION     ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
+LDFLAGS     := -s -w -X main.version=$(VERSION)
+STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
+# Where `make install` puts the binaries: /usr/local/bin when writable,
+# else ~/.local/bin. Override with `make install BINDIR=…`.
+BINDIR      ?= $(shell if [ -w /usr/local/bin ]; then echo /usr/local/bin; else echo $$HOME/.local/bin; fi)
+
+.PHONY: build install test check bench e2e fuzz clean
+
+build:
+	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o bin/ ./cmd/...
+
+install: build
+	mkdir -p $(BINDIR)
+	install -m 0755 bin/* $(BINDIR)/
+
+test:
+	$(GO) test ./...
+
+check:
+	$(GO) vet ./...
+	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+	$(GO) mod tidy -diff
+	$(GO) run $(STATICCHECK) ./...
+
+bench:
+	@echo "no benchmarks yet"
+
+e2e:
+	@echo "no end-to-end suite yet"
+
+clean:
+	rm -rf bin

@@ -1,0 +1,95 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"runtime/debug"
+
+	"github.com/muthur/context-budget/internal/config"
+	"github.com/muthur/context-budget/internal/lines"
+	"github.com/muthur/context-budget/internal/notice"
+	"github.com/muthur/context-budget/internal/reading"
+	"github.com/muthur/context-budget/internal/state"
+)
+
+// maxPayload bounds what the hook reads from stdin; a payload past it is
+// not one Claude Code sends, and reading it would break the memory budget.
+const maxPayload = 64 << 20
+
+// runHook is the PostToolUse hook. It never fails loudly: whatever it
+// cannot read is silence and exit status 0 (design §2).
+func runHook(_ []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	// Keep the heap small: the hook's budget is 16 MiB of peak memory, and
+	// a tail scan through a multi-megabyte tool result leaves garbage.
+	debug.SetMemoryLimit(8 << 20)
+	data, err := io.ReadAll(io.LimitReader(stdin, maxPayload))
+	if err != nil {
+		return 0
+	}
+	p, err := reading.ParsePayload(data)
+	if err != nil {
+		return 0
+	}
+	data = nil
+	text, err := hookNotice(p, os.Getenv)
+	if err != nil {
+		if ce, ok := err.(*config.Error); ok {
+			fmt.Fprintf(stderr, "context-budget: %v\n", ce)
+		}
+		return 0
+	}
+	if text == "" {
+		return 0
+	}
+	event := p.HookEventName
+	if event == "" {
+		event = "PostToolUse"
+	}
+	out, _ := json.Marshal(hookOutput{Specific: hookSpecific{Event: event, Context: text}})
+	stdout.Write(append(out, '\n'))
+	return 0
+}
+
+type hookOutput struct {
+	Specific hookSpecific `json:"hookSpecificOutput"`
+}
+
+type hookSpecific struct {
+	Event   string `json:"hookEventName"`
+	Context string `json:"additionalContext"`
+}
+
+// hookNotice decides the notice for one call: "" for silence.
+func hookNotice(p reading.Payload, getenv func(string) string) (string, error) {
+	if p.AgentID != "" || !state.PlainName(p.SessionID) || p.TranscriptPath == "" {
+		return "", nil
+	}
+	s, err := config.FromEnv(getenv)
+	if err != nil {
+		return "", err
+	}
+	root := getenv("CLAUDE_PROJECT_DIR")
+	if root == "" {
+		root = p.Cwd
+	}
+	if root == "" {
+		return "", nil
+	}
+	r, err := reading.Read(p.TranscriptPath, reading.DefaultOptions(p.ToolUseID))
+	if err != nil {
+		return "", err
+	}
+	ls := lines.Fixed(s)
+	level, err := state.Advance(state.Dir(root), p.SessionID, r.Tokens, ls.Tokens())
+	if err != nil || level == state.None {
+		return "", err
+	}
+	return notice.Text(notice.Facts{
+		Level:   level,
+		Reading: r.Tokens,
+		Lines:   ls,
+		Manual:  s.Manual == config.Yes,
+	}), nil
+}

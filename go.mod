@@ -1,0 +1,3 @@
+module github.com/muthur/context-budget
+
+go 1.26

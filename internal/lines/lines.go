@@ -1,0 +1,56 @@
+// Package lines decides the warn and pause lines of a session and says what
+// set each one (design §4): a priced line where relaying saves a dollar
+// threshold, a fixed cap, a value from the environment, or the window's
+// compaction point.
+package lines
+
+import (
+	"github.com/muthur/context-budget/internal/config"
+	"github.com/muthur/context-budget/internal/state"
+)
+
+// SetBy names what set a line.
+type SetBy string
+
+// What can set a line.
+const (
+	Priced SetBy = "priced"
+	Cap    SetBy = "cap"
+	Env    SetBy = "env"
+	Window SetBy = "window"
+)
+
+// Line is one line in tokens and what set it.
+type Line struct {
+	Tokens int64 `json:"tokens"`
+	SetBy  SetBy `json:"set_by"`
+	// SavingUSD is the dollar threshold of a priced line.
+	SavingUSD float64 `json:"saving_usd,omitempty"`
+}
+
+// Lines are the warn and pause lines in force.
+type Lines struct {
+	Warn  Line `json:"warn"`
+	Pause Line `json:"pause"`
+}
+
+// Fixed returns the lines with no pricing: the caps, each replaced by its
+// environment value when set.
+func Fixed(s config.Settings) Lines {
+	ls := Lines{
+		Warn:  Line{Tokens: config.WarnCap, SetBy: Cap},
+		Pause: Line{Tokens: config.PauseCap, SetBy: Cap},
+	}
+	if s.Warn > 0 {
+		ls.Warn = Line{Tokens: s.Warn, SetBy: Env}
+	}
+	if s.Pause > 0 {
+		ls.Pause = Line{Tokens: s.Pause, SetBy: Env}
+	}
+	return ls
+}
+
+// Tokens returns the two lines as the state package compares them.
+func (ls Lines) Tokens() state.Lines {
+	return state.Lines{Warn: ls.Warn.Tokens, Pause: ls.Pause.Tokens}
+}

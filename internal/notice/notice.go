@@ -1,0 +1,113 @@
+// Package notice writes the words the hook puts in front of the agent when
+// a line is crossed (design §6). The wording is ours and short; tests pin it
+// by phrases. Each notice stays well under Claude Code's 10,000-character
+// cap on hook output.
+package notice
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/muthur/context-budget/internal/lines"
+	"github.com/muthur/context-budget/internal/state"
+)
+
+// Money is the relay's figures when pricing ran.
+type Money struct {
+	// UpfrontUSD is what relaying now costs: the summary turn plus the
+	// successor's reorientation.
+	UpfrontUSD float64
+	// SavingUSD is what relaying saves over the next 100k tokens of work
+	// (negative: what it costs).
+	SavingUSD float64
+	// CarryOnUSD is what carrying on over those 100k tokens costs.
+	CarryOnUSD float64
+	// Source says in words what the successor's reorientation was priced
+	// from, e.g. "an estimate (no session measured yet)".
+	Source string
+}
+
+// Facts are what a notice says.
+type Facts struct {
+	Level   state.Level
+	Reading int64
+	Lines   lines.Lines
+	// Money is set when pricing ran, whichever rule set the line.
+	Money *Money
+	// WindowWords describes the window for a line set by it, e.g. "the 200k
+	// window's compaction point (window from the default)".
+	WindowWords string
+	// Manual asks the agent to offer /relay instead of running it.
+	Manual bool
+	// Offer asks the agent to offer, once, to ask before relaying.
+	Offer bool
+}
+
+// K rounds tokens to the nearest thousand, halves up: 200,641 → "201k",
+// 202,500 → "203k".
+func K(tokens int64) string {
+	return fmt.Sprintf("%dk", (tokens+500)/1000)
+}
+
+// USD shows dollars to the cent.
+func USD(v float64) string {
+	if v < 0 {
+		return fmt.Sprintf("-$%.2f", -v)
+	}
+	return fmt.Sprintf("$%.2f", v)
+}
+
+// why says what set a line, in the words the notice uses.
+func why(l lines.Line, name string, f Facts) string {
+	switch l.SetBy {
+	case lines.Priced:
+		return fmt.Sprintf("priced: relaying there saves %s over the next 100k tokens", USD(l.SavingUSD))
+	case lines.Env:
+		return "set in the environment by MUTHUR_CONTEXT_BUDGET_" + strings.ToUpper(name)
+	case lines.Window:
+		return "set by " + f.WindowWords
+	}
+	return "the fixed cap"
+}
+
+// Text returns the notice for f.Level, or "" for None.
+func Text(f Facts) string {
+	var b strings.Builder
+	switch f.Level {
+	case state.Warn:
+		l := f.Lines.Warn
+		fmt.Fprintf(&b, "Context budget: this session carries ~%s tokens of context, past the %s warning line (%s).",
+			K(f.Reading), K(l.Tokens), why(l, "warn", f))
+	case state.Pause:
+		l := f.Lines.Pause
+		fmt.Fprintf(&b, "Context budget: this session carries ~%s tokens of context, past the %s pause line (%s).",
+			K(f.Reading), K(l.Tokens), why(l, "pause", f))
+	default:
+		return ""
+	}
+	if m := f.Money; m != nil {
+		verb := "saves"
+		saving := m.SavingUSD
+		if saving < 0 {
+			verb, saving = "costs", -saving
+		}
+		fmt.Fprintf(&b, " Relaying now costs about %s up front (the summary turn and the successor's re-orientation, priced from %s) and %s %s over the next 100k tokens of work against carrying on at about %s. Give the operator these figures in your report.",
+			USD(m.UpfrontUSD), m.Source, verb, USD(saving), USD(m.CarryOnUSD))
+	}
+	if f.Level == state.Warn {
+		room := max(f.Lines.Pause.Tokens-f.Reading, 0)
+		fmt.Fprintf(&b, "\n\nThe pause line is at %s: about %s tokens of room. Judge whether the work in hand fits in that room. If it does, finish it, and say in your report that the context-budget warning came and why you did not stop. If it does not, steer to the best stopping point you can reach within that room, start nothing you cannot finish before it, and stop there as the /go skill's \"Stopping partway releases the plan\" says; then end as below. At the pause line this notice comes back as the pause.",
+			K(f.Lines.Pause.Tokens), K(room))
+	} else {
+		b.WriteString("\n\nStop now, wherever the work stands, unless it is literally one small step (under ~20k tokens) from done; then finish that step and say why. Commit what is in hand, release the plan as the /go skill's \"Stopping partway releases the plan\" says, push, and end as below.")
+	}
+	if f.Manual {
+		b.WriteString("\n\nEnding: tell the operator that the session paused for its context budget, and end your turn offering /relay; do not run it unasked.")
+	} else {
+		b.WriteString("\n\nEnding: without asking and with no argument, run /relay; its report says the session relayed on its own for its context budget.")
+		if f.Offer {
+			b.WriteString(" In that report, offer once, in plain words: if the operator would rather you ask before relaying, they can say so.")
+		}
+	}
+	return b.String()
+}

@@ -1,0 +1,231 @@
+// Package reading takes a session's reading: how many tokens of context its
+// last request carried, from the tail of its transcript (design §3).
+//
+// The transcript is read backwards from its end in blocks, so the cost
+// depends on how far from the end the last response sits, not on the size
+// of the file. Claude Code writes the transcript asynchronously, so a hook
+// that knows its call's tool_use_id waits, bounded, for the record that
+// made the call before it reads.
+package reading
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"os"
+	"time"
+
+	"github.com/muthur/context-budget/internal/transcript"
+)
+
+// Reading is the context the session's last request carried.
+type Reading struct {
+	// Tokens is input + cache read + cache write of the last main-chain
+	// response: the context that request sent.
+	Tokens int64
+	// Model is the model that served it, RequestedModel what Claude Code
+	// asked for (2.1.332 writes it, e.g. "claude-opus-4-6[1m]").
+	Model          string
+	RequestedModel string
+	// MessageID identifies the response.
+	MessageID string
+	// Usage is that response's usage as written.
+	Usage transcript.Usage
+}
+
+// Limits of the tail scan. A line longer than MaxLine is skipped unread: an
+// assistant record that long is a pathological case, and holding it would
+// break the hook's memory budget. Past MaxBack bytes from the end the scan
+// gives up.
+const (
+	MaxLine    = 4 << 20
+	MaxBack    = 256 << 20
+	firstBlock = 64 << 10
+)
+
+// ErrNoReading reports a transcript with no qualifying response within
+// MaxBack bytes of its end.
+var ErrNoReading = errors.New("no main-chain response with usage in the transcript's tail")
+
+// Options tune Read.
+type Options struct {
+	// ToolUseID is the payload's tool_use_id. When set, Read waits for the
+	// response record holding that tool_use block to reach the file.
+	ToolUseID string
+	// Wait bounds that wait; after it Read uses what is on disk.
+	Wait time.Duration
+	// Poll is the interval between looks at the file while waiting.
+	Poll time.Duration
+}
+
+// DefaultOptions are the hook's: wait up to one second, looking every 3 ms.
+func DefaultOptions(toolUseID string) Options {
+	return Options{ToolUseID: toolUseID, Wait: time.Second, Poll: 3 * time.Millisecond}
+}
+
+// Read returns the reading of the transcript at path.
+func Read(path string, opt Options) (Reading, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return Reading{}, err
+	}
+	defer f.Close()
+	size, err := fileSize(f)
+	if err != nil {
+		return Reading{}, err
+	}
+	r, seen, err := Last(f, size, opt.ToolUseID)
+	if opt.ToolUseID == "" || seen {
+		return r, err
+	}
+	deadline := time.Now().Add(opt.Wait)
+	for time.Now().Before(deadline) {
+		time.Sleep(opt.Poll)
+		now, serr := fileSize(f)
+		if serr != nil || now == size {
+			continue
+		}
+		size = now
+		r, seen, err = Last(f, size, opt.ToolUseID)
+		if seen {
+			break
+		}
+	}
+	return r, err
+}
+
+func fileSize(f *os.File) (int64, error) {
+	fi, err := f.Stat()
+	if err != nil {
+		return 0, err
+	}
+	return fi.Size(), nil
+}
+
+// Last finds the last qualifying response in the first size bytes of f.
+// With a toolUseID it also reports whether the last response (any of its
+// records: a response with parallel tool calls writes one record per
+// block) holds that tool_use block.
+func Last(f io.ReaderAt, size int64, toolUseID string) (r Reading, seen bool, err error) {
+	var needle []byte
+	if toolUseID != "" {
+		needle = []byte(`"` + toolUseID + `"`)
+	}
+	found := false
+	err = ScanBack(f, size, func(line []byte) bool {
+		if !bytes.Contains(line, assistantWord) {
+			return true
+		}
+		more := true
+		transcript.Decode(line, func(rec *transcript.Record) {
+			if !more || !rec.IsResponse() {
+				return
+			}
+			if found && rec.Message.ID != r.MessageID {
+				more = false // an earlier response: the last one is done
+				return
+			}
+			if !found {
+				found = true
+				u := rec.Message.Usage
+				r = Reading{Tokens: u.Context(), Model: rec.Message.Model,
+					RequestedModel: rec.RequestedModel, MessageID: rec.Message.ID, Usage: *u}
+			}
+			if needle != nil && bytes.Contains(rec.Message.Content, needle) {
+				seen = true
+			}
+			if needle == nil || seen {
+				more = false
+			}
+		})
+		return more
+	})
+	if err == nil && !found {
+		err = ErrNoReading
+	}
+	return r, seen, err
+}
+
+var assistantWord = []byte(`"assistant"`)
+
+// ScanBack calls fn with each line of the first size bytes of f, from the
+// last line to the first, until fn returns false, the start of the file, or
+// MaxBack bytes. Lines longer than MaxLine are skipped. The final line is
+// passed even without a newline; if half-written, it fails to decode and is
+// skipped like any damaged line. fn must not keep line.
+func ScanBack(f io.ReaderAt, size int64, fn func(line []byte) bool) error {
+	var b backBuffer
+	pos := size
+	skipping := false // the line being assembled is too long to keep
+	block := int64(firstBlock)
+	for pos > 0 && size-pos < MaxBack {
+		n := max(block, int64(len(b.data())))
+		n = min(n, pos)
+		pos -= n
+		chunk := b.prepend(int(n))
+		if _, err := f.ReadAt(chunk, pos); err != nil && err != io.EOF {
+			return err
+		}
+		data := b.data()
+		end := len(data)
+		for {
+			i := bytes.LastIndexByte(data[:end], '\n')
+			if i < 0 {
+				break
+			}
+			line := data[i+1 : end]
+			end = i
+			if skipping {
+				skipping = false
+				continue
+			}
+			if len(line) > 0 && !fn(line) {
+				return nil
+			}
+		}
+		b.keep(end)
+		if end > MaxLine {
+			b.keep(0)
+			skipping = true
+		}
+	}
+	if pos == 0 && !skipping && len(b.data()) > 0 {
+		fn(b.data())
+	}
+	return nil
+}
+
+// backBuffer holds the bytes read so far that do not yet form a whole line,
+// and grows towards the front, so that prepending earlier bytes of a long
+// line costs amortised linear time.
+type backBuffer struct {
+	buf []byte
+	off int // the data is buf[off:]
+}
+
+func (b *backBuffer) data() []byte { return b.buf[b.off:] }
+
+// prepend makes room for n bytes before the data and returns that room.
+func (b *backBuffer) prepend(n int) []byte {
+	if b.off < n {
+		have := len(b.buf) - b.off
+		nb := make([]byte, 2*(have+n))
+		off := len(nb) - have
+		copy(nb[off:], b.data())
+		b.buf, b.off = nb, off
+	}
+	b.off -= n
+	return b.buf[b.off : b.off+n]
+}
+
+// keep trims the data to its first n bytes.
+func (b *backBuffer) keep(n int) {
+	d := b.data()
+	if n == len(d) {
+		return
+	}
+	// Move the kept bytes to the end of the buffer so room stays in front.
+	end := len(b.buf)
+	copy(b.buf[end-n:], d[:n])
+	b.off = end - n
+}

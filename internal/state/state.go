@@ -1,0 +1,176 @@
+// Package state keeps what the hook has announced in a session's current
+// climb, so that each notice fires once per climb (design §5).
+//
+// The state of a session is one small file, <dir>/<session_id>, holding the
+// highest level announced and the lines in force when it fired. Claude Code
+// runs PostToolUse hooks concurrently for parallel tool calls, so the
+// read-decide-write step runs under an exclusive lock on
+// <dir>/<session_id>.lock, and the file is replaced atomically (temp file,
+// rename). A notice is sent only after its record is on disk: one that
+// cannot be recorded would repeat on every call.
+//
+// The rules:
+//
+//   - A climb ends, and both notices re-arm, only when the reading falls
+//     below the warn line in force when the last notice fired and below the
+//     warn line in force now. A line that moves does not by itself clear
+//     or skip a level; a compaction re-arms.
+//   - The level due is pause at or past the current pause line, warn at or
+//     past the current warn line. Only a level higher than the one recorded
+//     fires, so jumping straight past the pause fires the pause alone.
+package state
+
+import (
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Level is how far a climb has gone.
+type Level int
+
+// The levels, in order.
+const (
+	None Level = iota
+	Warn
+	Pause
+)
+
+func (l Level) String() string {
+	switch l {
+	case Warn:
+		return "warn"
+	case Pause:
+		return "pause"
+	}
+	return "none"
+}
+
+// Lines are the two lines in tokens.
+type Lines struct {
+	Warn, Pause int64
+}
+
+// Due reports the level a reading has reached against lines.
+func (ls Lines) Due(reading int64) Level {
+	switch {
+	case reading >= ls.Pause:
+		return Pause
+	case reading >= ls.Warn:
+		return Warn
+	}
+	return None
+}
+
+// Record is what a session's state file holds.
+type Record struct {
+	Level   Level  `json:"-"`
+	Name    string `json:"level"`
+	Lines   Lines  `json:"lines"`
+	Reading int64  `json:"reading"`
+}
+
+// Dir is the state folder of a project root.
+func Dir(root string) string {
+	return filepath.Join(root, "tmp", "context-budget")
+}
+
+// ErrName reports an id that is not a plain file name.
+var ErrName = errors.New("not a plain name")
+
+// PlainName reports whether id can be used as a file name: not empty, no
+// slash or backslash, no leading dot, no NUL.
+func PlainName(id string) bool {
+	return id != "" && !strings.ContainsAny(id, "/\\\x00") && !strings.HasPrefix(id, ".") && len(id) <= 200
+}
+
+// Ensure creates dir with a .gitignore of "*" so the state never shows in
+// git status.
+func Ensure(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	gi := filepath.Join(dir, ".gitignore")
+	if _, err := os.Stat(gi); err == nil {
+		return nil
+	}
+	return WriteFile(gi, []byte("*\n"))
+}
+
+// WriteFile replaces name atomically: a temp file in the same folder, then
+// a rename, so readers see the old content or the new, never a part.
+func WriteFile(name string, data []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".*")
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Chmod(0o644)
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), name)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+	}
+	return err
+}
+
+// Advance applies the once-per-climb rules for one reading and returns the
+// level to announce (None for silence). The decision is recorded before
+// Advance returns; an error means nothing may be sent.
+func Advance(dir, session string, reading int64, lines Lines) (Level, error) {
+	if !PlainName(session) {
+		return None, ErrName
+	}
+	if err := Ensure(dir); err != nil {
+		return None, err
+	}
+	unlock, err := lock(filepath.Join(dir, session+".lock"))
+	if err != nil {
+		return None, err
+	}
+	defer unlock()
+
+	name := filepath.Join(dir, session)
+	rec := Load(name)
+	if rec.Level != None && reading < min(rec.Lines.Warn, lines.Warn) {
+		if err := os.Remove(name); err != nil && !os.IsNotExist(err) {
+			return None, err
+		}
+		rec = Record{}
+	}
+	due := lines.Due(reading)
+	if due <= rec.Level {
+		return None, nil
+	}
+	data, _ := json.Marshal(Record{Name: due.String(), Lines: lines, Reading: reading})
+	if err := WriteFile(name, append(data, '\n')); err != nil {
+		return None, err
+	}
+	return due, nil
+}
+
+// Load reads a state file; a missing or unreadable one is no state.
+func Load(name string) Record {
+	var rec Record
+	data, err := os.ReadFile(name)
+	if err != nil || json.Unmarshal(data, &rec) != nil {
+		return Record{}
+	}
+	switch rec.Name {
+	case "warn":
+		rec.Level = Warn
+	case "pause":
+		rec.Level = Pause
+	default:
+		return Record{}
+	}
+	return rec
+}

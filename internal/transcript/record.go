@@ -1,0 +1,148 @@
+// Package transcript decodes the records of a Claude Code session
+// transcript (JSONL) defensively.
+//
+// The format belongs to Claude Code and changes between versions, so every
+// field is optional, unknown record types and fields are ignored, and damage
+// seen in real files is tolerated: a half-written final line, two records
+// spliced on one line, runs of NUL bytes, lines of several megabytes.
+// Nothing here returns an error for bad content; what does not parse is
+// skipped.
+package transcript
+
+import (
+	"bytes"
+	"encoding/json"
+)
+
+// Record is the part of a transcript record this program reads.
+type Record struct {
+	Type             string   `json:"type"`
+	Subtype          string   `json:"subtype"`
+	IsSidechain      bool     `json:"isSidechain"`
+	IsMeta           bool     `json:"isMeta"`
+	IsCompactSummary bool     `json:"isCompactSummary"`
+	Timestamp        string   `json:"timestamp"`
+	Cwd              string   `json:"cwd"`
+	GitBranch        string   `json:"gitBranch"`
+	SessionID        string   `json:"sessionId"`
+	Version          string   `json:"version"`
+	RequestedModel   string   `json:"requestedModel"`
+	Message          *Message `json:"message"`
+	// CompactMetadata is set on compact_boundary records.
+	CompactMetadata *Compaction `json:"compactMetadata"`
+	// MicrocompactMetadata is set on microcompact_boundary records.
+	MicrocompactMetadata *Compaction `json:"microcompactMetadata"`
+}
+
+// Message is the API message inside a user or assistant record.
+type Message struct {
+	ID         string          `json:"id"`
+	Model      string          `json:"model"`
+	Role       string          `json:"role"`
+	StopReason string          `json:"stop_reason"`
+	Content    json.RawMessage `json:"content"`
+	Usage      *Usage          `json:"usage"`
+}
+
+// Usage is the token accounting of one API response.
+type Usage struct {
+	InputTokens              int64          `json:"input_tokens"`
+	CacheCreationInputTokens int64          `json:"cache_creation_input_tokens"`
+	CacheReadInputTokens     int64          `json:"cache_read_input_tokens"`
+	OutputTokens             int64          `json:"output_tokens"`
+	CacheCreation            *CacheCreation `json:"cache_creation"`
+	Speed                    string         `json:"speed"`
+}
+
+// CacheCreation splits cache writes by time to live.
+type CacheCreation struct {
+	Ephemeral5m int64 `json:"ephemeral_5m_input_tokens"`
+	Ephemeral1h int64 `json:"ephemeral_1h_input_tokens"`
+}
+
+// Compaction is the metadata of a compaction or microcompaction boundary.
+type Compaction struct {
+	Trigger   string `json:"trigger"`
+	PreTokens int64  `json:"preTokens"`
+}
+
+// Synthetic is the model name Claude Code writes on a turn no model served.
+const Synthetic = "<synthetic>"
+
+// Context is the number of tokens of context the request carried: all its
+// input, cached or not. Output is left out: the next request carries it.
+func (u *Usage) Context() int64 {
+	return u.InputTokens + u.CacheReadInputTokens + u.CacheCreationInputTokens
+}
+
+// Write1h and Write5m split the cache writes by time to live. Older
+// transcripts have no split; their writes count as 5-minute writes.
+func (u *Usage) Write1h() int64 {
+	if u.CacheCreation == nil {
+		return 0
+	}
+	return u.CacheCreation.Ephemeral1h
+}
+
+// Write5m reports the 5-minute cache writes (see Write1h).
+func (u *Usage) Write5m() int64 {
+	if u.CacheCreation == nil {
+		return u.CacheCreationInputTokens
+	}
+	return u.CacheCreationInputTokens - u.CacheCreation.Ephemeral1h
+}
+
+// IsResponse reports whether r is a main-chain assistant response with
+// usage: the records the reading and the cost history are made of.
+func (r *Record) IsResponse() bool {
+	return r.Type == "assistant" && !r.IsSidechain && r.Message != nil &&
+		r.Message.Usage != nil && r.Message.Model != Synthetic
+}
+
+// IsBoundary reports whether r marks a compaction or a microcompaction,
+// after which the context is smaller.
+func (r *Record) IsBoundary() bool {
+	return r.Type == "system" && (r.Subtype == "compact_boundary" || r.Subtype == "microcompact_boundary")
+}
+
+// Decode calls fn for every record in one line of a transcript. A line
+// normally holds one record, but damaged files splice two on one line or
+// carry NUL runs; every complete object that decodes is passed on, and the
+// rest is skipped. fn must not keep r past its return.
+func Decode(line []byte, fn func(r *Record)) {
+	var r Record
+	if json.Unmarshal(line, &r) == nil {
+		fn(&r)
+		return
+	}
+	decodeDamaged(line, fn)
+}
+
+var objectStart = []byte(`{"`)
+
+// maxAttempts bounds the work spent on one damaged line: each failed attempt
+// may scan to the end of the line, so an adversarial line would otherwise
+// cost quadratic time.
+const maxAttempts = 64
+
+func decodeDamaged(line []byte, fn func(r *Record)) {
+	rest := line
+	for range maxAttempts {
+		i := bytes.Index(rest, objectStart)
+		if i < 0 {
+			return
+		}
+		rest = rest[i:]
+		dec := json.NewDecoder(bytes.NewReader(rest))
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			rest = rest[1:]
+			continue
+		}
+		var r Record
+		if json.Unmarshal(raw, &r) == nil {
+			fn(&r)
+		}
+		rest = rest[dec.InputOffset():]
+	}
+}
