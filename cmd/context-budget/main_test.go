@@ -1,0 +1,62 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"context-budget": main,
+	})
+}
+
+// TestScripts runs every testdata/script/*.txtar: one file per behaviour of
+// the command line, read like a terminal session.
+func TestScripts(t *testing.T) {
+	testscript.Run(t, testscript.Params{
+		Dir:                 filepath.Join("testdata", "script"),
+		Setup:               scriptSetup,
+		Cmds:                scriptCmds,
+		RequireExplicitExec: true,
+	})
+}
+
+// scriptSetup gives every script a clean environment: a temporary HOME and
+// none of the tuning variables of the developer's shell.
+func scriptSetup(env *testscript.Env) error {
+	env.Setenv("HOME", filepath.Join(env.WorkDir, "home"))
+	env.Setenv("XDG_CONFIG_HOME", filepath.Join(env.WorkDir, "home", ".config"))
+	env.Setenv("CLAUDE_PROJECT_DIR", "")
+	if dir, err := sharedTranscripts(); err == nil {
+		env.Setenv("SHARED_TRANSCRIPTS", dir)
+	}
+	return os.MkdirAll(filepath.Join(env.WorkDir, "home"), 0o755)
+}
+
+// scriptCmds are the custom commands the scripts may use, one per file
+// that needs one.
+var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []string){}
+
+// sharedTranscripts finds ../shared/data/transcripts beside the repository.
+func sharedTranscripts() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			p := filepath.Join(dir, "..", "shared", "data", "transcripts")
+			_, err := os.Stat(p)
+			return p, err
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", os.ErrNotExist
+		}
+		dir = parent
+	}
+}
