@@ -1,0 +1,122 @@
+// Package restart is the cost model of design §4: what carrying on costs
+// over the next slice of work, what relaying to a fresh session costs up
+// front and over that slice, the saving, and the context at which the
+// saving reaches a dollar threshold (a priced line).
+//
+// Every function is pure arithmetic on a Model; rates are USD per token.
+// Notation follows the design: C the reading, S the slice, n = S·q the
+// requests in the slice, r the cache-read rate, o the output rate, w the
+// cache-write rate of the session's TTL, W and R the successor's
+// reorientation context and cost, O = SummaryOut·o the summary turn's
+// output.
+package restart
+
+import "math"
+
+// Constants of the model (design §4, §8).
+const (
+	// Slice is the further work the saving is measured over, in tokens.
+	Slice = 100_000
+	// SummaryOut is the output of the relay's summary turn, in tokens.
+	SummaryOut = 8_000
+	// MinGrowth is the growth since a boundary below which q is not
+	// measured but defaulted.
+	MinGrowth = 20_000
+	// RequestsPerToken is the default q: 40 requests per 100k tokens.
+	RequestsPerToken = 40.0 / 100_000
+	// RampUp, RampUpRequests and RampUpOutPerRequest make the estimate of
+	// a successor's reorientation when nothing was measured (§8).
+	RampUp              = 60_000
+	RampUpRequests      = 10
+	RampUpOutPerRequest = 700
+)
+
+// Rates are what the model needs of a price row, in USD per token.
+type Rates struct {
+	// Read is the cache-read rate r.
+	Read float64
+	// Output is the output rate o.
+	Output float64
+	// Write is the cache-write rate w of the session's TTL.
+	Write float64
+}
+
+// PerMillion converts rates in USD per million tokens (a price table's
+// unit) to USD per token.
+func PerMillion(output, read, write float64) Rates {
+	return Rates{Read: read / 1e6, Output: output / 1e6, Write: write / 1e6}
+}
+
+// Model is one session's situation.
+type Model struct {
+	Rates
+	// Q is the measured requests per token of growth.
+	Q float64
+	// W is the successor's reorientation context in tokens, R its cost.
+	W int64
+	R float64
+}
+
+// N is the number of requests in the slice: S·q.
+func (m Model) N() float64 { return Slice * m.Q }
+
+// O is the cost of the summary turn's output.
+func (m Model) O() float64 { return SummaryOut * m.Output }
+
+// CarryOn is what carrying on over the slice costs from context c:
+// n·r·(C + S/2) + S·w (every request re-reads the context, which grows by
+// the slice; the slice's new tokens are written to the cache once).
+func (m Model) CarryOn(c int64) float64 {
+	return m.N()*m.Read*(float64(c)+Slice/2) + Slice*m.Write
+}
+
+// RelayUpfront is what relaying at context c costs before any further
+// work: C·r + O + R (the summary turn reads the context once and writes
+// its summary; the successor re-orients).
+func (m Model) RelayUpfront(c int64) float64 {
+	return float64(c)*m.Read + m.O() + m.R
+}
+
+// RelayOverSlice is what relaying at c and then doing the slice costs:
+// the up-front cost plus the slice carried on from the successor's
+// reorientation context W.
+func (m Model) RelayOverSlice(c int64) float64 {
+	return m.RelayUpfront(c) + m.N()*m.Read*(float64(m.W)+Slice/2) + Slice*m.Write
+}
+
+// Saving is what relaying at c saves over the slice against carrying on:
+// (n − 1)·r·C − n·r·W − O − R. Negative means relaying costs more.
+func (m Model) Saving(c int64) float64 {
+	n := m.N()
+	return (n-1)*m.Read*float64(c) - n*m.Read*float64(m.W) - m.O() - m.R
+}
+
+// Line is the context at which the saving reaches d dollars, rounded to
+// the nearest token: C* = (D + n·r·W + O + R) / (r·(n − 1)). There is no
+// line (ok false) when n ≤ 1 — with at most one request per slice a
+// bigger context never costs more to carry — or when the read rate is
+// not positive.
+func (m Model) Line(d float64) (tokens int64, ok bool) {
+	n := m.N()
+	if n <= 1 || m.Read <= 0 {
+		return 0, false
+	}
+	c := (d + n*m.Read*float64(m.W) + m.O() + m.R) / (m.Read * (n - 1))
+	if math.IsNaN(c) || math.IsInf(c, 0) || c > math.MaxInt64/2 {
+		return 0, false
+	}
+	return int64(math.Round(c)), true
+}
+
+// Estimate is the successor's reorientation when nothing was measured
+// (§8): it starts where this session started, at context c1 of which p1
+// was read from the cache, and ramps up by RampUp tokens over
+// RampUpRequests requests. W = C₁ + RampUp; R = (C₁ − P₁ + RampUp)·w +
+// RampUpRequests·(C₁ + RampUp/2)·r + RampUpRequests·RampUpOutPerRequest·o.
+func Estimate(rt Rates, c1, p1 int64) (w int64, r float64) {
+	w = c1 + RampUp
+	r = float64(c1-p1+RampUp)*rt.Write +
+		RampUpRequests*(float64(c1)+RampUp/2)*rt.Read +
+		RampUpRequests*RampUpOutPerRequest*rt.Output
+	return w, r
+}

@@ -1,0 +1,87 @@
+package restart
+
+import (
+	"math"
+	"testing"
+)
+
+// opus46 are Opus 4.6's rates with 5-minute writes.
+var opus46 = PerMillion(25, 0.50, 6.25)
+
+func near(a, b float64) bool { return math.Abs(a-b) < 1e-9 }
+
+func TestPinnedExampleOne(t *testing.T) {
+	m := Model{Rates: opus46, Q: 40.0 / Slice, W: 120_000, R: 0.90}
+	for _, tc := range []struct {
+		d    float64
+		want int64
+	}{{0.20, 189_744}, {0.80, 220_513}} {
+		got, ok := m.Line(tc.d)
+		if !ok || got != tc.want {
+			t.Errorf("Line(%v) = %d, %v; want %d", tc.d, got, ok, tc.want)
+		}
+	}
+	for _, tc := range []struct {
+		name      string
+		got, want float64
+	}{
+		{"saving", m.Saving(250_000), 1.375},
+		{"relay up front", m.RelayUpfront(250_000), 1.225},
+		{"carry on", m.CarryOn(250_000), 6.625},
+		// Relaying over the slice = carrying on − saving.
+		{"relay over slice", m.RelayOverSlice(250_000), 6.625 - 1.375},
+	} {
+		if !near(tc.got, tc.want) {
+			t.Errorf("%s = %v, want %v", tc.name, tc.got, tc.want)
+		}
+	}
+}
+
+func TestPinnedExampleTwo(t *testing.T) {
+	w, r := Estimate(opus46, 40_000, 38_000)
+	if w != 100_000 || !near(r, 0.9125) {
+		t.Fatalf("Estimate = %d, %v; want 100000, 0.9125", w, r)
+	}
+	m := Model{Rates: opus46, Q: 0.0004, W: w, R: r}
+	warn, _ := m.Line(0.20)
+	pause, _ := m.Line(0.80)
+	if warn != 169_872 || pause != 200_641 {
+		t.Errorf("lines = %d, %d; want 169872, 200641", warn, pause)
+	}
+	if got := m.Saving(210_000); !near(got, 0.9825) {
+		t.Errorf("saving = %v, want 0.9825", got)
+	}
+	if got := m.RelayUpfront(210_000); !near(got, 1.2175) {
+		t.Errorf("up front = %v, want 1.2175", got)
+	}
+	if got := m.CarryOn(210_000); !near(got, 5.825) {
+		t.Errorf("carry on = %v, want 5.825", got)
+	}
+}
+
+func TestNoLine(t *testing.T) {
+	for _, q := range []float64{0, 0.5 / Slice, 1.0 / Slice} {
+		m := Model{Rates: opus46, Q: q, W: 100_000, R: 1}
+		if got, ok := m.Line(0.2); ok {
+			t.Errorf("q=%v: Line = %d, want none (n ≤ 1)", q, got)
+		}
+	}
+	m := Model{Rates: Rates{}, Q: 0.0004}
+	if _, ok := m.Line(0.2); ok {
+		t.Error("a zero read rate gave a line")
+	}
+}
+
+// The saving at a line is its threshold: Line inverts Saving.
+func TestLineInvertsSaving(t *testing.T) {
+	m := Model{Rates: PerMillion(5, 0.10, 2), Q: 55.0 / Slice, W: 80_000, R: 0.3}
+	for _, d := range []float64{0, 0.2, 0.8, 5} {
+		c, ok := m.Line(d)
+		if !ok {
+			t.Fatalf("no line at %v", d)
+		}
+		if got := m.Saving(c); math.Abs(got-d) > 1e-5 {
+			t.Errorf("Saving(Line(%v)) = %v", d, got)
+		}
+	}
+}
