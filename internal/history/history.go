@@ -1,0 +1,149 @@
+// Package history is the forward pass over a session's transcript that the
+// priced lines need (design §4): the first and last own response, the
+// responses and growth since the latest compaction boundary, the measured
+// requests per token q, the cache TTL, and what the transcript says about
+// the context window (§4.1).
+//
+// The pass is incremental. A History remembers the byte offset where it
+// stopped (the end of the last complete line it read) and Update resumes
+// from there, so the hook's recompute reads only what Claude Code appended
+// since, and replay can feed records one at a time and evaluate the policy
+// after each response. A History is plain data and round-trips through
+// JSON: the line cache stores it.
+//
+// Own responses are main-chain assistant records with usage, synthetic
+// and sidechain records skipped (transcript.Record.IsResponse). Claude Code
+// writes one record per content block, all sharing a message.id; they are
+// one response, and the last record of an id is the one kept.
+package history
+
+import (
+	"strings"
+
+	"github.com/muthur/context-budget/internal/restart"
+	"github.com/muthur/context-budget/internal/transcript"
+)
+
+// Response is what the history keeps of one response.
+type Response struct {
+	ID    string `json:"id,omitempty"`
+	Model string `json:"model,omitempty"`
+	Speed string `json:"speed,omitempty"`
+	// Context is the tokens of context its request carried; CacheRead
+	// the part of it read from the cache.
+	Context   int64 `json:"context"`
+	CacheRead int64 `json:"cache_read"`
+}
+
+// History is the state of the pass.
+type History struct {
+	// Offset is how many bytes of the transcript have been read: the end
+	// of the last complete line.
+	Offset int64 `json:"offset"`
+	// Responses counts own responses in the whole transcript.
+	Responses int `json:"responses"`
+	// First and Last are the session's first and latest own responses.
+	First *Response `json:"first,omitempty"`
+	Last  *Response `json:"last,omitempty"`
+	// Since is the first own response after the latest boundary (the
+	// session's first response when there was none); Requests counts the
+	// responses from it on, itself included. Both are reset by a boundary.
+	Since    *Response `json:"since,omitempty"`
+	Requests int       `json:"requests"`
+	// Boundaries counts compact and microcompact boundaries.
+	Boundaries int `json:"boundaries"`
+	// TTL1h is set when any own response wrote to the 1-hour cache.
+	TTL1h bool `json:"ttl_1h"`
+	// Peak is the largest context of any own response.
+	Peak int64 `json:"peak"`
+	// Window1M is set when the transcript says the 1M window is on: a
+	// requestedModel with a [1m] suffix, or an api-request record whose
+	// betas include context-1m-….
+	Window1M bool `json:"window_1m"`
+	// AutoCompactAt is the preTokens of the latest automatic compaction:
+	// evidence of where Claude Code compacts this session.
+	AutoCompactAt int64 `json:"auto_compact_at,omitempty"`
+}
+
+// Add takes one decoded record into the history and reports whether it was
+// an own response (so a caller replaying the transcript knows when the
+// reading moved).
+func (h *History) Add(r *transcript.Record) bool {
+	switch {
+	case r.IsBoundary():
+		h.Boundaries++
+		h.Since, h.Requests = nil, 0
+		if m := r.CompactMetadata; m != nil && r.Subtype == "compact_boundary" && m.Trigger == "auto" && m.PreTokens > 0 {
+			h.AutoCompactAt = m.PreTokens
+		}
+		return false
+	case !r.IsResponse():
+		return false
+	}
+	msg := r.Message
+	u := msg.Usage
+	resp := &Response{ID: msg.ID, Model: msg.Model, Speed: u.Speed,
+		Context: u.Context(), CacheRead: u.CacheReadInputTokens}
+	if strings.HasSuffix(strings.ToLower(r.RequestedModel), "[1m]") {
+		h.Window1M = true
+	}
+	if u.Write1h() > 0 {
+		h.TTL1h = true
+	}
+	h.Peak = max(h.Peak, resp.Context)
+	if h.Last != nil && resp.ID != "" && resp.ID == h.Last.ID {
+		// Another record of the latest response: keep the last record.
+		h.Last = resp
+		if h.Since != nil && h.Since.ID == resp.ID {
+			h.Since = resp
+		}
+		if h.First.ID == resp.ID {
+			h.First = resp
+		}
+		return true
+	}
+	h.Responses++
+	if h.First == nil {
+		h.First = resp
+	}
+	if h.Since == nil {
+		h.Since = resp
+		h.Requests = 0
+	}
+	h.Requests++
+	h.Last = resp
+	return true
+}
+
+// Growth is the context gained since the latest boundary, measured from
+// the first own response after it.
+func (h *History) Growth() int64 {
+	if h.Since == nil || h.Last == nil {
+		return 0
+	}
+	return h.Last.Context - h.Since.Context
+}
+
+// Q is the requests per token of growth: (requests − 1) / growth once the
+// growth since the latest boundary reaches restart.MinGrowth, else the
+// default restart.RequestsPerToken.
+func (h *History) Q() float64 {
+	g := h.Growth()
+	if g < restart.MinGrowth || h.Requests < 2 {
+		return restart.RequestsPerToken
+	}
+	return float64(h.Requests-1) / float64(g)
+}
+
+// Measured reports whether Q was measured rather than defaulted.
+func (h *History) Measured() bool {
+	return h.Growth() >= restart.MinGrowth && h.Requests >= 2
+}
+
+// TTL names the session's cache time to live: "1h" or "5m".
+func (h *History) TTL() string {
+	if h.TTL1h {
+		return "1h"
+	}
+	return "5m"
+}
