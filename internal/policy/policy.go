@@ -1,0 +1,217 @@
+// Package policy decides a session's two lines and the relay's dollars:
+// the one rule the hook, `lines`, the statusline and replay all apply
+// (design §4, §4.1, §6.1).
+//
+// In order:
+//
+//  1. The caps, 300,000 (warn) and 400,000 (pause), each replaced by its
+//     MUTHUR_CONTEXT_BUDGET_WARN / _PAUSE value when set ("env").
+//  2. Pricing, unless MUTHUR_CONTEXT_BUDGET_LINES=fixed, the model is not
+//     in the price table, or there is no history: each line not fixed by
+//     env moves to where relaying saves its dollar threshold, when that is
+//     below its cap ("priced"). Pricing only ever moves a line earlier.
+//  3. The window (package window): the pause line is never later than
+//     the compaction point minus RelayRoom, the warn line never later than
+//     that minus WarnRoom ("window"). A line fixed by env is not moved;
+//     `lines` warns when it lies past the compaction point.
+//
+// Pricing "ran" when the model is priced and the lines are not fixed; then
+// the notice carries the relay's dollars whichever rule set the line.
+package policy
+
+import (
+	"strings"
+
+	"github.com/muthur/context-budget/internal/config"
+	"github.com/muthur/context-budget/internal/history"
+	"github.com/muthur/context-budget/internal/lines"
+	"github.com/muthur/context-budget/internal/notice"
+	"github.com/muthur/context-budget/internal/prices"
+	"github.com/muthur/context-budget/internal/restart"
+	"github.com/muthur/context-budget/internal/window"
+)
+
+// The room the window cap keeps (design §4.1).
+const (
+	// RelayRoom is what the relay needs between the pause line and the
+	// compaction point: the summary turn's SummaryOut tokens of output and
+	// the few tool calls that commit, push and start the successor.
+	RelayRoom = 15_000
+	// WarnRoom is the room the warn notice promises before the pause: the
+	// gap between the pinned priced lines (169,872 → 200,641) rounded.
+	WarnRoom = 30_000
+)
+
+// Input is what the decision is made from.
+type Input struct {
+	Settings config.Settings
+	// Table is the price table; nil when the lines are fixed (no pricing
+	// work at all).
+	Table *prices.Table
+	// History is the transcript's history; nil when the lines are fixed.
+	History *history.History
+	// Reading is the current reading, RequestedModel its record's
+	// requestedModel (evidence of a 1M window).
+	Reading        int64
+	RequestedModel string
+	// Root and TranscriptPath locate the session for the reorientation.
+	Root, TranscriptPath string
+	// StatuslineWindow is the window our statusline recorded (0: none).
+	StatuslineWindow int64
+	// Getenv reads Claude Code's compaction variables.
+	Getenv func(string) string
+}
+
+// Reorientation is what the successor spends to re-orient: W tokens of
+// context, R dollars, the source it was priced from and that source in
+// words for the notice.
+type Reorientation struct {
+	Tokens  int64   `json:"tokens"`
+	CostUSD float64 `json:"cost_usd"`
+	Source  string  `json:"source"`
+	Words   string  `json:"words"`
+}
+
+// Decision is the outcome: the lines and, when pricing ran, what it was
+// priced with. It is what the line cache keeps.
+type Decision struct {
+	Lines lines.Lines `json:"lines"`
+	// Priced reports that pricing ran.
+	Priced bool   `json:"priced"`
+	Model  string `json:"model,omitempty"`
+	// Cost is the cost model at the row's base rates; Band, above
+	// BandAbove tokens of prompt, at its band's.
+	Cost          restart.Model  `json:"cost"`
+	Band          *restart.Model `json:"band,omitempty"`
+	BandAbove     int64          `json:"band_above,omitempty"`
+	Reorientation Reorientation  `json:"reorientation"`
+	QMeasured     bool           `json:"q_measured"`
+	TTL           string         `json:"ttl,omitempty"`
+	AsOf          string         `json:"as_of,omitempty"`
+	Window        window.Window  `json:"window"`
+}
+
+// Decide applies the rule.
+func Decide(in Input) Decision {
+	s := in.Settings
+	d := Decision{Lines: lines.Fixed(s)}
+	getenv := in.Getenv
+	if getenv == nil {
+		getenv = func(string) string { return "" }
+	}
+	ev := window.Evidence{Env: s.Window, Peak: in.Reading, Statusline: in.StatuslineWindow,
+		Transcript1M: strings.HasSuffix(strings.ToLower(in.RequestedModel), "[1m]")}
+	if h := in.History; h != nil {
+		ev.Transcript1M = ev.Transcript1M || h.Window1M
+		ev.Peak = max(ev.Peak, h.Peak)
+		ev.AutoCompactAt = h.AutoCompactAt
+	}
+	d.Window = window.Detect(ev, getenv)
+	if !s.Fixed {
+		d.price(in)
+	}
+	d.capByWindow()
+	return d
+}
+
+// price runs the cost model and moves the lines it may.
+func (d *Decision) price(in Input) {
+	h := in.History
+	if in.Table == nil || h == nil || h.Last == nil || h.First == nil {
+		return
+	}
+	row, ok := in.Table.Lookup(h.Last.Model, h.Last.Speed)
+	if !ok {
+		return
+	}
+	rt := rates(row.Rates, h.TTL1h)
+	d.Priced, d.Model, d.TTL, d.AsOf = true, h.Last.Model, h.TTL(), in.Table.AsOf
+	d.QMeasured = h.Measured()
+	d.Reorientation = Reorient(in.Root, in.TranscriptPath, h, rt)
+	d.Cost = restart.Model{Rates: rt, Q: h.Q(), W: d.Reorientation.Tokens, R: d.Reorientation.CostUSD}
+	if row.BandAbove > 0 && row.Band != nil {
+		b := d.Cost
+		b.Rates = rates(*row.Band, h.TTL1h)
+		d.Band, d.BandAbove = &b, row.BandAbove
+	}
+	s := in.Settings
+	if s.Warn == 0 {
+		if c, ok := d.line(s.WarnSaving); ok && c < config.WarnCap {
+			d.Lines.Warn = lines.Line{Tokens: c, SetBy: lines.Priced, SavingUSD: s.WarnSaving}
+		}
+	}
+	if s.Pause == 0 {
+		if c, ok := d.line(s.PauseSaving); ok && c < config.PauseCap {
+			d.Lines.Pause = lines.Line{Tokens: c, SetBy: lines.Priced, SavingUSD: s.PauseSaving}
+		}
+	}
+}
+
+func rates(r prices.Rates, ttl1h bool) restart.Rates {
+	w := r.CacheWrite5m
+	if ttl1h {
+		w = r.CacheWrite1h
+	}
+	return restart.PerMillion(r.Output, r.CacheRead, w)
+}
+
+// line is the priced line at threshold usd. Where the row has a band, a
+// line past the band's start is priced at the band's rates; if those put
+// it below the start, the line is the band's first token.
+func (d *Decision) line(usd float64) (int64, bool) {
+	c, ok := d.Cost.Line(usd)
+	if d.Band != nil && ok && c > d.BandAbove {
+		if b, ok := d.Band.Line(usd); ok {
+			c = max(b, d.BandAbove+1)
+		}
+	}
+	return c, ok
+}
+
+// capByWindow moves the lines not fixed by env before the compaction.
+func (d *Decision) capByWindow() {
+	pauseMax := d.Window.CompactsAt - RelayRoom
+	warnMax := pauseMax - WarnRoom
+	if p := &d.Lines.Pause; p.SetBy != lines.Env && p.Tokens > pauseMax && pauseMax > 0 {
+		*p = lines.Line{Tokens: pauseMax, SetBy: lines.Window}
+	}
+	if w := &d.Lines.Warn; w.SetBy != lines.Env && w.Tokens > warnMax && warnMax > 0 {
+		*w = lines.Line{Tokens: warnMax, SetBy: lines.Window}
+	}
+}
+
+// At returns the cost model that prices a request of c tokens.
+func (d *Decision) At(c int64) restart.Model {
+	if d.Band != nil && c > d.BandAbove {
+		return *d.Band
+	}
+	return d.Cost
+}
+
+// Money returns the relay's figures at reading c for the notice; nil when
+// pricing did not run.
+func (d *Decision) Money(c int64) *notice.Money {
+	if !d.Priced {
+		return nil
+	}
+	m := d.At(c)
+	return &notice.Money{
+		UpfrontUSD: m.RelayUpfront(c),
+		SavingUSD:  m.Saving(c),
+		CarryOnUSD: m.CarryOn(c),
+		Source:     d.Reorientation.Words,
+	}
+}
+
+// PastCompaction reports the lines fixed by env that lie at or past the
+// compaction point, which `lines` and `doctor` warn about.
+func (d *Decision) PastCompaction() []string {
+	var names []string
+	if l := d.Lines.Warn; l.SetBy == lines.Env && l.Tokens >= d.Window.CompactsAt {
+		names = append(names, "warn")
+	}
+	if l := d.Lines.Pause; l.SetBy == lines.Env && l.Tokens >= d.Window.CompactsAt {
+		names = append(names, "pause")
+	}
+	return names
+}

@@ -1,0 +1,177 @@
+package policy
+
+import (
+	"math"
+	"testing"
+
+	"github.com/muthur/context-budget/internal/config"
+	"github.com/muthur/context-budget/internal/history"
+	"github.com/muthur/context-budget/internal/lines"
+	"github.com/muthur/context-budget/internal/prices"
+	"github.com/muthur/context-budget/internal/window"
+)
+
+// climb is the pinned example's history at reading c: the first response
+// at 40,000 (38,000 read), 2,500 more per response, 5m writes.
+func climb(model string, c int64) *history.History {
+	k := int((c - 40_000) / 2_500)
+	return &history.History{
+		Responses: k + 1, Requests: k + 1, Peak: c,
+		First: &history.Response{ID: "m0", Model: model, Context: 40_000, CacheRead: 38_000},
+		Since: &history.Response{ID: "m0", Model: model, Context: 40_000, CacheRead: 38_000},
+		Last:  &history.Response{ID: "mk", Model: model, Context: c, CacheRead: c - 2_500},
+	}
+}
+
+func settings(t *testing.T, env map[string]string) config.Settings {
+	t.Helper()
+	s, err := config.FromEnv(func(k string) string { return env[k] })
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func table(t *testing.T) *prices.Table {
+	t.Helper()
+	tb, err := prices.Embedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tb
+}
+
+func decide(t *testing.T, env map[string]string, model string, c int64) Decision {
+	return Decide(Input{Settings: settings(t, env), Table: table(t), History: climb(model, c), Reading: c})
+}
+
+func near(a, b float64) bool { return math.Abs(a-b) < 1e-9 }
+
+func TestPinnedExample(t *testing.T) {
+	d := decide(t, nil, "claude-opus-4-6", 210_000)
+	want := lines.Lines{
+		Warn:  lines.Line{Tokens: 169_872, SetBy: lines.Priced, SavingUSD: 0.20},
+		Pause: lines.Line{Tokens: 200_641, SetBy: lines.Priced, SavingUSD: 0.80},
+	}
+	if d.Lines != want {
+		t.Errorf("lines %+v, want %+v", d.Lines, want)
+	}
+	if !d.Priced || d.TTL != "5m" || !d.QMeasured || !near(d.Cost.Q, 0.0004) {
+		t.Errorf("priced %v ttl %s q %v", d.Priced, d.TTL, d.Cost.Q)
+	}
+	if r := d.Reorientation; r.Tokens != 100_000 || !near(r.CostUSD, 0.9125) || r.Source != "estimate" {
+		t.Errorf("reorientation %+v", r)
+	}
+	m := d.Money(210_000)
+	if !near(m.SavingUSD, 0.9825) || !near(m.UpfrontUSD, 1.2175) || !near(m.CarryOnUSD, 5.825) {
+		t.Errorf("money %+v", m)
+	}
+	if d.Window != (window.Window{Tokens: 1_000_000, Source: "observed", CompactsAt: 967_000}) {
+		t.Errorf("window %+v", d.Window)
+	}
+}
+
+func TestPorts(t *testing.T) {
+	const c = 210_000
+	t.Run("a larger pause saving moves the pause out", func(t *testing.T) {
+		d := decide(t, map[string]string{config.EnvPauseSaving: "1.50"}, "claude-opus-4-6", c)
+		if d.Lines.Pause.SetBy != lines.Priced || d.Lines.Pause.Tokens <= 200_641 {
+			t.Errorf("pause %+v", d.Lines.Pause)
+		}
+		d = decide(t, map[string]string{config.EnvPauseSaving: "9"}, "claude-opus-4-6", c)
+		if d.Lines.Pause != (lines.Line{Tokens: config.PauseCap, SetBy: lines.Cap}) {
+			t.Errorf("past the cap: pause %+v", d.Lines.Pause)
+		}
+	})
+	t.Run("a hand-set warn leaves the pause priced", func(t *testing.T) {
+		d := decide(t, map[string]string{config.EnvWarn: "150000"}, "claude-opus-4-6", c)
+		if d.Lines.Warn != (lines.Line{Tokens: 150_000, SetBy: lines.Env}) || d.Lines.Pause.Tokens != 200_641 || d.Lines.Pause.SetBy != lines.Priced {
+			t.Errorf("lines %+v", d.Lines)
+		}
+	})
+	t.Run("fixed means the caps and no pricing", func(t *testing.T) {
+		d := Decide(Input{Settings: settings(t, map[string]string{config.EnvLines: "fixed"}), Reading: 310_000})
+		if d.Priced || d.Money(310_000) != nil || d.Lines.Warn.SetBy != lines.Cap || d.Lines.Pause.SetBy != lines.Cap {
+			t.Errorf("%+v", d)
+		}
+	})
+	t.Run("an unknown model gives the caps", func(t *testing.T) {
+		d := decide(t, nil, "claude-unknown-9", c)
+		if d.Priced || d.Lines.Warn.Tokens != config.WarnCap || d.Lines.Pause.Tokens != config.PauseCap {
+			t.Errorf("%+v", d)
+		}
+	})
+	t.Run("a dated id is priced by its undated row", func(t *testing.T) {
+		if d := decide(t, nil, "claude-opus-4-6-20260101", c); d.Lines.Pause.Tokens != 200_641 {
+			t.Errorf("pause %+v", d.Lines.Pause)
+		}
+	})
+}
+
+func TestWindowCap(t *testing.T) {
+	// Below 200k with nothing saying otherwise: the 200k window, which
+	// compacts at 167k; the pause 15k before, the warn 30k before that.
+	d := decide(t, nil, "claude-opus-4-6", 150_000)
+	want := lines.Lines{
+		Warn:  lines.Line{Tokens: 122_000, SetBy: lines.Window},
+		Pause: lines.Line{Tokens: 152_000, SetBy: lines.Window},
+	}
+	if d.Lines != want || !d.Priced || d.Money(150_000) == nil {
+		t.Errorf("lines %+v priced %v, want %+v and the dollars", d.Lines, d.Priced, want)
+	}
+	// A reading past 200k flips the session to 1M: the lines move out.
+	if d := decide(t, nil, "claude-opus-4-6", 200_001); d.Lines.Pause.SetBy != lines.Priced {
+		t.Errorf("past 200k: %+v", d.Lines)
+	}
+	// Lines fixed by env are not moved, and are reported.
+	d = decide(t, map[string]string{config.EnvWarn: "160000", config.EnvPause: "180000"}, "claude-opus-4-6", 150_000)
+	if d.Lines.Warn.Tokens != 160_000 || d.Lines.Pause.Tokens != 180_000 {
+		t.Errorf("env lines moved: %+v", d.Lines)
+	}
+	if got := d.PastCompaction(); len(got) != 1 || got[0] != "pause" {
+		t.Errorf("past compaction: %v", got)
+	}
+	// Fixed lines respect the window too.
+	d = Decide(Input{Settings: settings(t, map[string]string{config.EnvLines: "fixed"}), Reading: 100_000})
+	if d.Lines != want {
+		t.Errorf("fixed on 200k: %+v", d.Lines)
+	}
+	// The transcript's requestedModel says 1M.
+	d = Decide(Input{Settings: settings(t, map[string]string{config.EnvLines: "fixed"}), Reading: 100_000, RequestedModel: "claude-opus-4-6[1m]"})
+	if d.Lines.Pause.SetBy != lines.Cap || d.Window.Source != "transcript" {
+		t.Errorf("[1m]: %+v %+v", d.Lines, d.Window)
+	}
+}
+
+// Haiku 4.5 is cheap: its priced lines land past a 200k window, so the
+// window sets both.
+func TestHaikuWindow(t *testing.T) {
+	h := climb("claude-haiku-4-5-20251001", 150_000)
+	s := settings(t, nil)
+	free := Decide(Input{Settings: s, Table: table(t), History: h, Reading: 150_000, StatuslineWindow: 2_000_000})
+	if free.Lines.Warn.SetBy != lines.Priced || free.Lines.Warn.Tokens < 200_000 {
+		t.Errorf("on a large window, haiku's warn: %+v", free.Lines.Warn)
+	}
+	d := Decide(Input{Settings: s, Table: table(t), History: h, Reading: 150_000})
+	if d.Lines.Warn.SetBy != lines.Window || d.Lines.Pause.SetBy != lines.Window || d.Lines.Pause.Tokens >= 167_000 {
+		t.Errorf("haiku on 200k: %+v", d.Lines)
+	}
+}
+
+// A row with a band prices a line past the band's start at the band's
+// rates.
+func TestBand(t *testing.T) {
+	tb := table(t)
+	h := climb("claude-haiku-5-5", 150_000)
+	d := Decide(Input{Settings: settings(t, nil), Table: tb, History: h, Reading: 150_000, StatuslineWindow: 1_000_000})
+	base, _ := d.Cost.Line(0.80)
+	if d.Band == nil || base <= d.BandAbove {
+		t.Fatalf("band %v base line %d", d.Band, base)
+	}
+	if got := d.Lines.Pause.Tokens; got >= base || got <= d.BandAbove {
+		t.Errorf("pause %d: want between the band's start %d and the base line %d", got, d.BandAbove, base)
+	}
+	if d.At(50_000) != d.Cost || d.At(150_000) != *d.Band {
+		t.Error("At picks the wrong rates")
+	}
+}

@@ -1,0 +1,189 @@
+// Package window finds a session's context window and the point where
+// Claude Code will compact it on its own (design §4.1), so that the pause
+// comes before a compaction takes the choice of where to stop away.
+//
+// # The window
+//
+// The first source that answers, named in Source:
+//
+//   - "env": MUTHUR_CONTEXT_BUDGET_WINDOW, in tokens.
+//   - "transcript": the transcript proves the 1M window. Claude Code
+//     2.1.332 writes requestedModel with a [1m] suffix (e.g.
+//     "claude-opus-4-6[1m]") on assistant records, and api-request records
+//     whose params.betas include "context-1m-…". Older versions (the 2.1.3x
+//     transcripts beside the repository) write neither, so silence here
+//     proves nothing.
+//   - "observed": a reading above 200,000 tokens in this session; no
+//     200k-window request can carry that.
+//   - "statusline": what our statusline recorded from Claude Code's
+//     context_window.context_window_size for the session, in
+//     <root>/tmp/context-budget/<session_id>.window (the decimal number of
+//     tokens, a newline optional).
+//   - "default": 200,000.
+//
+// # The compaction point
+//
+// Claude Code's auto-compact threshold, as its source computes it
+// (services/compact/autoCompact.ts, deobfuscated in anthropics/claude-code
+// issue #31806 and in the "Harness engineering" book's chapter 9 on
+// auto-compaction): the effective window is the window minus the tokens
+// reserved for the summary, min(the model's max output, 20,000); the
+// threshold is the effective window minus a 13,000-token buffer. On a 200k
+// window that is 167,000 — the real transcripts compact at preTokens
+// 167,094 and 170,251 — and on a 1M window 967,000, the "~967K" of Claude
+// Code's model-config page.
+//
+// CLAUDE_AUTOCOMPACT_PCT_OVERRIDE (a percentage, 0 < p ≤ 100) can only
+// lower it: the threshold becomes min(effective·p/100, the default), the
+// Math.min clamp reported in #31806. Several reports say the override is
+// ignored in some versions and on 1M windows (#53801, #63627, #82761); a
+// pause that comes early because of it costs little, so it is honoured.
+// CLAUDE_CODE_AUTO_COMPACT_WINDOW (tokens, documented in Claude Code's
+// environment-variable reference) caps the window used for the
+// computation. Both are read from the environment the hook sees, which is
+// the one Claude Code passes to its hooks.
+//
+// An automatic compact_boundary seen earlier in the session is evidence
+// too: its preTokens, when lower than the computed point, is where this
+// session compacts — but only while the window is not known to be 1M by
+// other means (a session that switched to a 1M model has moved past it).
+package window
+
+import (
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// Sources of the window.
+const (
+	Env        = "env"
+	Transcript = "transcript"
+	Observed   = "observed"
+	Statusline = "statusline"
+	Default    = "default"
+)
+
+// Windows Claude Code uses.
+const (
+	Standard = 200_000
+	OneM     = 1_000_000
+)
+
+// Claude Code's auto-compact constants (see the package doc).
+const (
+	SummaryReserve  = 20_000
+	AutocompactGap  = 13_000
+	EnvPctOverride  = "CLAUDE_AUTOCOMPACT_PCT_OVERRIDE"
+	EnvCompactLimit = "CLAUDE_CODE_AUTO_COMPACT_WINDOW"
+)
+
+// Window is a session's context window, where it came from, and where
+// Claude Code compacts it.
+type Window struct {
+	Tokens     int64  `json:"tokens"`
+	Source     string `json:"source"`
+	CompactsAt int64  `json:"compacts_at"`
+}
+
+// Evidence is what the session has shown about its window.
+type Evidence struct {
+	// Env is MUTHUR_CONTEXT_BUDGET_WINDOW (0: unset).
+	Env int64
+	// Transcript1M: the transcript says the 1M window is on.
+	Transcript1M bool
+	// Peak is the largest reading seen in the session.
+	Peak int64
+	// Statusline is the window our statusline recorded (0: none).
+	Statusline int64
+	// AutoCompactAt is the preTokens of an automatic compaction seen in
+	// the session (0: none).
+	AutoCompactAt int64
+}
+
+// Detect returns the window: the first source that answers.
+func Detect(e Evidence, getenv func(string) string) Window {
+	w := Window{Tokens: Standard, Source: Default}
+	switch {
+	case e.Env > 0:
+		w = Window{Tokens: e.Env, Source: Env}
+	case e.Transcript1M:
+		w = Window{Tokens: OneM, Source: Transcript}
+	case e.Peak > Standard:
+		w = Window{Tokens: OneM, Source: Observed}
+	case e.Statusline > 0:
+		w = Window{Tokens: e.Statusline, Source: Statusline}
+	}
+	w.CompactsAt = compactsAt(w.Tokens, getenv)
+	if a := e.AutoCompactAt; a > 0 && a < w.CompactsAt && (w.Source == Default || w.Source == Statusline || w.Source == Env) {
+		w.CompactsAt = a
+	}
+	return w
+}
+
+// compactsAt is Claude Code's auto-compact threshold for a window.
+func compactsAt(window int64, getenv func(string) string) int64 {
+	if v, err := strconv.ParseInt(strings.TrimSpace(getenv(EnvCompactLimit)), 10, 64); err == nil && v > 0 {
+		window = min(window, v)
+	}
+	eff := window - SummaryReserve
+	at := eff - AutocompactGap
+	if p, err := strconv.ParseFloat(strings.TrimSpace(getenv(EnvPctOverride)), 64); err == nil && p > 0 && p <= 100 {
+		at = min(at, int64(math.Floor(float64(eff)*p/100)))
+	}
+	return max(at, 0)
+}
+
+// FileName is the statusline's record of a session's window, in a state
+// folder.
+func FileName(dir, session string) string {
+	return filepath.Join(dir, session+".window")
+}
+
+// ReadFile reads a window recorded by the statusline; 0 when absent or
+// unreadable.
+func ReadFile(name string) int64 {
+	data, err := os.ReadFile(name)
+	if err != nil || len(data) > 64 {
+		return 0
+	}
+	n, err := strconv.ParseInt(strings.TrimSpace(string(data)), 10, 64)
+	if err != nil || n <= 0 {
+		return 0
+	}
+	return n
+}
+
+// WriteFile records a window for a session (the statusline's side).
+func WriteFile(name string, tokens int64) error {
+	return os.WriteFile(name, []byte(strconv.FormatInt(tokens, 10)+"\n"), 0o644)
+}
+
+// Words describes the window for a notice: "the 200k window's compaction
+// point (window from the default)".
+func (w Window) Words() string {
+	return "the " + k(w.Tokens) + " window's compaction point (window from " + sourceWords(w.Source) + ")"
+}
+
+func sourceWords(s string) string {
+	switch s {
+	case Env:
+		return "MUTHUR_CONTEXT_BUDGET_WINDOW"
+	case Transcript:
+		return "the transcript"
+	case Observed:
+		return "a reading past 200k"
+	case Statusline:
+		return "the statusline"
+	}
+	return "the default"
+}
+
+func k(tokens int64) string {
+	if tokens >= 1_000_000 && tokens%1_000_000 == 0 {
+		return strconv.FormatInt(tokens/1_000_000, 10) + "M"
+	}
+	return strconv.FormatInt((tokens+500)/1000, 10) + "k"
+}
