@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 
 	"github.com/BurntSushi/toml"
@@ -56,14 +55,26 @@ func Embedded() (*Table, error) {
 // EmbeddedAsOf is the as_of date of the built-in table, read without
 // parsing the table (the line cache keys on it on every hook call).
 func EmbeddedAsOf() string {
-	m := asOfRe.FindSubmatch(embedded)
-	if m == nil {
-		return ""
+	// A plain scan, not a regexp: a package-level regexp is compiled at
+	// start-up, which every hook call would pay.
+	for line := range strings.Lines(string(embedded)) {
+		rest, ok := strings.CutPrefix(line, "as_of")
+		if !ok {
+			continue
+		}
+		rest = strings.TrimLeft(rest, " \t")
+		if rest, ok = strings.CutPrefix(rest, "="); !ok {
+			continue
+		}
+		rest = strings.TrimSpace(rest)
+		if len(rest) >= 2 && rest[0] == '"' {
+			if end := strings.IndexByte(rest[1:], '"'); end >= 0 {
+				return rest[1 : 1+end]
+			}
+		}
 	}
-	return string(m[1])
+	return ""
 }
-
-var asOfRe = regexp.MustCompile(`(?m)^as_of\s*=\s*"([^"]*)"`)
 
 func parse(data []byte, name string) (*Table, error) {
 	var t Table
@@ -161,7 +172,18 @@ func normSpeed(s string) string {
 	return s
 }
 
-var dated = regexp.MustCompile(`-\d{8}$`)
+// undated strips a -YYYYMMDD suffix from a model id.
+func undated(id string) string {
+	if len(id) < 9 || id[len(id)-9] != '-' {
+		return id
+	}
+	for _, c := range id[len(id)-8:] {
+		if c < '0' || c > '9' {
+			return id
+		}
+	}
+	return id[:len(id)-9]
+}
 
 // Lookup finds the row for a model id and speed: the exact id first, then
 // the id without a -YYYYMMDD date or a [1m]-style suffix. An unknown model,
@@ -172,7 +194,7 @@ func (t *Table) Lookup(model, speed string) (Row, bool) {
 	if i := strings.IndexByte(id, '['); i > 0 {
 		id = id[:i]
 	}
-	for _, cand := range []string{id, dated.ReplaceAllString(id, "")} {
+	for _, cand := range []string{id, undated(id)} {
 		for _, r := range t.Rows {
 			if strings.ToLower(r.ID) == cand && normSpeed(r.Speed) == speed {
 				return r, true

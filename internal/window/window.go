@@ -162,9 +162,9 @@ func WriteFile(name string, tokens int64) error {
 }
 
 // Words describes the window for a notice: "the 200k window's compaction
-// point (window from the default)".
+// point at 167k; window size from the default".
 func (w Window) Words() string {
-	return "the " + k(w.Tokens) + " window's compaction point (window from " + sourceWords(w.Source) + ")"
+	return "the " + k(w.Tokens) + " window's compaction point at " + k(w.CompactsAt) + "; window size from " + sourceWords(w.Source)
 }
 
 func sourceWords(s string) string {

@@ -66,10 +66,10 @@ func TestFile(t *testing.T) {
 }
 
 func TestWords(t *testing.T) {
-	if got, want := (Window{Tokens: Standard, Source: Default}).Words(), "the 200k window's compaction point (window from the default)"; got != want {
+	if got, want := (Window{Tokens: Standard, Source: Default, CompactsAt: 167_000}).Words(), "the 200k window's compaction point at 167k; window size from the default"; got != want {
 		t.Errorf("%q, want %q", got, want)
 	}
-	if got, want := (Window{Tokens: OneM, Source: Observed}).Words(), "the 1M window's compaction point (window from a reading past 200k)"; got != want {
+	if got, want := (Window{Tokens: OneM, Source: Observed, CompactsAt: 967_000}).Words(), "the 1M window's compaction point at 967k; window size from a reading past 200k"; got != want {
 		t.Errorf("%q, want %q", got, want)
 	}
 }

@@ -1,0 +1,163 @@
+// Package linecache keeps a session's priced lines between hook calls
+// (design §5), so that pricing — parsing the price table, the pass over
+// the transcript, the cost model — runs only when its answer can have
+// changed.
+//
+// The cache of a session is <state dir>/<session_id>.line: a JSON record of
+// the policy's Decision, the reading it was made at, a Key naming
+// everything else it depends on, and the transcript History with its byte
+// offset. It is recomputed only when
+//
+//   - the reading has grown Regrowth (10,000) tokens past the reading it
+//     was made at,
+//   - the reading dropped below it (a compaction, a rewind),
+//   - the reading crossed 200,000 from below (evidence of a 1M window), or
+//   - the Key changed: thresholds, caps, fixed lines, the window variables,
+//     the embedded table's as_of, the size and time of the price override
+//     files, the statusline's window record, the reorientation's stamp,
+//     the transcript's path.
+//
+// A hit reads one small file and stats the override files: no TOML, no
+// pass over the transcript. A recompute resumes the history from its saved
+// offset, so it reads only what Claude Code appended since.
+//
+// # Moved lines
+//
+// Priced lines move as measurements settle, and the once-per-climb record
+// (package state) must stay right when they do. The rule, which
+// state.Advance implements: the level due is always judged against the
+// lines in force now; a level fires only when it is higher than the one
+// recorded in this climb; and the climb ends (both notices re-arm) only
+// when the reading falls below both the warn line in force when the last
+// notice fired and the warn line in force now. So a line that moves out
+// never re-fires a level already given (the recorded level still covers
+// it), a line that moves in fires the level now due at once (that is its
+// cause), and a moved line alone never re-arms: only a real drop of the
+// reading below both warn lines does.
+package linecache
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/muthur/context-budget/internal/config"
+	"github.com/muthur/context-budget/internal/history"
+	"github.com/muthur/context-budget/internal/policy"
+	"github.com/muthur/context-budget/internal/prices"
+	"github.com/muthur/context-budget/internal/state"
+	"github.com/muthur/context-budget/internal/window"
+)
+
+// Regrowth is the growth of the reading after which the lines are
+// recomputed.
+const Regrowth = 10_000
+
+// version changes the Key when the cache's meaning changes between builds.
+const version = "1"
+
+// Entry is what a session's .line file holds.
+type Entry struct {
+	Key      string          `json:"key"`
+	Reading  int64           `json:"reading"`
+	Decision policy.Decision `json:"decision"`
+	// Transcript is the path History was read from.
+	Transcript string          `json:"transcript"`
+	History    history.History `json:"history"`
+}
+
+// Session is one hook call's view of a session.
+type Session struct {
+	// Dir is the state folder, ID the session id (a plain name).
+	Dir, ID string
+	// Root is the project root, Transcript the transcript's path.
+	Root, Transcript string
+	Settings         config.Settings
+	Getenv           func(string) string
+	// Reading and RequestedModel are the current reading and its record's
+	// requestedModel.
+	Reading        int64
+	RequestedModel string
+}
+
+// FileName is the cache file of a session.
+func FileName(dir, id string) string {
+	return filepath.Join(dir, id+".line")
+}
+
+// Key names everything a Decision depends on besides the reading and the
+// transcript, cheaply: it is computed on every hook call.
+func (s *Session) Key() string {
+	var b strings.Builder
+	st := s.Settings
+	fmt.Fprintf(&b, "v%s|caps %d %d|env %d %d|usd %g %g|fixed %t|window %d|", version,
+		config.WarnCap, config.PauseCap, st.Warn, st.Pause, st.WarnSaving, st.PauseSaving, st.Fixed, st.Window)
+	fmt.Fprintf(&b, "compact %q %q|", s.Getenv(window.EnvPctOverride), s.Getenv(window.EnvCompactLimit))
+	fmt.Fprintf(&b, "as_of %s|", prices.EmbeddedAsOf())
+	for _, name := range prices.OverrideFiles(s.Root, s.Getenv) {
+		if fi, err := os.Stat(name); err == nil {
+			fmt.Fprintf(&b, "%s %d %d|", name, fi.Size(), fi.ModTime().UnixNano())
+		}
+	}
+	fmt.Fprintf(&b, "statusline %d|", s.statusline())
+	fmt.Fprintf(&b, "reorient %s|transcript %s", policy.ReorientStamp(s.Root, s.Transcript), s.Transcript)
+	return b.String()
+}
+
+func (s *Session) statusline() int64 {
+	return window.ReadFile(window.FileName(s.Dir, s.ID))
+}
+
+// Load reads a cache file; ok is false when it is missing or unreadable.
+func Load(name string) (e Entry, ok bool) {
+	data, err := os.ReadFile(name)
+	if err != nil || json.Unmarshal(data, &e) != nil {
+		return Entry{}, false
+	}
+	return e, true
+}
+
+// Fresh reports whether e still answers for a reading under key.
+func (e *Entry) Fresh(key string, reading int64) bool {
+	return e.Key == key && reading >= e.Reading && reading < e.Reading+Regrowth &&
+		!(reading > window.Standard && e.Reading <= window.Standard)
+}
+
+// Decide returns the session's Decision: the cached one when fresh, else a
+// new one, saved. A price override that does not parse is ignored (the
+// hook must not fail; `lines` reports it). hit reports a cache hit. The
+// error is only the save's: the Decision is good either way.
+func Decide(s *Session) (d policy.Decision, hit bool, err error) {
+	name := FileName(s.Dir, s.ID)
+	key := s.Key()
+	e, ok := Load(name)
+	if ok && e.Fresh(key, s.Reading) {
+		return e.Decision, true, nil
+	}
+	if !ok || e.Transcript != s.Transcript {
+		e = Entry{Transcript: s.Transcript}
+	}
+	if err := e.History.Update(s.Transcript); err != nil {
+		// Without a history the decision falls back to the caps; the next
+		// call starts the pass over.
+		e.History = history.History{}
+	}
+	table, terr := prices.Load(prices.OverrideFiles(s.Root, s.Getenv))
+	if terr != nil {
+		table, _ = prices.Embedded()
+	}
+	e.Key, e.Reading = key, s.Reading
+	e.Decision = policy.Decide(policy.Input{
+		Settings: s.Settings, Table: table, History: &e.History,
+		Reading: s.Reading, RequestedModel: s.RequestedModel,
+		Root: s.Root, TranscriptPath: s.Transcript,
+		StatuslineWindow: s.statusline(), Getenv: s.Getenv,
+	})
+	data, _ := json.Marshal(&e)
+	if err := state.Ensure(s.Dir); err != nil {
+		return e.Decision, false, err
+	}
+	return e.Decision, false, state.WriteFile(name, append(data, '\n'))
+}

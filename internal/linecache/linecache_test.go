@@ -1,0 +1,168 @@
+package linecache
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/muthur/context-budget/internal/config"
+	"github.com/muthur/context-budget/internal/lines"
+	"github.com/muthur/context-budget/internal/state"
+)
+
+// writeClimb writes the pinned example's transcript up to context c: the
+// first response at 40,000 (38,000 read), 2,500 more per response.
+func writeClimb(t *testing.T, path string, c int64) {
+	t.Helper()
+	var b strings.Builder
+	for i := 0; 40_000+2_500*int64(i) <= c; i++ {
+		ctx := 40_000 + 2_500*int64(i)
+		read := ctx - 2_500
+		if i == 0 {
+			read = 38_000
+		}
+		fmt.Fprintf(&b, `{"type":"assistant","message":{"id":"m%d","model":"claude-opus-4-6","usage":{"input_tokens":0,"cache_read_input_tokens":%d,"cache_creation_input_tokens":%d,"output_tokens":50}}}`+"\n", i, read, ctx-read)
+	}
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+type fixture struct {
+	t   *testing.T
+	env map[string]string
+	s   Session
+}
+
+func newFixture(t *testing.T) *fixture {
+	root := t.TempDir()
+	f := &fixture{t: t, env: map[string]string{"HOME": filepath.Join(root, "home")}}
+	f.s = Session{Dir: state.Dir(root), ID: "s1", Root: root, Transcript: filepath.Join(root, "s1.jsonl"),
+		Getenv: func(k string) string { return f.env[k] }}
+	return f
+}
+
+// at decides at reading c, the transcript grown to c, and reports a hit.
+func (f *fixture) at(c int64) (lines.Lines, bool) {
+	f.t.Helper()
+	writeClimb(f.t, f.s.Transcript, c)
+	st, err := config.FromEnv(f.s.Getenv)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	f.s.Settings, f.s.Reading = st, c
+	d, hit, err := Decide(&f.s)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	return d.Lines, hit
+}
+
+func TestRecomputeRules(t *testing.T) {
+	f := newFixture(t)
+	steps := []struct {
+		name    string
+		reading int64
+		change  func()
+		hit     bool
+	}{
+		{"first call", 210_000, nil, false},
+		{"grown less than 10k", 217_500, nil, true},
+		{"grown 10k", 220_000, nil, false},
+		{"a drop", 215_000, nil, false},
+		{"same again", 215_000, nil, true},
+		{"thresholds changed", 215_000, func() { f.env[config.EnvPauseSaving] = "1.0" }, false},
+		{"env line changed", 215_000, func() { f.env[config.EnvWarn] = "150000" }, false},
+		{"compaction variable", 215_000, func() { f.env["CLAUDE_AUTOCOMPACT_PCT_OVERRIDE"] = "50" }, false},
+		{"override file appears", 215_000, func() {
+			p := filepath.Join(f.s.Root, ".claude", "context-budget", "prices.toml")
+			os.MkdirAll(filepath.Dir(p), 0o755)
+			os.WriteFile(p, []byte("as_of = \"2099-01-01\"\n"), 0o644)
+		}, false},
+		{"override file unchanged", 215_000, nil, true},
+		{"override file touched", 215_000, func() {
+			p := filepath.Join(f.s.Root, ".claude", "context-budget", "prices.toml")
+			later := time.Now().Add(time.Hour)
+			os.Chtimes(p, later, later)
+		}, false},
+		{"statusline records a window", 215_000, func() {
+			os.WriteFile(filepath.Join(f.s.Dir, "s1.window"), []byte("1000000\n"), 0o644)
+		}, false},
+	}
+	for _, st := range steps {
+		if st.change != nil {
+			st.change()
+		}
+		if _, hit := f.at(st.reading); hit != st.hit {
+			t.Errorf("%s: hit %v, want %v", st.name, hit, st.hit)
+		}
+	}
+}
+
+// Crossing 200k is evidence of a 1M window: the lines move out at once.
+func TestCrossing200k(t *testing.T) {
+	f := newFixture(t)
+	ls, _ := f.at(195_000)
+	if ls.Pause.SetBy != lines.Window || ls.Pause.Tokens != 152_000 {
+		t.Fatalf("at 195k: %+v", ls)
+	}
+	ls, hit := f.at(200_001 + 2_499) // within 10k of 195k
+	if hit || ls.Pause.SetBy != lines.Priced {
+		t.Errorf("past 200k: hit %v lines %+v", hit, ls)
+	}
+}
+
+// The recompute resumes the history from its saved offset.
+func TestIncrementalHistory(t *testing.T) {
+	f := newFixture(t)
+	f.at(100_000)
+	e1, _ := Load(FileName(f.s.Dir, f.s.ID))
+	f.at(150_000)
+	e2, _ := Load(FileName(f.s.Dir, f.s.ID))
+	fi, _ := os.Stat(f.s.Transcript)
+	if e1.History.Offset == 0 || e2.History.Offset != fi.Size() || e2.History.Responses != 45 {
+		t.Errorf("offsets %d → %d of %d, responses %d", e1.History.Offset, e2.History.Offset, fi.Size(), e2.History.Responses)
+	}
+}
+
+// A price file that does not parse is ignored by the hook's path.
+func TestBadOverrideIgnored(t *testing.T) {
+	f := newFixture(t)
+	p := filepath.Join(f.s.Root, ".claude", "context-budget", "prices.toml")
+	os.MkdirAll(filepath.Dir(p), 0o755)
+	os.WriteFile(p, []byte("this is not toml ["), 0o644)
+	if ls, _ := f.at(210_000); ls.Pause.Tokens != 200_641 {
+		t.Errorf("lines %+v", ls)
+	}
+}
+
+// The moved-line rule of the package doc, through state.Advance.
+func TestMovedLines(t *testing.T) {
+	dir := t.TempDir()
+	first := state.Lines{Warn: 169_872, Pause: 200_641}
+	out := state.Lines{Warn: 190_000, Pause: 220_000}
+	in := state.Lines{Warn: 120_000, Pause: 150_000}
+	for _, st := range []struct {
+		name    string
+		reading int64
+		lines   state.Lines
+		want    state.Level
+	}{
+		{"warn fires", 175_000, first, state.Warn},
+		{"lines move out: no re-fire, no re-arm", 180_000, out, state.None},
+		{"past the moved warn: already given", 195_000, out, state.None},
+		{"past the moved pause: due, fires", 221_000, out, state.Pause},
+		{"lines move in: pause already given", 221_000, in, state.None},
+		{"a real drop below both warns re-arms", 100_000, in, state.None},
+		{"the next climb warns again", 125_000, in, state.Warn},
+		{"lines move in past the reading: pause due at once", 130_000, state.Lines{Warn: 110_000, Pause: 128_000}, state.Pause},
+	} {
+		got, err := state.Advance(dir, "s", st.reading, st.lines)
+		if err != nil || got != st.want {
+			t.Errorf("%s: %v %v, want %v", st.name, got, err, st.want)
+		}
+	}
+}
