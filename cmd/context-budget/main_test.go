@@ -39,7 +39,10 @@ func scriptSetup(env *testscript.Env) error {
 
 // scriptCmds are the custom commands the scripts may use, one per file
 // that needs one.
-var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []string){}
+var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []string){
+	"hookjson":    cmdHookJSON,
+	"appendlater": cmdAppendLater,
+}
 
 // sharedTranscripts finds ../shared/data/transcripts beside the repository.
 func sharedTranscripts() (string, error) {
