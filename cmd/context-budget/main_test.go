@@ -9,10 +9,18 @@ import (
 )
 
 func TestMain(m *testing.M) {
+	// Tests that start real hook processes run this test binary with
+	// testOnlyRunMain set: it then is the program.
+	if os.Getenv(testOnlyRunMain) != "" {
+		main()
+	}
 	testscript.Main(m, map[string]func(){
 		"context-budget": main,
 	})
 }
+
+// testOnlyRunMain names the variable that makes the test binary run main.
+const testOnlyRunMain = "CONTEXT_BUDGET_TEST_ONLY_RUN_MAIN"
 
 // TestScripts runs every testdata/script/*.txtar: one file per behaviour of
 // the command line, read like a terminal session.
