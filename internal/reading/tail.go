@@ -159,8 +159,12 @@ func ScanBack(f io.ReaderAt, size int64, fn func(line []byte) bool) error {
 	skipping := false // the line being assembled is too long to keep
 	block := int64(firstBlock)
 	for pos > 0 && size-pos < MaxBack {
+		// Double the window while a long line is assembled, but never past
+		// MaxLine+1 bytes: one more byte than a line may have is enough to
+		// know the line is too long, and keeps the buffer within the
+		// memory budget.
 		n := max(block, int64(len(b.data())))
-		n = min(n, pos)
+		n = min(n, pos, int64(MaxLine+1-len(b.data())))
 		pos -= n
 		chunk := b.prepend(int(n))
 		if _, err := f.ReadAt(chunk, pos); err != nil && err != io.EOF {
@@ -179,7 +183,7 @@ func ScanBack(f io.ReaderAt, size int64, fn func(line []byte) bool) error {
 				skipping = false
 				continue
 			}
-			if len(line) > 0 && !fn(line) {
+			if len(line) > 0 && len(line) <= MaxLine && !fn(line) {
 				return nil
 			}
 		}
