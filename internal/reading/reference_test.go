@@ -111,9 +111,19 @@ func sameReading(a, b refReading) bool {
 // beside the repository, subagent files included, or skips the test.
 func realTranscripts(tb testing.TB) []string {
 	tb.Helper()
+	root, files := findTranscripts()
+	if len(files) == 0 {
+		tb.Skipf("no real transcripts in %s (the shared data folder is absent)", root)
+	}
+	return files
+}
+
+// findTranscripts finds the real transcripts: the folder where they
+// belong and the files there, none when it is absent.
+func findTranscripts() (root string, files []string) {
 	dir, err := os.Getwd()
 	if err != nil {
-		tb.Fatal(err)
+		return "../shared/data/transcripts", nil
 	}
 	for {
 		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
@@ -121,20 +131,16 @@ func realTranscripts(tb testing.TB) []string {
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
-			tb.Skip("no go.mod above the test; cannot find ../shared/data/transcripts")
+			return "../shared/data/transcripts beside the repository", nil
 		}
 		dir = parent
 	}
-	root := filepath.Join(dir, "..", "shared", "data", "transcripts")
-	var files []string
+	root = filepath.Join(dir, "..", "shared", "data", "transcripts")
 	filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
 		if err == nil && !d.IsDir() && filepath.Ext(path) == ".jsonl" {
 			files = append(files, path)
 		}
 		return nil
 	})
-	if len(files) == 0 {
-		tb.Skipf("no real transcripts in %s (the shared data folder is absent)", root)
-	}
-	return files
+	return root, files
 }
