@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
+	"strings"
 	"sync"
 	"time"
 
@@ -99,4 +100,24 @@ func cmdAppendLater(ts *testscript.TestScript, neg bool, args []string) {
 			ts.Fatalf("appendlater: %v", werr)
 		}
 	})
+}
+
+// cmdPayload writes a hook payload to FILE from key=value arguments, which
+// the script expands, so that a payload can name $WORK or
+// $SHARED_TRANSCRIPTS.
+func cmdPayload(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 1 {
+		ts.Fatalf("usage: payload FILE key=value...")
+	}
+	p := map[string]string{}
+	for _, kv := range args[1:] {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok {
+			ts.Fatalf("payload: %q is not key=value", kv)
+		}
+		p[k] = v
+	}
+	data, err := json.Marshal(p)
+	ts.Check(err)
+	ts.Check(os.WriteFile(ts.MkAbs(args[0]), data, 0o644))
 }

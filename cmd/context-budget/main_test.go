@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -29,6 +30,7 @@ func TestScripts(t *testing.T) {
 		Dir:                 filepath.Join("testdata", "script"),
 		Setup:               scriptSetup,
 		Cmds:                scriptCmds,
+		Condition:           scriptCondition,
 		RequireExplicitExec: true,
 	})
 }
@@ -50,6 +52,17 @@ func scriptSetup(env *testscript.Env) error {
 var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []string){
 	"hookjson":    cmdHookJSON,
 	"appendlater": cmdAppendLater,
+	"payload":     cmdPayload,
+}
+
+// scriptCondition adds [shared]: the real transcripts are beside the
+// repository.
+func scriptCondition(cond string) (bool, error) {
+	if cond == "shared" {
+		_, err := sharedTranscripts()
+		return err == nil, nil
+	}
+	return false, fmt.Errorf("unknown condition %q", cond)
 }
 
 // sharedTranscripts finds ../shared/data/transcripts beside the repository.
