@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -9,10 +10,18 @@ import (
 )
 
 func TestMain(m *testing.M) {
+	// Tests that start real hook processes run this test binary with
+	// testOnlyRunMain set: it then is the program.
+	if os.Getenv(testOnlyRunMain) != "" {
+		main()
+	}
 	testscript.Main(m, map[string]func(){
 		"context-budget": main,
 	})
 }
+
+// testOnlyRunMain names the variable that makes the test binary run main.
+const testOnlyRunMain = "CONTEXT_BUDGET_TEST_ONLY_RUN_MAIN"
 
 // TestScripts runs every testdata/script/*.txtar: one file per behaviour of
 // the command line, read like a terminal session.
@@ -21,6 +30,7 @@ func TestScripts(t *testing.T) {
 		Dir:                 filepath.Join("testdata", "script"),
 		Setup:               scriptSetup,
 		Cmds:                scriptCmds,
+		Condition:           scriptCondition,
 		RequireExplicitExec: true,
 	})
 }
@@ -39,7 +49,21 @@ func scriptSetup(env *testscript.Env) error {
 
 // scriptCmds are the custom commands the scripts may use, one per file
 // that needs one.
-var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []string){}
+var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []string){
+	"hookjson":    cmdHookJSON,
+	"appendlater": cmdAppendLater,
+	"payload":     cmdPayload,
+}
+
+// scriptCondition adds [shared]: the real transcripts are beside the
+// repository.
+func scriptCondition(cond string) (bool, error) {
+	if cond == "shared" {
+		_, err := sharedTranscripts()
+		return err == nil, nil
+	}
+	return false, fmt.Errorf("unknown condition %q", cond)
+}
 
 // sharedTranscripts finds ../shared/data/transcripts beside the repository.
 func sharedTranscripts() (string, error) {

@@ -74,6 +74,9 @@ func FromEnv(getenv func(string) string) (Settings, error) {
 	if s.Warn > 0 && s.Pause == 0 && s.Warn >= PauseCap {
 		return s, &Error{EnvWarn, getenv(EnvWarn), fmt.Sprintf("the warn line must be below the pause cap (%d)", PauseCap)}
 	}
+	if s.Pause > 0 && s.Warn == 0 && s.Pause <= WarnCap {
+		return s, &Error{EnvPause, getenv(EnvPause), fmt.Sprintf("the pause line must be above the warn cap (%d)", WarnCap)}
+	}
 	if s.WarnSaving, err = dollars(getenv, EnvWarnSaving, DefaultWarnSaving); err != nil {
 		return s, err
 	}

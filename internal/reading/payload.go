@@ -40,6 +40,15 @@ func ParsePayload(data []byte) (Payload, error) {
 		if !ok {
 			return Payload{}, ErrPayload
 		}
+		// A key written with escapes names the same field as its plain
+		// spelling; decode only those, the rare case.
+		if bytes.IndexByte(key, '\\') >= 0 {
+			var k string
+			if json.Unmarshal(data[s.i-len(key)-2:s.i], &k) != nil {
+				return Payload{}, ErrPayload
+			}
+			key = []byte(k)
+		}
 		s.space()
 		if !s.byte(':') {
 			return Payload{}, ErrPayload

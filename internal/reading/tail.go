@@ -112,33 +112,43 @@ func Last(f io.ReaderAt, size int64, toolUseID string) (r Reading, seen bool, er
 		needle = []byte(`"` + toolUseID + `"`)
 	}
 	found := false
-	err = ScanBack(f, size, func(line []byte) bool {
-		if !bytes.Contains(line, assistantWord) {
+	// A damaged line may hold several records, which Decode passes in file
+	// order; they are taken last first, like the lines.
+	type candidate struct {
+		r   Reading
+		has bool // holds the tool_use block
+	}
+	var line []candidate
+	err = ScanBack(f, size, func(text []byte) bool {
+		if !bytes.Contains(text, assistantWord) {
 			return true
 		}
-		more := true
-		transcript.Decode(line, func(rec *transcript.Record) {
-			if !more || !rec.IsResponse() {
+		line = line[:0]
+		transcript.Decode(text, func(rec *transcript.Record) {
+			if !rec.IsResponse() {
 				return
 			}
-			if found && rec.Message.ID != r.MessageID {
-				more = false // an earlier response: the last one is done
-				return
+			u := rec.Message.Usage
+			line = append(line, candidate{
+				r: Reading{Tokens: u.Context(), Model: rec.Message.Model,
+					RequestedModel: rec.RequestedModel, MessageID: rec.Message.ID, Usage: *u},
+				has: needle != nil && bytes.Contains(rec.Message.Content, needle),
+			})
+		})
+		for i := len(line) - 1; i >= 0; i-- {
+			c := line[i]
+			if found && c.r.MessageID != r.MessageID {
+				return false // an earlier response: the last one is done
 			}
 			if !found {
-				found = true
-				u := rec.Message.Usage
-				r = Reading{Tokens: u.Context(), Model: rec.Message.Model,
-					RequestedModel: rec.RequestedModel, MessageID: rec.Message.ID, Usage: *u}
+				found, r = true, c.r
 			}
-			if needle != nil && bytes.Contains(rec.Message.Content, needle) {
-				seen = true
-			}
+			seen = seen || c.has
 			if needle == nil || seen {
-				more = false
+				return false
 			}
-		})
-		return more
+		}
+		return true
 	})
 	if err == nil && !found {
 		err = ErrNoReading
@@ -159,8 +169,12 @@ func ScanBack(f io.ReaderAt, size int64, fn func(line []byte) bool) error {
 	skipping := false // the line being assembled is too long to keep
 	block := int64(firstBlock)
 	for pos > 0 && size-pos < MaxBack {
+		// Double the window while a long line is assembled, but never past
+		// MaxLine+1 bytes: one more byte than a line may have is enough to
+		// know the line is too long, and keeps the buffer within the
+		// memory budget.
 		n := max(block, int64(len(b.data())))
-		n = min(n, pos)
+		n = min(n, pos, int64(MaxLine+1-len(b.data())))
 		pos -= n
 		chunk := b.prepend(int(n))
 		if _, err := f.ReadAt(chunk, pos); err != nil && err != io.EOF {
@@ -179,7 +193,7 @@ func ScanBack(f io.ReaderAt, size int64, fn func(line []byte) bool) error {
 				skipping = false
 				continue
 			}
-			if len(line) > 0 && !fn(line) {
+			if len(line) > 0 && len(line) <= MaxLine && !fn(line) {
 				return nil
 			}
 		}

@@ -12,6 +12,7 @@ package transcript
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 )
 
 // Record is the part of a transcript record this program reads.
@@ -111,11 +112,59 @@ func (r *Record) IsBoundary() bool {
 // rest is skipped. fn must not keep r past its return.
 func Decode(line []byte, fn func(r *Record)) {
 	var r Record
-	if json.Unmarshal(line, &r) == nil {
+	switch decodeRecord(line, &r) {
+	case whole:
 		fn(&r)
-		return
+	case damaged:
+		decodeDamaged(line, fn)
 	}
-	decodeDamaged(line, fn)
+}
+
+// outcome is what decodeRecord made of a JSON text.
+type outcome int
+
+const (
+	whole   outcome = iota // one record
+	skip                   // valid JSON, but no record to trust
+	damaged                // not valid JSON
+)
+
+// decodeRecord decodes one JSON text as a record. A field of an unexpected
+// type reads as absent, as encoding/json leaves it, so that a format change
+// in a field nobody reads does not hide every record of a new version; but
+// a record whose type, chain, model or usage is of an unexpected type is
+// skipped rather than read with zeros, which would look like a compaction.
+func decodeRecord(data []byte, r *Record) outcome {
+	err := json.Unmarshal(data, r)
+	var typeErr *json.UnmarshalTypeError
+	switch {
+	case err == nil:
+	case errors.As(err, &typeErr):
+		var c core
+		if json.Unmarshal(data, &c) != nil {
+			return skip
+		}
+	default:
+		return damaged
+	}
+	if t := bytes.TrimLeft(data, " \t\r\n"); len(t) == 0 || t[0] != '{' {
+		return skip
+	}
+	return whole
+}
+
+// core holds the fields of a record that decide what it counts for; they
+// must all have their expected types.
+type core struct {
+	Type             string `json:"type"`
+	Subtype          string `json:"subtype"`
+	IsSidechain      bool   `json:"isSidechain"`
+	IsCompactSummary bool   `json:"isCompactSummary"`
+	Message          *struct {
+		ID    string `json:"id"`
+		Model string `json:"model"`
+		Usage *Usage `json:"usage"`
+	} `json:"message"`
 }
 
 var objectStart = []byte(`{"`)
@@ -140,7 +189,7 @@ func decodeDamaged(line []byte, fn func(r *Record)) {
 			continue
 		}
 		var r Record
-		if json.Unmarshal(raw, &r) == nil {
+		if decodeRecord(raw, &r) == whole {
 			fn(&r)
 		}
 		rest = rest[dec.InputOffset():]

@@ -1,0 +1,164 @@
+package reading
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"testing"
+)
+
+// realSeeds returns the lines of the real transcripts no longer than max,
+// and runs of consecutive lines of up to max bytes; none when the
+// transcripts are absent (the fuzzers then start from their own seeds).
+func realSeeds(tb testing.TB, max int) (lines, runs [][]byte) {
+	_, files := findTranscripts()
+	if len(files) == 0 {
+		tb.Log("no real transcripts beside the repository: seeds are the built-in ones only")
+	}
+	for _, p := range files {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			continue
+		}
+		var run []byte
+		for _, l := range bytes.SplitAfter(data, []byte("\n")) {
+			if len(l) <= max {
+				lines = append(lines, bytes.TrimSuffix(l, []byte("\n")))
+			}
+			if len(run)+len(l) > max {
+				if len(run) > 0 {
+					runs = append(runs, run)
+				}
+				run = nil
+			}
+			if len(l) <= max {
+				run = append(run, l...)
+			}
+		}
+		if len(run) > 0 {
+			runs = append(runs, run)
+		}
+	}
+	return lines, runs
+}
+
+// FuzzParsePayload compares ParsePayload with encoding/json: whenever
+// encoding/json reads the input as one object, ParsePayload accepts it and
+// gives each field the value encoding/json gives its exact key (the last
+// occurrence; a value of another type than string reads as absent).
+func FuzzParsePayload(f *testing.F) {
+	lines, _ := realSeeds(f, 8<<10)
+	for _, l := range lines {
+		f.Add(l)
+	}
+	f.Add([]byte(`{"session_id":"abc","transcript_path":"/tmp/t.jsonl","cwd":"/w","hook_event_name":"PostToolUse","tool_name":"Bash","tool_input":{"command":"ls"},"tool_response":{"stdout":"a\"}b","x":[1,{"y":null}]},"tool_use_id":"toolu_01"}`))
+	f.Add([]byte(`{"agent_id":"a1","session_id":"s\u00e9\\\"","cwd":null,"cwd":"x","transcript_path":5}`))
+	f.Add([]byte(` { } `))
+	f.Add([]byte(`{"session\u005fid":"s"}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		p, err := ParsePayload(data)
+		var m map[string]json.RawMessage
+		if json.Unmarshal(data, &m) != nil || m == nil {
+			return
+		}
+		if err != nil {
+			t.Fatalf("ParsePayload failed on an object encoding/json reads: %v", err)
+		}
+		field := func(key string) string {
+			var s string
+			if raw, ok := m[key]; ok && len(raw) > 0 && raw[0] == '"' {
+				if err := json.Unmarshal(raw, &s); err != nil {
+					t.Fatalf("encoding/json read %s as %s but cannot unquote it: %v", key, raw, err)
+				}
+			}
+			return s
+		}
+		want := Payload{
+			HookEventName:  field("hook_event_name"),
+			SessionID:      field("session_id"),
+			TranscriptPath: field("transcript_path"),
+			Cwd:            field("cwd"),
+			AgentID:        field("agent_id"),
+			ToolUseID:      field("tool_use_id"),
+		}
+		if p != want {
+			t.Fatalf("ParsePayload = %+v\nencoding/json gives %+v", p, want)
+		}
+	})
+}
+
+// refWellFormed reports whether every non-empty line of data is one JSON
+// object whose fields the oracle reads have their expected types, and
+// whose "assistant", when it is one, is written plainly: the inputs on
+// which the tail reader and the oracle must agree. Damaged lines are the
+// edge-case tests' business.
+func refWellFormed(data []byte) bool {
+	for _, line := range bytes.Split(data, []byte("\n")) {
+		t := bytes.TrimLeft(line, " \t\r")
+		if len(t) == 0 {
+			continue
+		}
+		if t[0] != '{' || !json.Valid(line) {
+			return false
+		}
+		r := refLine(line)
+		if r == nil {
+			return false
+		}
+		if r.Type == "assistant" && !bytes.Contains(line, []byte(`"assistant"`)) {
+			return false
+		}
+	}
+	return true
+}
+
+// refSeen is the oracle's answer to "does the last response hold a
+// tool_use block with this id": any record of that response written after
+// the last record of an earlier response holds "id" in its content.
+func refSeen(data []byte, id string) bool {
+	lines := bytes.Split(data, []byte("\n"))
+	needle := []byte(`"` + id + `"`)
+	var last string
+	found, seen := false, false
+	for i := len(lines) - 1; i >= 0; i-- {
+		r := refLine(lines[i])
+		if r == nil || !r.qualifies() {
+			continue
+		}
+		if found && r.Message.ID != last {
+			break
+		}
+		found, last = true, r.Message.ID
+		seen = seen || bytes.Contains(r.Message.Content, needle)
+	}
+	return seen
+}
+
+// FuzzLast runs the tail reader on arbitrary bytes: it never panics, and
+// on well-formed lines it agrees with the forward oracle, on the reading
+// and on whether the call's tool_use block is there.
+func FuzzLast(f *testing.F) {
+	_, runs := realSeeds(f, 16<<10)
+	for _, r := range runs {
+		f.Add(r, "toolu_01")
+	}
+	f.Add([]byte(`{"type":"assistant","message":{"id":"m1","model":"x","content":[{"type":"tool_use","id":"toolu_01"}],"usage":{"input_tokens":5}}}`+"\n"+
+		`{"type":"assistant","message":{"id":"m1","model":"x","content":[{"type":"tool_use","id":"toolu_02"}],"usage":{"input_tokens":5,"output_tokens":9}}}`), "toolu_01")
+	f.Add([]byte("{\"type\":\"assistant\",\"message\":{\"usage\":{}}}{\"type\":\"assistant\",\"isSidechain\":true}\n\x00\x00"), "x")
+	f.Fuzz(func(t *testing.T, data []byte, id string) {
+		r, _, err := Last(bytes.NewReader(data), int64(len(data)), "")
+		rs, seen, errs := Last(bytes.NewReader(data), int64(len(data)), id)
+		if (err == nil) != (errs == nil) || (err == nil && r.MessageID != rs.MessageID) {
+			t.Fatalf("with a tool_use id the response changed: %+v (%v) then %+v (%v)", r, err, rs, errs)
+		}
+		if !refWellFormed(data) {
+			return
+		}
+		if got, want := fromReading(r, err), refLast(data); !sameReading(got, want) {
+			t.Fatalf("tail reading %+v (err %v), forward oracle %+v", got, err, want)
+		}
+		if id != "" && !bytes.ContainsAny([]byte(id), "\"\\\n") && seen != refSeen(data, id) {
+			t.Fatalf("tool_use id %q: tail reader says seen=%v, the oracle %v", id, seen, !seen)
+		}
+	})
+}
