@@ -9,6 +9,7 @@ import (
 
 	"github.com/muthur/context-budget/internal/config"
 	"github.com/muthur/context-budget/internal/lines"
+	"github.com/muthur/context-budget/internal/manualrelay"
 	"github.com/muthur/context-budget/internal/notice"
 	"github.com/muthur/context-budget/internal/reading"
 	"github.com/muthur/context-budget/internal/state"
@@ -86,10 +87,16 @@ func hookNotice(p reading.Payload, getenv func(string) string) (string, error) {
 	if err != nil || level == state.None {
 		return "", err
 	}
+	// Only now, with a notice about to fire, is the operator worth a
+	// look-up: a child process, at most once per session (design §7).
+	d := manualrelay.Decide(s.Manual, root, func() string {
+		return manualrelay.Operator(state.Dir(root), p.SessionID, manualrelay.Lookup)
+	})
 	return notice.Text(notice.Facts{
 		Level:   level,
 		Reading: r.Tokens,
 		Lines:   ls,
-		Manual:  s.Manual == config.Yes,
+		Manual:  d.Manual,
+		Offer:   d.Offer,
 	}), nil
 }

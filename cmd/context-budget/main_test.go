@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/muthur/context-budget/internal/operator"
 )
 
 func TestMain(m *testing.M) {
@@ -15,13 +17,41 @@ func TestMain(m *testing.M) {
 	if os.Getenv(testOnlyRunMain) != "" {
 		main()
 	}
-	testscript.Main(m, map[string]func(){
-		"context-budget": main,
+	testscript.Main(isolated{m}, map[string]func(){
+		"context-budget":          main,
+		"context-budget-operator": operatorMain,
 	})
 }
 
 // testOnlyRunMain names the variable that makes the test binary run main.
 const testOnlyRunMain = "CONTEXT_BUDGET_TEST_ONLY_RUN_MAIN"
+
+// operatorMain is the context-budget-operator command, which the hook runs
+// in a child process when a notice fires; here it is this test binary.
+func operatorMain() {
+	os.Exit(operator.Run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// isolated runs the tests with none of the developer's GitHub identity:
+// gh's configuration is an empty folder, no token is in the environment,
+// no gh binary is asked and no proxy is set, so a hook that fires a notice
+// never looks anyone up unless a test sets that up itself.
+type isolated struct{ m *testing.M }
+
+func (i isolated) Run() int {
+	dir, err := os.MkdirTemp("", "context-budget-gh")
+	if err != nil {
+		panic(err)
+	}
+	defer os.RemoveAll(dir)
+	os.Setenv("GH_CONFIG_DIR", dir)
+	os.Setenv("GH_PATH", filepath.Join(dir, "no-gh"))
+	for _, v := range []string{"GH_HOST", "GH_TOKEN", "GITHUB_TOKEN", "GH_ENTERPRISE_TOKEN", "GITHUB_ENTERPRISE_TOKEN",
+		"HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy", "NO_PROXY", "no_proxy"} {
+		os.Unsetenv(v)
+	}
+	return i.m.Run()
+}
 
 // TestScripts runs every testdata/script/*.txtar: one file per behaviour of
 // the command line, read like a terminal session.

@@ -106,7 +106,7 @@ func Text(f Facts) string {
 	} else {
 		b.WriteString("\n\nEnding: without asking and with no argument, run /relay; its report says the session relayed on its own for its context budget.")
 		if f.Offer {
-			b.WriteString(" In that report, offer once, in plain words: if the operator would rather you ask before relaying, they can say so.")
+			b.WriteString(" In that report, offer once, in plain words, to ask first in future, such as: \"If you'd rather I ask before relaying, say so.\" Name no file or setting.")
 		}
 	}
 	return b.String()

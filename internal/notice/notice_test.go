@@ -1,6 +1,12 @@
 package notice
 
-import "testing"
+import (
+	"strings"
+	"testing"
+
+	"github.com/muthur/context-budget/internal/lines"
+	"github.com/muthur/context-budget/internal/state"
+)
 
 func TestK(t *testing.T) {
 	for _, tc := range []struct {
@@ -11,6 +17,50 @@ func TestK(t *testing.T) {
 	} {
 		if got := K(tc.tokens); got != tc.want {
 			t.Errorf("K(%d) = %q, want %q", tc.tokens, got, tc.want)
+		}
+	}
+}
+
+func TestEndings(t *testing.T) {
+	ls := lines.Lines{Warn: lines.Line{Tokens: 300_000, SetBy: lines.Cap}, Pause: lines.Line{Tokens: 400_000, SetBy: lines.Cap}}
+	const (
+		auto   = "without asking and with no argument, run /relay"
+		manual = "end your turn offering /relay; do not run it unasked"
+		offer  = "If you'd rather I ask before relaying, say so."
+	)
+	for _, level := range []state.Level{state.Warn, state.Pause} {
+		for _, tc := range []struct {
+			manual, offer bool
+			want, not     []string
+		}{
+			{false, false, []string{auto}, []string{manual, offer}},
+			{false, true, []string{auto, offer}, []string{manual}},
+			{true, false, []string{manual}, []string{auto, offer}},
+			// Manual mode has nothing to offer: the operator is asked anyway.
+			{true, true, []string{manual}, []string{auto, offer}},
+		} {
+			got := Text(Facts{Level: level, Reading: 410_000, Lines: ls, Manual: tc.manual, Offer: tc.offer})
+			for _, w := range tc.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("%v manual=%v offer=%v: notice lacks %q:\n%s", level, tc.manual, tc.offer, w, got)
+				}
+			}
+			for _, n := range tc.not {
+				if strings.Contains(got, n) {
+					t.Errorf("%v manual=%v offer=%v: notice has %q:\n%s", level, tc.manual, tc.offer, n, got)
+				}
+			}
+			for _, skill := range []string{"/relay", "/go skill"} {
+				if !strings.Contains(got, skill) {
+					t.Errorf("%v: notice does not name %s", level, skill)
+				}
+			}
+			if strings.Contains(got, "manual-relay") || strings.Contains(got, ".claude") {
+				t.Errorf("%v: notice names a file:\n%s", level, got)
+			}
+			if len(got) >= 2000 {
+				t.Errorf("%v: notice is %d characters, want under 2,000", level, len(got))
+			}
 		}
 	}
 }

@@ -1,0 +1,29 @@
+package main
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// TestHookLinksNoNetHTTP guards the start-up budget: net/http roughly
+// doubles the start-up of every hook call, so the program must not link
+// it. The operator look-up that needs it runs in context-budget-operator.
+func TestHookLinksNoNetHTTP(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the go command")
+	}
+	out, err := exec.Command("go", "list", "-deps", ".").Output()
+	if err != nil {
+		t.Skipf("go list: %v", err)
+	}
+	deps := strings.Fields(string(out))
+	if len(deps) < 10 {
+		t.Fatalf("go list -deps gave %d packages: %q", len(deps), out)
+	}
+	for _, p := range deps {
+		if p == "net/http" || p == "net" || strings.HasPrefix(p, "github.com/cli/go-gh") {
+			t.Errorf("context-budget links %s", p)
+		}
+	}
+}

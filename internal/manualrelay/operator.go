@@ -1,0 +1,131 @@
+package manualrelay
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/muthur/context-budget/internal/state"
+)
+
+// Command is the name of the program that looks the operator up.
+const Command = "context-budget-operator"
+
+// ChildTimeout bounds the child's wall time: its request times out after
+// 1.5 s, and a child still running past this is killed and counts as no
+// operator.
+const ChildTimeout = 2 * time.Second
+
+// Operator returns the session's operator, "" for none, looking it up
+// with lookup at most once per session: the answer, none included, is
+// kept in <dir>/<session>.operator. The look-up runs under a lock on
+// <dir>/<session>.operator.lock, so hooks that fire notices at the same
+// moment wait for one answer instead of asking twice, and can never record
+// two different answers. An answer that cannot be recorded is still
+// returned.
+func Operator(dir, session string, lookup func() string) string {
+	if !state.PlainName(session) {
+		return ""
+	}
+	if err := state.Ensure(dir); err != nil {
+		return ""
+	}
+	name := filepath.Join(dir, session+".operator")
+	unlock, err := state.Lock(name + ".lock")
+	if err != nil {
+		return ""
+	}
+	defer unlock()
+	if login, ok := cached(name); ok {
+		return login
+	}
+	login := lookup()
+	if !PlainLogin(login) {
+		login = ""
+	}
+	state.WriteFile(name, []byte(login+"\n"))
+	return login
+}
+
+// cached reads a recorded answer; ok is false when there is none yet. A
+// record that is not a plain login reads as no operator.
+func cached(name string) (login string, ok bool) {
+	data, err := os.ReadFile(name)
+	if err != nil {
+		return "", false
+	}
+	login = strings.TrimSpace(string(data))
+	if !PlainLogin(login) {
+		return "", true
+	}
+	return login, true
+}
+
+// Lookup runs the context-budget-operator command and returns the login it
+// prints, or "" on any failure: not found, a non-zero exit, no answer
+// within ChildTimeout, output that is not a plain login.
+func Lookup() string {
+	path, err := childPath()
+	if err != nil {
+		return ""
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), ChildTimeout)
+	defer cancel()
+	return RunChild(ctx, path)
+}
+
+// RunChild runs the program at path with no arguments until ctx is done
+// and returns the login it prints, or "".
+func RunChild(ctx context.Context, path string) string {
+	cmd := exec.CommandContext(ctx, path)
+	out := &capped{max: 256}
+	cmd.Stdout = out
+	// A grandchild (gh auth token) holding the pipe must not keep us.
+	cmd.WaitDelay = 100 * time.Millisecond
+	if err := cmd.Run(); err != nil || out.over {
+		return ""
+	}
+	login := strings.TrimSpace(out.buf.String())
+	if !PlainLogin(login) {
+		return ""
+	}
+	return login
+}
+
+// childPath finds the command beside the running executable, where make
+// install and go install put both, else on PATH.
+func childPath() (string, error) {
+	name := Command
+	if runtime.GOOS == "windows" {
+		name += ".exe"
+	}
+	if exe, err := os.Executable(); err == nil {
+		p := filepath.Join(filepath.Dir(exe), name)
+		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
+			return p, nil
+		}
+	}
+	// LookPath refuses a match through a relative PATH entry (ErrDot): it
+	// could run a program from the project tree.
+	return exec.LookPath(Command)
+}
+
+// capped keeps at most max bytes and notes that more came.
+type capped struct {
+	buf  bytes.Buffer
+	max  int
+	over bool
+}
+
+func (c *capped) Write(p []byte) (int, error) {
+	if c.buf.Len()+len(p) > c.max {
+		c.over = true
+		return len(p), nil
+	}
+	return c.buf.Write(p)
+}
