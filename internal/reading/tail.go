@@ -112,18 +112,25 @@ func Last(f io.ReaderAt, size int64, toolUseID string) (r Reading, seen bool, er
 		needle = []byte(`"` + toolUseID + `"`)
 	}
 	found := false
+	var recs []transcript.Record
 	err = ScanBack(f, size, func(line []byte) bool {
 		if !bytes.Contains(line, assistantWord) {
 			return true
 		}
-		more := true
+		// A damaged line can hold several records; the last one is the
+		// latest, so they are taken from the end like the lines.
+		recs = recs[:0]
 		transcript.Decode(line, func(rec *transcript.Record) {
-			if !more || !rec.IsResponse() {
-				return
+			if rec.IsResponse() {
+				recs = append(recs, *rec)
 			}
+		})
+		more := true
+		for i := len(recs) - 1; i >= 0 && more; i-- {
+			rec := &recs[i]
 			if found && rec.Message.ID != r.MessageID {
 				more = false // an earlier response: the last one is done
-				return
+				break
 			}
 			if !found {
 				found = true
@@ -137,7 +144,7 @@ func Last(f io.ReaderAt, size int64, toolUseID string) (r Reading, seen bool, er
 			if needle == nil || seen {
 				more = false
 			}
-		})
+		}
 		return more
 	})
 	if err == nil && !found {

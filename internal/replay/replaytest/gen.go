@@ -33,6 +33,12 @@ type Response struct {
 	ToolResult int
 	// Blocks is how many records the response spans; 0 picks 1–3.
 	Blocks int
+	// Spliced writes the response's first record on the line before it,
+	// with no newline between: a write cut short and appended to.
+	Spliced bool
+	// Bare leaves out the tool result and progress records after it, so a
+	// Spliced response that follows lands on this one's line.
+	Bare bool
 }
 
 // Session is a transcript to write.
@@ -60,6 +66,9 @@ func Write(w io.Writer, s Session) error {
 	bw := bufio.NewWriterSize(w, 256<<10)
 	g := gen{w: bw, s: s, rng: rand.New(rand.NewPCG(s.Seed, 0x5eed))}
 	g.run()
+	if g.pending {
+		g.w.WriteByte('\n')
+	}
 	if g.err != nil {
 		return g.err
 	}
@@ -75,6 +84,10 @@ type gen struct {
 	msgs   int
 	parent string
 	clock  int
+	// pending is the newline owed to the last line, written before the
+	// next one unless that one is spliced on.
+	pending bool
+	splice  bool
 }
 
 func (g *gen) line(v any) {
@@ -86,8 +99,21 @@ func (g *gen) line(v any) {
 		g.err = err
 		return
 	}
-	g.w.Write(data)
-	g.err = g.w.WriteByte('\n')
+	if g.pending && !g.splice {
+		g.w.WriteByte('\n')
+	}
+	g.splice = false
+	_, g.err = g.w.Write(data)
+	g.pending = true
+}
+
+// raw writes text that ends its own lines.
+func (g *gen) raw(text string) {
+	if g.pending {
+		g.w.WriteByte('\n')
+		g.pending = false
+	}
+	g.w.WriteString(text)
 }
 
 func (g *gen) uuid() string {
@@ -120,7 +146,11 @@ func (g *gen) run() {
 	g.line(u)
 	for i, r := range g.s.Responses {
 		g.before(r)
+		g.splice = r.Spliced
 		g.response(i, r)
+		if r.Bare {
+			continue
+		}
 		g.toolResult(r)
 		for range g.s.Progress {
 			g.progress()
@@ -164,13 +194,10 @@ func (g *gen) before(r Response) {
 			map[string]any{"type": "text", "text": "subagent work"})
 		g.line(a)
 	case "damaged":
-		if g.err == nil {
-			// A record cut short and spliced onto the next one, then NULs.
-			g.w.WriteString(`{"parentUuid":"x","type":"user","message":{"role":"user","content":"cut sho`)
-			g.w.WriteString(`{"type":"summary","summary":"spliced","leafUuid":"y"}` + "\n")
-			g.w.WriteString(strings.Repeat("\x00", 64) + "\n")
-			g.w.WriteString("not json at all\n")
-		}
+		// A record cut short and spliced onto the next one, then NULs.
+		g.raw(`{"parentUuid":"x","type":"user","message":{"role":"user","content":"cut sho` +
+			`{"type":"summary","summary":"spliced","leafUuid":"y"}` + "\n" +
+			strings.Repeat("\x00", 64) + "\n" + "not json at all\n")
 	}
 }
 
@@ -203,7 +230,9 @@ func (g *gen) message(id, model string, ctx, out int64, oneHour bool, block map[
 
 func (g *gen) response(i int, r Response) {
 	g.msgs++
-	id := fmt.Sprintf("msg_%s_%06d", strings.ReplaceAll(g.s.ID, "-", "")[:8], g.msgs)
+	prefix := strings.ReplaceAll(g.s.ID, "-", "")
+	prefix = prefix[:min(len(prefix), 8)]
+	id := fmt.Sprintf("msg_%s_%06d", prefix, g.msgs)
 	blocks := r.Blocks
 	if blocks == 0 {
 		blocks = 1 + g.rng.IntN(3)
