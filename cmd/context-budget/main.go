@@ -26,6 +26,7 @@ var commands []command
 func init() {
 	commands = []command{
 		{"hook", runHook},
+		{"replay", runReplay},
 		{"help", runHelp},
 		{"version", runVersion},
 	}

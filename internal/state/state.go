@@ -140,21 +140,36 @@ func Advance(dir, session string, reading int64, lines Lines) (Level, error) {
 
 	name := filepath.Join(dir, session)
 	rec := Load(name)
-	if rec.Level != None && reading < min(rec.Lines.Warn, lines.Warn) {
-		if err := os.Remove(name); err != nil && !os.IsNotExist(err) {
-			return None, err
+	next, fire := Step(rec, reading, lines)
+	if fire == None {
+		if rec.Level != None && next.Level == None {
+			if err := os.Remove(name); err != nil && !os.IsNotExist(err) {
+				return None, err
+			}
 		}
+		return None, nil
+	}
+	data, _ := json.Marshal(next)
+	if err := WriteFile(name, append(data, '\n')); err != nil {
+		return None, err
+	}
+	return fire, nil
+}
+
+// Step is the once-per-climb rule itself, without the file: given what was
+// recorded, a reading and the lines in force, it returns what to record
+// next and the level to announce (None for silence). Advance applies it
+// under the session's lock; replay applies it to past transcripts, so both
+// decide alike.
+func Step(rec Record, reading int64, lines Lines) (next Record, fire Level) {
+	if rec.Level != None && reading < min(rec.Lines.Warn, lines.Warn) {
 		rec = Record{}
 	}
 	due := lines.Due(reading)
 	if due <= rec.Level {
-		return None, nil
+		return rec, None
 	}
-	data, _ := json.Marshal(Record{Name: due.String(), Lines: lines, Reading: reading})
-	if err := WriteFile(name, append(data, '\n')); err != nil {
-		return None, err
-	}
-	return due, nil
+	return Record{Level: due, Name: due.String(), Lines: lines, Reading: reading}, due
 }
 
 // Load reads a state file; a missing or unreadable one is no state.

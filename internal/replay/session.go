@@ -1,0 +1,76 @@
+package replay
+
+import (
+	"bufio"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/muthur/context-budget/internal/transcript"
+)
+
+// Options tune a replay.
+type Options struct {
+	// NewModel gives each session its Model; the path is the main
+	// transcript's. Required.
+	NewModel func(path string) Model
+	// Prices prices responses for the actual carry-on cost; nil leaves
+	// every actual null.
+	Prices Prices
+	// Series keeps every reading in Session.Readings.
+	Series bool
+	// Workers is how many files are replayed at once; 0 means one per CPU.
+	Workers int
+	// Progress, when set, is called from time to time and once at the end.
+	Progress func(Progress)
+}
+
+// reader holds one worker's buffers, reused from file to file so that
+// memory stays bounded by the number of workers, not the files' sizes.
+type reader struct {
+	buf  *bufio.Reader
+	long []byte
+}
+
+func newReader() *reader {
+	return &reader{buf: bufio.NewReaderSize(nil, bufSize)}
+}
+
+// File replays one main transcript.
+func File(src Source, opt Options) Session {
+	return newReader().file(src, opt, func(int) {})
+}
+
+func (rd *reader) file(src Source, opt Options, count func(int)) Session {
+	s := Session{Path: src.Path, Bytes: src.Size, Subagents: len(src.Subagents),
+		Boundaries: []Boundary{}, Notices: []Notice{}, Pauses: []Pause{}}
+	w := walker{model: opt.NewModel(src.Path), prices: opt.Prices, series: opt.Series, out: &s}
+	w.carry.done = func(i int, usd float64, n int, ok bool) {
+		if ok {
+			s.Pauses[i].ActualCarryOnUSD = ptr(usd)
+			s.Pauses[i].ActualRequests = ptr(n)
+		}
+	}
+	f, err := os.Open(src.Path)
+	if err != nil {
+		s.Error = err.Error()
+		return s
+	}
+	defer f.Close()
+	err = eachLine(f, rd.buf, &rd.long, count, func(line []byte) {
+		transcript.Decode(line, func(r *transcript.Record) {
+			if s.SessionID == "" && r.SessionID != "" {
+				s.SessionID = r.SessionID
+			}
+			w.record(r)
+		})
+	})
+	w.end()
+	if err != nil {
+		s.Error = err.Error()
+	}
+	if s.SessionID == "" {
+		s.SessionID = strings.TrimSuffix(filepath.Base(src.Path), ".jsonl")
+	}
+	return s
+}

@@ -1,0 +1,52 @@
+package replay
+
+import (
+	"github.com/muthur/context-budget/internal/lines"
+	"github.com/muthur/context-budget/internal/transcript"
+)
+
+// Model is what the replay asks of the lines and the cost model, one value
+// per session. The walk calls Observe with every record it decodes, in file
+// order, and Lines after each response, at the point where the hook, had
+// the transcript ended there, would have computed its lines; so a Model
+// that keeps the hook's line cache rule reproduces the hook's lines.
+type Model interface {
+	// Observe is told every decoded record, in order. r is valid only
+	// during the call.
+	Observe(r *transcript.Record)
+	// Lines returns the lines in force after the latest response, whose
+	// reading is given.
+	Lines(reading int64) lines.Lines
+	// Predict returns the model's figures at the latest response, or nil
+	// when pricing did not run (fixed lines, an unpriced model).
+	Predict(reading int64) *Prediction
+}
+
+// Prediction is what the cost model says at one point of a session.
+type Prediction struct {
+	// SavingUSD is what relaying there saves over the next 100k tokens.
+	SavingUSD float64
+	// CarryOnUSD is what carrying on over those 100k tokens costs.
+	CarryOnUSD float64
+	// Requests is how many requests the model expects the slice to take.
+	Requests float64
+}
+
+// Prices prices one response: its input, cache writes (5-minute and
+// 1-hour), cache reads and output at its model's rates. ok is false when
+// the model is unknown to the table.
+type Prices interface {
+	Cost(model, speed string, u *transcript.Usage) (usd float64, ok bool)
+}
+
+// fixedModel is the Model of fixed lines: the same lines after every
+// response and no dollars.
+type fixedModel struct{ ls lines.Lines }
+
+// FixedModel returns a Model whose lines are always ls and which never
+// prices anything: what the hook does with fixed lines.
+func FixedModel(ls lines.Lines) Model { return fixedModel{ls} }
+
+func (fixedModel) Observe(*transcript.Record) {}
+func (m fixedModel) Lines(int64) lines.Lines  { return m.ls }
+func (fixedModel) Predict(int64) *Prediction  { return nil }

@@ -1,0 +1,143 @@
+package replay
+
+import (
+	"github.com/muthur/context-budget/internal/state"
+	"github.com/muthur/context-budget/internal/transcript"
+)
+
+// walker replays one session, record by record.
+type walker struct {
+	model  Model
+	prices Prices
+	series bool
+
+	st    state.Record // what the hook's state file would hold
+	cur   *response    // the response not yet evaluated
+	held  []transcript.Record
+	carry carry
+	out   *Session
+}
+
+// response is one of the session's own responses, gathered from its
+// records (one per content block; the last carries the final output count).
+type response struct {
+	id      string
+	reading int64
+	model   string
+	usage   transcript.Usage
+}
+
+// record takes the next decoded record of the file.
+func (w *walker) record(r *transcript.Record) {
+	switch {
+	case r.IsResponse():
+		if w.cur != nil && r.Message.ID != "" && r.Message.ID == w.cur.id {
+			// Another block of the same response: what came between
+			// precedes it in the file, so a hook run after it saw that too.
+			w.flush()
+			w.cur.usage = *r.Message.Usage
+			w.cur.model = r.Message.Model
+			w.model.Observe(r)
+			return
+		}
+		w.finish()
+		w.flush()
+		u := r.Message.Usage
+		w.cur = &response{id: r.Message.ID, reading: u.Context(), model: r.Message.Model, usage: *u}
+		w.model.Observe(r)
+	case r.IsBoundary():
+		w.finish()
+		w.flush()
+		w.boundary(r)
+		w.model.Observe(r)
+	case w.cur != nil:
+		// Held until the response is evaluated: had the transcript ended
+		// with the response's last record, the hook would not have seen
+		// this one.
+		w.held = append(w.held, *r)
+	default:
+		w.model.Observe(r)
+	}
+}
+
+func (w *walker) flush() {
+	for i := range w.held {
+		w.model.Observe(&w.held[i])
+	}
+	clear(w.held)
+	w.held = w.held[:0]
+}
+
+// end closes the session: the last response is evaluated and carry-on
+// windows still open have no actual.
+func (w *walker) end() {
+	w.finish()
+	w.flush()
+	w.carry.end()
+}
+
+// finish evaluates the pending response as the hook would after it.
+func (w *walker) finish() {
+	c := w.cur
+	if c == nil {
+		return
+	}
+	w.cur = nil
+	s := w.out
+	k := s.Responses
+	s.Responses++
+	s.Peak = max(s.Peak, c.reading)
+	s.Model = c.model
+	// The response's own cost belongs to the windows opened before it.
+	usd, ok := 0.0, false
+	if w.prices != nil {
+		usd, ok = w.prices.Cost(c.model, c.usage.Speed, &c.usage)
+	}
+	w.carry.add(c.reading, usd, ok)
+
+	ls := w.model.Lines(c.reading)
+	if w.series {
+		s.Readings = append(s.Readings, c.reading)
+		s.WarnLines = append(s.WarnLines, ls.Warn.Tokens)
+		s.PauseLines = append(s.PauseLines, ls.Pause.Tokens)
+	}
+	next, fire := state.Step(w.st, c.reading, ls.Tokens())
+	w.st = next
+	if fire == state.None {
+		return
+	}
+	line := ls.Warn
+	if fire == state.Pause {
+		line = ls.Pause
+	}
+	s.Notices = append(s.Notices, Notice{Level: fire.String(), Reading: c.reading,
+		Line: line.Tokens, SetBy: line.SetBy, Response: k})
+	if fire != state.Pause {
+		return
+	}
+	p := Pause{Response: k, Reading: c.reading}
+	if pr := w.model.Predict(c.reading); pr != nil {
+		p.SavingUSD = ptr(pr.SavingUSD)
+		p.PredictedCarryOnUSD = ptr(pr.CarryOnUSD)
+		p.PredictedRequests = ptr(pr.Requests)
+	}
+	s.Pauses = append(s.Pauses, p)
+	w.carry.open(len(s.Pauses)-1, c.reading)
+}
+
+func (w *walker) boundary(r *transcript.Record) {
+	b := Boundary{Kind: "compact", AfterResponse: w.out.Responses - 1}
+	m := r.CompactMetadata
+	if r.Subtype == "microcompact_boundary" {
+		b.Kind, m = "microcompact", r.MicrocompactMetadata
+	} else {
+		w.out.Compactions++
+	}
+	if m != nil {
+		b.Trigger, b.PreTokens = m.Trigger, m.PreTokens
+	}
+	w.out.Boundaries = append(w.out.Boundaries, b)
+	w.carry.boundary()
+}
+
+func ptr[T any](v T) *T { return &v }

@@ -1,0 +1,57 @@
+package state
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+)
+
+// TestStep pins the once-per-climb rule and checks that Advance, which
+// applies it to the state file, decides alike.
+func TestStep(t *testing.T) {
+	caps := Lines{Warn: 300_000, Pause: 400_000}
+	moved := Lines{Warn: 200_000, Pause: 250_000}
+	type call struct {
+		reading int64
+		lines   Lines
+	}
+	tests := []struct {
+		name  string
+		calls []call
+		want  []Level
+	}{
+		{"climb", []call{{100_000, caps}, {300_000, caps}, {350_000, caps}, {400_000, caps}, {450_000, caps}},
+			[]Level{None, Warn, None, Pause, None}},
+		{"straight past the pause", []call{{410_000, caps}, {420_000, caps}}, []Level{Pause, None}},
+		{"a drop under the warn line re-arms", []call{{310_000, caps}, {50_000, caps}, {320_000, caps}},
+			[]Level{Warn, None, Warn}},
+		{"a dip above it does not", []call{{310_000, caps}, {300_001, caps}, {399_999, caps}}, []Level{Warn, None, None}},
+		{"a line that moves down does not re-fire", []call{{310_000, caps}, {230_000, moved}}, []Level{Warn, None}},
+		{"but crossing its pause does", []call{{310_000, caps}, {260_000, moved}}, []Level{Warn, Pause}},
+		{"re-arm needs the reading under the old and the new warn line", []call{{310_000, caps}, {240_000, moved}, {199_000, moved}, {210_000, moved}},
+			[]Level{Warn, None, None, Warn}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			var rec Record
+			var got, advanced []Level
+			for _, c := range tt.calls {
+				var fire Level
+				rec, fire = Step(rec, c.reading, c.lines)
+				got = append(got, fire)
+				level, err := Advance(dir, "s", c.reading, c.lines)
+				if err != nil {
+					t.Fatal(err)
+				}
+				advanced = append(advanced, level)
+			}
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("Step fired %v, want %v", got, tt.want)
+			}
+			if fmt.Sprint(advanced) != fmt.Sprint(got) {
+				t.Errorf("Advance fired %v, Step %v", advanced, got)
+			}
+		})
+	}
+}
