@@ -81,6 +81,19 @@ func TestGoldenRows(t *testing.T) {
 				t.Errorf("row differs from %s; got:\n%s", golden, got)
 			}
 
+			part, err := ReadOrientation(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			early := Orientation(part, NewPricer(tab), Options{})
+			early.Spend.CostUSD = math.Round(early.Spend.CostUSD*1e8) / 1e8
+			if early != *row.Orientation {
+				t.Errorf("ReadOrientation measured %+v, the row %+v", early, *row.Orientation)
+			}
+			if len(part.Responses) >= len(s.Responses) {
+				t.Errorf("ReadOrientation read all %d responses", len(part.Responses))
+			}
+
 			own, subs := independentCount(t, path)
 			for _, c := range []struct {
 				name string

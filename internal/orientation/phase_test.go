@@ -58,6 +58,17 @@ func sub(r rec) rec {
 func session(t *testing.T, main []rec, subs ...[]rec) *Session {
 	t.Helper()
 	dir := t.TempDir()
+	path := writeSession(t, dir, main, subs...)
+	s, err := Read(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.dir = dir
+	return s
+}
+
+// writeSession writes a transcript and its subagent files into dir.
+func writeSession(t testing.TB, dir string, main []rec, subs ...[]rec) string {
 	path := filepath.Join(dir, "s.jsonl")
 	write := func(name string, recs []rec) {
 		var b strings.Builder
@@ -75,11 +86,7 @@ func session(t *testing.T, main []rec, subs ...[]rec) *Session {
 	for i, s := range subs {
 		write(filepath.Join(dir, "s", "subagents", fmt.Sprintf("agent-%d.jsonl", i)), s)
 	}
-	s, err := Read(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
+	return path
 }
 
 func pricer(t testing.TB) *Pricer {
@@ -130,6 +137,17 @@ func TestActingRules(t *testing.T) {
 			if got.EndedBy != tc.by || got.EndedOn != tc.on || got.ContextTokens != tc.ctx || got.Spend.Responses != tc.spent {
 				t.Errorf("got %s %q ctx %d after %d responses; want %s %q ctx %d after %d",
 					got.EndedBy, got.EndedOn, got.ContextTokens, got.Spend.Responses, tc.by, tc.on, tc.ctx, tc.spent)
+			}
+			if tc.finished {
+				return
+			}
+			// The early-stopping reader measures the same phase.
+			part, err := ReadOrientation(filepath.Join(s.dir, "s.jsonl"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if early := Orientation(part, pricer(t), Options{}); early != got {
+				t.Errorf("ReadOrientation measured %+v, Read %+v", early, got)
 			}
 		})
 	}

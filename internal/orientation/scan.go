@@ -92,6 +92,7 @@ type Session struct {
 	ClaudeCodeTotalUSD *float64
 	// SubagentFiles lists the subagent files read.
 	SubagentFiles []string
+	dir           string // tests: the folder the session was written to
 }
 
 // SubagentFiles lists a transcript's subagent files:
@@ -107,12 +108,26 @@ func SubagentFiles(transcriptPath string) []string {
 // subagent file that cannot be opened is skipped; a main transcript that
 // cannot be opened is an error.
 func Read(transcriptPath string) (*Session, error) {
+	return read(transcriptPath, false)
+}
+
+// ReadOrientation reads as much of a session as its orientation phase
+// needs: the main transcript up to its first own response that may act (or
+// the first operator prompt after a response), and the subagent files. The
+// Session it returns gives the same Orientation as Read's, at a cost that
+// does not grow with the rest of the transcript; its totals are partial.
+func ReadOrientation(transcriptPath string) (*Session, error) {
+	return read(transcriptPath, true)
+}
+
+func read(transcriptPath string, stopAtActing bool) (*Session, error) {
 	f, err := os.Open(transcriptPath)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
 	sc := newScanner()
+	sc.stopAtActing = stopAtActing
 	if err := sc.file(f, false); err != nil {
 		return nil, err
 	}
@@ -130,16 +145,21 @@ func Read(transcriptPath string) (*Session, error) {
 }
 
 type scanner struct {
-	s    Session
-	byID map[string]int
-	seq  int
+	s Session
+	// stopAtActing ends the main file's scan once its first own response
+	// that may act is seen (ReadOrientation); acted records that.
+	stopAtActing, acted bool
+	byID                map[string]int
+	seq                 int
 	// mainResponses counts the main file's own responses so far.
 	mainResponses int
-	fileNo        int
+	// lastMain indexes the main file's latest own response, -1 before one.
+	lastMain int
+	fileNo   int
 }
 
 func newScanner() *scanner {
-	return &scanner{byID: map[string]int{}}
+	return &scanner{byID: map[string]int{}, lastMain: -1}
 }
 
 // maxLine bounds one transcript line; longer lines (never seen: the
@@ -153,6 +173,9 @@ func (sc *scanner) file(r io.Reader, sub bool) error {
 	br := bufio.NewReaderSize(r, 256<<10)
 	var long []byte
 	for {
+		if sc.acted && !sub {
+			return nil
+		}
 		chunk, err := br.ReadSlice('\n')
 		line := chunk
 		if err == bufio.ErrBufferFull {
@@ -290,6 +313,7 @@ func (sc *scanner) assistant(r *transcript.Record, sub bool) {
 			resp.StopReason = m.StopReason
 		}
 		resp.Acts = append(resp.Acts, acts...)
+		sc.checkActed(resp)
 		return
 	}
 	resp := Response{
@@ -302,6 +326,7 @@ func (sc *scanner) assistant(r *transcript.Record, sub bool) {
 	}
 	sc.s.Responses = append(sc.s.Responses, resp)
 	if !sub {
+		sc.lastMain = len(sc.s.Responses) - 1
 		sc.mainResponses++
 		if sc.s.Cwd == "" && sc.mainResponses == 1 {
 			sc.s.Cwd, sc.s.Branch = r.Cwd, r.GitBranch
@@ -309,6 +334,28 @@ func (sc *scanner) assistant(r *transcript.Record, sub bool) {
 	}
 	if sc.s.ID == "" {
 		sc.s.ID = r.SessionID
+	}
+	sc.checkActed(&sc.s.Responses[len(sc.s.Responses)-1])
+}
+
+// checkActed notes a main response that may end the orientation: what
+// follows it in the main file cannot change the orientation phase.
+func (sc *scanner) checkActed(r *Response) {
+	if !sc.stopAtActing || r.Sub {
+		return
+	}
+	if r.StopReason == "end_turn" {
+		sc.acted = true
+	}
+	for _, a := range r.Acts {
+		switch a.Tool {
+		case "AskUserQuestion", "ExitPlanMode":
+			sc.acted = true
+		default:
+			if _, ok := Inside(sc.s.Cwd, a.Path); ok {
+				sc.acted = true
+			}
+		}
 	}
 }
 
@@ -324,6 +371,9 @@ func (sc *scanner) user(r *transcript.Record) {
 		return
 	}
 	sc.s.Events = append(sc.s.Events, Event{Seq: sc.seq, After: sc.mainResponses, Prompt: text, Stamp: r.Timestamp})
+	if sc.stopAtActing && sc.lastMain >= 0 && sc.s.Responses[sc.lastMain].StopReason == "" {
+		sc.acted = true
+	}
 	if sc.s.OpeningPrompt == "" {
 		sc.s.OpeningPrompt = text
 	}
