@@ -183,4 +183,3 @@ func BenchmarkSuccessor1000(b *testing.B) {
 		}
 	})
 }
-
