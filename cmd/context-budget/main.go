@@ -26,6 +26,7 @@ var commands []command
 func init() {
 	commands = []command{
 		{"hook", runHook},
+		{"ledger", runLedger},
 		{"replay", runReplay},
 		{"help", runHelp},
 		{"version", runVersion},

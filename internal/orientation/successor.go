@@ -1,0 +1,287 @@
+package orientation
+
+import (
+	"encoding/json"
+	"fmt"
+	"hash/fnv"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"github.com/muthur/context-budget/internal/prices"
+	"github.com/muthur/context-budget/internal/state"
+	"github.com/muthur/context-budget/ledger"
+)
+
+// Source names where the successor's reorientation (W, R) came from
+// (design §8), in the order they are tried.
+type Source string
+
+// The sources.
+const (
+	// OwnRelayed: this session was itself relayed; its own orientation is
+	// what a successor's reorientation measures.
+	OwnRelayed Source = "own-relayed"
+	// LedgerRelayed: the mean over the ledger's relayed sessions.
+	LedgerRelayed Source = "ledger-relayed"
+	// Own: this session's own orientation, a fresh start's.
+	Own Source = "own"
+	// Estimate: nothing measured; W and R come from the estimate of §8.
+	Estimate Source = "estimate"
+)
+
+// Reorientation is what a successor is expected to spend to re-orient:
+// W tokens of context when it first acts, R dollars before that.
+type Reorientation struct {
+	W      int64   `json:"w_tokens"`
+	R      float64 `json:"r_usd"`
+	Source Source  `json:"source"`
+	// Count is the number of relayed rows averaged (LedgerRelayed).
+	Count int `json:"count,omitempty"`
+	// Words names the source for the notice and `lines`.
+	Words string `json:"words"`
+}
+
+// Words says a source in the words the notice uses.
+func Words(s Source, count int) string {
+	switch s {
+	case OwnRelayed:
+		return "this session's own reorientation (it was relayed)"
+	case LedgerRelayed:
+		if count == 1 {
+			return "the one relayed session in the ledger"
+		}
+		return fmt.Sprintf("the mean of %d relayed sessions in the ledger", count)
+	case Own:
+		return "this session's own orientation"
+	}
+	return "an estimate (no relayed session measured yet)"
+}
+
+// SuccessorInputs are what Successor needs.
+type SuccessorInputs struct {
+	// Root is the project: its ledger is read, its state folder caches.
+	Root string
+	// Session and Transcript name this session and its transcript.
+	Session, Transcript string
+	// Table prices this session's orientation; nil means the embedded one.
+	Table *prices.Table
+	// Estimate returns the estimate of §8 (restart.Estimate of the
+	// session's first response); called only when nothing was measured.
+	Estimate func() (w int64, r float64)
+}
+
+// Successor returns the successor's reorientation from the first source
+// that has one: this session's own if it was relayed, the mean over the
+// ledger's relayed rows, this session's own orientation, the estimate.
+//
+// It is built for the hook's priced recompute: the ledger's mean is cached
+// in the state folder, keyed on the ledger folder's listing, so rows are
+// re-read only when the ledger changes; this session's orientation, once
+// measured, never changes and is cached too. Anything unreadable falls
+// through to the next source.
+func Successor(in SuccessorInputs) Reorientation {
+	dir := state.Dir(in.Root)
+	own, relayed, ok := ownOrientation(dir, in)
+	if ok && relayed {
+		return Reorientation{W: own.ContextTokens, R: own.Spend.CostUSD, Source: OwnRelayed, Words: Words(OwnRelayed, 0)}
+	}
+	if m, ok := LedgerMean(in.Root); ok {
+		return Reorientation{W: m.W, R: m.R, Source: LedgerRelayed, Count: m.Count, Words: Words(LedgerRelayed, m.Count)}
+	}
+	if ok {
+		return Reorientation{W: own.ContextTokens, R: own.Spend.CostUSD, Source: Own, Words: Words(Own, 0)}
+	}
+	var w int64
+	var r float64
+	if in.Estimate != nil {
+		w, r = in.Estimate()
+	}
+	return Reorientation{W: w, R: r, Source: Estimate, Words: Words(Estimate, 0)}
+}
+
+// ownCache is a session's measured orientation, kept in
+// <state>/<session>.orientation once the session has acted.
+type ownCache struct {
+	Relayed bool         `json:"relayed"`
+	Phase   ledger.Phase `json:"phase"`
+}
+
+func ownOrientation(dir string, in SuccessorInputs) (ledger.Phase, bool, bool) {
+	if !state.PlainName(in.Session) || in.Transcript == "" {
+		return ledger.Phase{}, false, false
+	}
+	name := filepath.Join(dir, in.Session+".orientation")
+	var c ownCache
+	if data, err := os.ReadFile(name); err == nil && json.Unmarshal(data, &c) == nil && c.Phase.Measured() {
+		return c.Phase, c.Relayed, true
+	}
+	s, err := ReadOrientation(in.Transcript)
+	if err != nil {
+		return ledger.Phase{}, false, false
+	}
+	tab := in.Table
+	if tab == nil {
+		if tab, err = prices.Embedded(); err != nil {
+			return ledger.Phase{}, false, false
+		}
+	}
+	ph := Orientation(s, NewPricer(tab), Options{})
+	if !ph.Measured() {
+		return ledger.Phase{}, false, false
+	}
+	c = ownCache{Relayed: Relayed(s), Phase: ph}
+	if data, err := json.Marshal(c); err == nil && state.Ensure(dir) == nil {
+		state.WriteFile(name, append(data, '\n'))
+	}
+	return ph, c.Relayed, true
+}
+
+// Mean is the mean orientation over the ledger's relayed rows.
+type Mean struct {
+	Count int
+	W     int64
+	R     float64
+	// Skipped counts the files that were not rows.
+	Skipped int
+}
+
+// meanCache is <state>/ledger-mean.json: the ledger folder's key, and what
+// each row file contributes, keyed on its path, size and time.
+type meanCache struct {
+	Key  string                `json:"key"`
+	Rows map[string]rowSummary `json:"rows"`
+}
+
+type rowSummary struct {
+	Size    int64   `json:"size"`
+	ModTime int64   `json:"mtime_ns"`
+	Bad     bool    `json:"bad,omitempty"`
+	Relayed bool    `json:"relayed,omitempty"`
+	W       int64   `json:"w,omitempty"`
+	R       float64 `json:"r,omitempty"`
+}
+
+// LedgerMean returns the mean orientation (context and dollars) over the
+// root's ledger rows whose session was relayed and measured; ok is false
+// when there is none.
+//
+// A priced recompute must not re-read hundreds of rows, so what each row
+// contributes is cached in <state>/ledger-mean.json with the file's size
+// and modification time, and only rows that changed (a stop re-writes its
+// session's row; a pull brings others) are read again. The month folders'
+// names, times and file names make a key that, when unchanged, skips even
+// the per-file check.
+func LedgerMean(root string) (Mean, bool) {
+	dir := ledger.Dir(root)
+	listing, key, recent, err := listLedger(dir)
+	if err != nil {
+		return Mean{}, false
+	}
+	cacheName := filepath.Join(state.Dir(root), "ledger-mean.json")
+	var c meanCache
+	if data, err := os.ReadFile(cacheName); err != nil || json.Unmarshal(data, &c) != nil {
+		c = meanCache{}
+	}
+	changed := c.Key != key
+	if changed {
+		rows := make(map[string]rowSummary, len(listing))
+		for _, name := range listing {
+			info, err := os.Stat(filepath.Join(dir, name))
+			if err != nil {
+				continue
+			}
+			prev, ok := c.Rows[name]
+			if ok && prev.Size == info.Size() && prev.ModTime == info.ModTime().UnixNano() {
+				rows[name] = prev
+				continue
+			}
+			rows[name] = summarize(filepath.Join(dir, name), info)
+		}
+		c = meanCache{Key: key, Rows: rows}
+		if recent {
+			// A folder changed within the file system's time resolution
+			// could change again under the same time: check per file
+			// next time.
+			c.Key = ""
+		}
+		if data, err := json.Marshal(c); err == nil && state.Ensure(state.Dir(root)) == nil {
+			state.WriteFile(cacheName, append(data, '\n'))
+		}
+	}
+	var m Mean
+	var w int64
+	var r float64
+	for _, s := range c.Rows {
+		switch {
+		case s.Bad:
+			m.Skipped++
+		case s.Relayed:
+			m.Count++
+			w += s.W
+			r += s.R
+		}
+	}
+	if m.Count > 0 {
+		m.W = (w + int64(m.Count)/2) / int64(m.Count)
+		m.R = r / float64(m.Count)
+	}
+	return m, m.Count > 0
+}
+
+// summarize reads one row: what it adds to the mean, or that it is bad.
+func summarize(name string, info os.FileInfo) rowSummary {
+	s := rowSummary{Size: info.Size(), ModTime: info.ModTime().UnixNano()}
+	data, err := os.ReadFile(name)
+	if err != nil {
+		s.Bad = true
+		return s
+	}
+	row, err := ledger.Parse(data)
+	if err != nil {
+		s.Bad = true
+		return s
+	}
+	if row.Relayed() && row.Orientation.Measured() {
+		s.Relayed, s.W, s.R = true, row.Orientation.ContextTokens, row.Orientation.Spend.CostUSD
+	}
+	return s
+}
+
+// listLedger lists the row files (month/name.json) and a key of the
+// folder's state: the month folders' names and modification times and
+// their files' names. A missing folder is an empty ledger.
+func listLedger(dir string) (files []string, key string, recent bool, err error) {
+	h := fnv.New64a()
+	months, err := os.ReadDir(dir)
+	if err != nil && !os.IsNotExist(err) {
+		return nil, "", false, err
+	}
+	now := time.Now()
+	for _, mo := range months {
+		if !mo.IsDir() {
+			continue
+		}
+		info, err := mo.Info()
+		if err != nil {
+			return nil, "", false, err
+		}
+		if now.Sub(info.ModTime()) < 2*time.Second {
+			recent = true
+		}
+		h.Write([]byte(mo.Name() + "\x00" + strconv.FormatInt(info.ModTime().UnixNano(), 10) + "\x00"))
+		entries, err := os.ReadDir(filepath.Join(dir, mo.Name()))
+		if err != nil {
+			return nil, "", false, err
+		}
+		for _, f := range entries {
+			n := f.Name()
+			h.Write([]byte(n + "\x00"))
+			if filepath.Ext(n) == ".json" && n[0] != '.' && !f.IsDir() {
+				files = append(files, mo.Name()+"/"+n)
+			}
+		}
+	}
+	return files, strconv.FormatUint(h.Sum64(), 16), recent, nil
+}

@@ -1,0 +1,225 @@
+// Package ledger reads and writes the session rows of a project's cost
+// ledger: one JSON file per Claude Code session, at
+//
+//	<root>/.claude/costs/sessions/<YYYY-MM>/<session_id>.json
+//
+// where YYYY-MM is the month of the session's first response. A row holds
+// what the session cost at API rates, split into its own turns and its
+// subagents' and by model and speed, and what it spent before it first
+// acted (its orientation) and after each compaction (its reorientations).
+// Rows are meant to be committed: they are a team's measured costs.
+//
+// The names are camelCase and match the rows the original shell and Python
+// ledger wrote, so those rows read too; a row may lack the newer fields
+// (orientation, compactions) and may carry fields this package does not
+// know, which are ignored. A file that is not a row is skipped and counted
+// by the Reader, never fatal.
+//
+// Write replaces a row atomically: the new row is written to a temporary
+// file in the same folder and renamed over the old one, so a reader (or a
+// crash) sees the old row or the new one, never a part.
+package ledger
+
+import (
+	"encoding/json"
+	"strings"
+)
+
+// Row is one session's line in the ledger.
+type Row struct {
+	SessionID string `json:"sessionId"`
+	// Branch is the git branch the session ran on, if known.
+	Branch string `json:"branch"`
+	// Cwd is the working directory of the session's first response.
+	Cwd string `json:"cwd"`
+	// OpeningPrompt is the session's first prompt: whitespace collapsed, a
+	// slash command as "/name args", cut at 160 characters.
+	OpeningPrompt string `json:"openingPrompt"`
+	// Operator is the GitHub login of the person behind the session, if
+	// one was resolved.
+	Operator        string `json:"operator"`
+	FirstResponseAt string `json:"firstResponseAt"`
+	LastResponseAt  string `json:"lastResponseAt"`
+	// PricesAsOf is the as_of date of the price table the row was priced
+	// with; rows are never re-priced.
+	PricesAsOf string `json:"pricesAsOf"`
+	// ClaudeCodeTotalUSD is Claude Code's own running total of the
+	// session's cost (its cost-state records), a cross-check; nil when the
+	// transcript carries none.
+	ClaudeCodeTotalUSD *float64 `json:"claudeCodeTotalUsd"`
+	// Total is OwnTurns plus Subagents.
+	Total     Tally `json:"total"`
+	OwnTurns  Tally `json:"ownTurns"`
+	Subagents Tally `json:"subagents"`
+	// ByRate splits Total by "model/speed", e.g. "claude-opus-4-6/standard".
+	ByRate   map[string]Tally `json:"byRate"`
+	Warnings []string         `json:"warnings"`
+	// Orientation is what the session spent before it first acted; nil on
+	// a row written before orientation was measured.
+	Orientation *Phase `json:"orientation"`
+	// Compactions holds one reorientation phase per compaction boundary.
+	Compactions []Compaction `json:"compactions"`
+}
+
+// Tally counts tokens, responses and dollars.
+type Tally struct {
+	InputTokens        int64   `json:"inputTokens"`
+	CacheWrite5mTokens int64   `json:"cacheWrite5mTokens"`
+	CacheWrite1hTokens int64   `json:"cacheWrite1hTokens"`
+	CacheReadTokens    int64   `json:"cacheReadTokens"`
+	OutputTokens       int64   `json:"outputTokens"`
+	Responses          int64   `json:"responses"`
+	CostUSD            float64 `json:"costUsd"`
+}
+
+// Add returns the sum of t and u.
+func (t Tally) Add(u Tally) Tally {
+	return Tally{
+		InputTokens:        t.InputTokens + u.InputTokens,
+		CacheWrite5mTokens: t.CacheWrite5mTokens + u.CacheWrite5mTokens,
+		CacheWrite1hTokens: t.CacheWrite1hTokens + u.CacheWrite1hTokens,
+		CacheReadTokens:    t.CacheReadTokens + u.CacheReadTokens,
+		OutputTokens:       t.OutputTokens + u.OutputTokens,
+		Responses:          t.Responses + u.Responses,
+		CostUSD:            t.CostUSD + u.CostUSD,
+	}
+}
+
+// Phase is what a session spent from a start (its first response, or a
+// compaction boundary) until it first acted: edited a file of its project,
+// asked the operator, or ended its turn.
+type Phase struct {
+	// EndedBy names what ended the phase: a tool (Edit, Write,
+	// NotebookEdit, AskUserQuestion, ExitPlanMode) or "end_turn". Empty
+	// when the session has not acted (yet): the phase is not a measure.
+	EndedBy string `json:"endedBy"`
+	// EndedOn is the file an edit acted on, relative to the session's root.
+	EndedOn string `json:"endedOn"`
+	// EndedAt is the acting response's timestamp.
+	EndedAt string `json:"endedAt"`
+	// ContextTokens is the acting response's context: what a session
+	// carries once it is oriented.
+	ContextTokens int64 `json:"contextTokens"`
+	// Spend is every response before the acting one, subagents included.
+	Spend Tally `json:"spend"`
+}
+
+// Measured reports whether the phase ended by acting.
+func (p *Phase) Measured() bool {
+	return p != nil && p.EndedBy != "" && p.ContextTokens > 0
+}
+
+// Compaction is the reorientation after one compaction boundary.
+type Compaction struct {
+	// At is the boundary's timestamp; Trigger is "auto" or "manual";
+	// PreTokens the context Claude Code compacted.
+	At        string `json:"at"`
+	Trigger   string `json:"trigger"`
+	PreTokens int64  `json:"preTokens"`
+	Phase
+}
+
+// RelayPrefix opens the prompt that starts a relayed session.
+const RelayPrefix = "/relay take"
+
+// Relayed reports whether the row's session was started by a /relay: its
+// opening prompt starts with "/relay take".
+func (r *Row) Relayed() bool {
+	return IsRelay(r.OpeningPrompt)
+}
+
+// IsRelay reports whether an opening prompt starts a relayed session.
+func IsRelay(prompt string) bool {
+	p := strings.TrimSpace(prompt)
+	return p == RelayPrefix || strings.HasPrefix(p, RelayPrefix+" ")
+}
+
+// wireRow is Row as written: optional strings absent are null, as the
+// original ledger wrote them, and empty lists are [] rather than null.
+type wireRow struct {
+	SessionID          string           `json:"sessionId"`
+	Branch             *string          `json:"branch"`
+	Cwd                *string          `json:"cwd"`
+	OpeningPrompt      *string          `json:"openingPrompt"`
+	Operator           *string          `json:"operator"`
+	FirstResponseAt    *string          `json:"firstResponseAt"`
+	LastResponseAt     *string          `json:"lastResponseAt"`
+	PricesAsOf         string           `json:"pricesAsOf"`
+	ClaudeCodeTotalUSD *float64         `json:"claudeCodeTotalUsd"`
+	Total              Tally            `json:"total"`
+	OwnTurns           Tally            `json:"ownTurns"`
+	Subagents          Tally            `json:"subagents"`
+	ByRate             map[string]Tally `json:"byRate"`
+	Warnings           []string         `json:"warnings"`
+	Orientation        *wirePhase       `json:"orientation"`
+	Compactions        []wireCompaction `json:"compactions"`
+}
+
+type wirePhase struct {
+	EndedBy       *string `json:"endedBy"`
+	EndedOn       *string `json:"endedOn"`
+	EndedAt       *string `json:"endedAt"`
+	ContextTokens *int64  `json:"contextTokens"`
+	Spend         Tally   `json:"spend"`
+}
+
+type wireCompaction struct {
+	At        *string `json:"at"`
+	Trigger   *string `json:"trigger"`
+	PreTokens int64   `json:"preTokens"`
+	wirePhase
+}
+
+func nullable(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+func wireOf(p Phase) wirePhase {
+	w := wirePhase{EndedBy: nullable(p.EndedBy), EndedOn: nullable(p.EndedOn), EndedAt: nullable(p.EndedAt), Spend: p.Spend}
+	if p.ContextTokens > 0 {
+		c := p.ContextTokens
+		w.ContextTokens = &c
+	}
+	return w
+}
+
+// MarshalJSON writes the row in the ledger's shape: absent strings as null,
+// empty lists and maps as [] and {}.
+func (r Row) MarshalJSON() ([]byte, error) {
+	w := wireRow{
+		SessionID:          r.SessionID,
+		Branch:             nullable(r.Branch),
+		Cwd:                nullable(r.Cwd),
+		OpeningPrompt:      nullable(r.OpeningPrompt),
+		Operator:           nullable(r.Operator),
+		FirstResponseAt:    nullable(r.FirstResponseAt),
+		LastResponseAt:     nullable(r.LastResponseAt),
+		PricesAsOf:         r.PricesAsOf,
+		ClaudeCodeTotalUSD: r.ClaudeCodeTotalUSD,
+		Total:              r.Total,
+		OwnTurns:           r.OwnTurns,
+		Subagents:          r.Subagents,
+		ByRate:             r.ByRate,
+		Warnings:           r.Warnings,
+		Compactions:        []wireCompaction{},
+	}
+	if w.ByRate == nil {
+		w.ByRate = map[string]Tally{}
+	}
+	if w.Warnings == nil {
+		w.Warnings = []string{}
+	}
+	if r.Orientation != nil {
+		p := wireOf(*r.Orientation)
+		w.Orientation = &p
+	}
+	for _, c := range r.Compactions {
+		w.Compactions = append(w.Compactions, wireCompaction{
+			At: nullable(c.At), Trigger: nullable(c.Trigger), PreTokens: c.PreTokens, wirePhase: wireOf(c.Phase),
+		})
+	}
+	return json.Marshal(w)
+}

@@ -1,0 +1,96 @@
+package ledger
+
+import (
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// ErrName reports a session id that cannot be a file name.
+var ErrName = errors.New("session id is not a plain file name")
+
+// Path is where a row lives: <Dir(root)>/<YYYY-MM>/<session_id>.json, the
+// month of the session's first response (UTC). A row with no first
+// response is filed under the month of now.
+func Path(root string, r *Row) (string, error) {
+	if !plainName(r.SessionID) {
+		return "", ErrName
+	}
+	month := ""
+	if t, err := time.Parse(time.RFC3339Nano, r.FirstResponseAt); err == nil {
+		month = t.UTC().Format("2006-01")
+	} else {
+		month = time.Now().UTC().Format("2006-01")
+	}
+	return filepath.Join(Dir(root), month, r.SessionID+".json"), nil
+}
+
+func plainName(id string) bool {
+	return id != "" && len(id) <= 200 && !strings.ContainsAny(id, "/\\\x00") && !strings.HasPrefix(id, ".")
+}
+
+// Marshal returns the row as it is written: indented JSON and a final
+// newline, so that rows diff well in review.
+func Marshal(r *Row) ([]byte, error) {
+	data, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	return append(data, '\n'), nil
+}
+
+// Write writes r to its Path under root, replacing any row of the same
+// session atomically, and returns the path.
+func Write(root string, r *Row) (string, error) {
+	name, err := Path(root, r)
+	if err != nil {
+		return "", err
+	}
+	data, err := Marshal(r)
+	if err != nil {
+		return "", err
+	}
+	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+		return "", err
+	}
+	return name, WriteFile(name, data)
+}
+
+// testOnlyBeforeRename, when set, runs between writing the temporary file
+// and renaming it into place: tests use it to stand for a crash there.
+var testOnlyBeforeRename func(tmp string) error
+
+// WriteFile replaces name with data atomically: a temporary file in the
+// same folder (so the rename stays on one file system), synced, then
+// renamed over name. Readers see the old content or the new, and a writer
+// killed partway leaves the old file and at most a dot-named temporary.
+func WriteFile(name string, data []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".*.tmp")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Chmod(0o644)
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil && testOnlyBeforeRename != nil {
+		err = testOnlyBeforeRename(tmp)
+	}
+	if err == nil {
+		err = os.Rename(tmp, name)
+	}
+	if err != nil {
+		os.Remove(tmp)
+	}
+	return err
+}
