@@ -26,6 +26,10 @@ var commands []command
 func init() {
 	commands = []command{
 		{"hook", runHook},
+		{"statusline", runStatusline},
+		{"install", runInstall},
+		{"uninstall", runUninstall},
+		{"doctor", runDoctor},
 		{"help", runHelp},
 		{"version", runVersion},
 	}
