@@ -68,7 +68,7 @@ func Parse(data []byte) (*Object, error) {
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
-	v, err := decodeValue(dec)
+	v, err := decodeValue(dec, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -82,7 +82,17 @@ func Parse(data []byte) (*Object, error) {
 	return o, nil
 }
 
-func decodeValue(dec *json.Decoder) (any, error) {
+// maxDepth bounds nesting: the indented output grows with the square of
+// the depth, and no settings file nests past a handful of levels.
+const maxDepth = 200
+
+// ErrTooDeep reports a settings file nested past maxDepth.
+var ErrTooDeep = errors.New("nested too deep")
+
+func decodeValue(dec *json.Decoder, depth int) (any, error) {
+	if depth > maxDepth {
+		return nil, ErrTooDeep
+	}
 	tok, err := dec.Token()
 	if err != nil {
 		if err == io.EOF {
@@ -104,7 +114,7 @@ func decodeValue(dec *json.Decoder) (any, error) {
 				if !ok {
 					return nil, fmt.Errorf("object key is %v, not a string", kt)
 				}
-				v, err := decodeValue(dec)
+				v, err := decodeValue(dec, depth+1)
 				if err != nil {
 					return nil, err
 				}
@@ -119,7 +129,7 @@ func decodeValue(dec *json.Decoder) (any, error) {
 		case '[':
 			a := []any{}
 			for dec.More() {
-				v, err := decodeValue(dec)
+				v, err := decodeValue(dec, depth+1)
 				if err != nil {
 					return nil, err
 				}
