@@ -51,8 +51,8 @@ func TestPluginPackaging(t *testing.T) {
 		t.Errorf("plugin name %q: want %q, kebab-case", plugin.Name, settings.Name)
 	}
 	var market struct {
-		Name  string
-		Owner struct{ Name string }
+		Name    string
+		Owner   struct{ Name string }
 		Plugins []struct {
 			Name, Source, Version string
 		}
