@@ -12,9 +12,13 @@ BINDIR      ?= $(shell if [ -w /usr/local/bin ]; then echo /usr/local/bin; else 
 build:
 	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o bin/ ./cmd/...
 
+# install puts the binaries on PATH and registers the hooks and skills in
+# the user's Claude Code settings (~/.claude/settings.json) by the installed
+# path; `context-budget uninstall` undoes the registration.
 install: build
 	mkdir -p $(BINDIR)
 	install -m 0755 bin/* $(BINDIR)/
+	$(BINDIR)/context-budget install --scope user
 
 test:
 	$(GO) test ./...

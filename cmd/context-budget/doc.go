@@ -12,6 +12,12 @@ The commands are:
 
 	hook        the PostToolUse hook: reads the payload on stdin, prints a
 	            notice when a line is crossed, once per climb
+	statusline  Claude Code's statusLine command: one short line with the
+	            reading and the next line
+	install     register the hooks (and the status line) in Claude Code's
+	            settings and copy the skills
+	uninstall   remove what install added
+	doctor      check what is installed where and how the transcripts read
 	help        print this manual
 	version     print the version
 
@@ -71,6 +77,90 @@ The notices point the agent at two skills, installed into .claude/skills/:
 /relay hands the work to a fresh session through a written summary
 (/relay take <branch> picks it up), and /go carries out a plan file,
 including its section "Stopping partway releases the plan".
+
+# Install and uninstall
+
+	context-budget install [--scope user|project|local] [--statusline] [--dry-run]
+	context-budget uninstall [--scope user|project|local] [--dry-run]
+
+Install registers this binary, by its absolute path, in a Claude Code
+settings file: the PostToolUse hook ("<path> hook", matcher "*"), the Stop
+hook ("<path> ledger record") and, with --statusline, the statusLine
+command ("<path> statusline"). It copies the skills into the matching
+skills folder. The scopes are:
+
+	user     ~/.claude/settings.json, skills in ~/.claude/skills/
+	project  <root>/.claude/settings.json, skills in <root>/.claude/skills/
+	local    <root>/.claude/settings.local.json, skills as for project
+
+~/.claude is $CLAUDE_CONFIG_DIR when that is set. The root is
+$CLAUDE_PROJECT_DIR when set, else the top of the git work tree around the
+current folder, else the current folder.
+
+Install merges: every other key, hook and matcher stays where it was, with
+the same value; the file is written back indented by two spaces. Running it
+twice changes nothing. A registration of ours that names another path (any
+command whose program is called context-budget, followed by hook, ledger
+record or statusline) is updated where it stands, and a second copy is
+removed. A statusLine that is not ours is left alone, and install stops
+with an error. A file that is not valid JSON, or whose hooks are not shaped
+as Claude Code documents them, is left untouched, and install exits with
+status 1. Before a changed file is written, the previous one is kept next
+to it as settings.json.bak (settings.local.json.bak), replaced by each
+change. With --dry-run install prints a unified diff of the settings file
+and the skills it would copy, and writes nothing.
+
+Uninstall removes every registration of ours from the scope's file, and
+the groups, event lists and hooks object that only held them, so the file
+means again what it meant before install. It removes a skill only when the
+file is still word for word the one this version installs.
+
+# Plugin
+
+The repository is also a Claude Code plugin and its own marketplace:
+
+	/plugin marketplace add muthur/context-budget
+	/plugin install context-budget@context-budget
+
+The plugin's hooks run "context-budget" from PATH, so the binary must be
+installed first, with "go install
+github.com/muthur/context-budget/cmd/...@latest" or "make install" in a
+clone. A plugin cannot set the statusLine; add it by hand or with
+"context-budget install --statusline" (which also registers the hooks in
+the settings: Claude Code then runs both, and the once-per-climb record
+still sends each notice once).
+
+# The status line
+
+Registered as Claude Code's statusLine command, statusline reads the JSON
+Claude Code sends on stdin and prints one line: the reading, the next line
+and what set it, for example
+
+	ctx 182k · warn 300k (cap)
+	ctx 351k · pause 400k (cap)
+	ctx 413k · past pause 400k (cap)
+
+It reads the transcript at once, without the hook's wait. Anything it
+cannot read prints "ctx –", exit status 0. With --color the reading is
+green below the warn line, yellow past it and red past the pause. It also
+keeps context_window.context_window_size in
+<project>/tmp/context-budget/<session_id>.window, written only when it
+changes, for the window cap.
+
+# Doctor
+
+Doctor reports which settings files (user, project, local) register which
+of our hooks, whether the binary each names exists and is this version,
+whether the skills are present, each tuning variable's value and where it
+comes from (the env block of which settings file, or the process
+environment), the price table's date, and for the three newest transcripts
+under ~/.claude/projects/<project>/ the reading and lines, with anything odd:
+lines that did not parse, readings above 1M tokens, record types it does
+not know. <project> is the root's absolute path with every character other
+than a letter or digit replaced by "-", as Claude Code names it, or
+$CLAUDE_CODE_PROJECT_DIR_NAME. Doctor exits with status 0 when all is well,
+1 with the list of problems otherwise; unknown record types are reported
+but are no problem.
 
 # Tuning
 

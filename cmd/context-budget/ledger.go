@@ -61,17 +61,6 @@ func runLedger(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return 0
 }
 
-func projectRoot(flagValue string) string {
-	if flagValue != "" {
-		return flagValue
-	}
-	if d := os.Getenv("CLAUDE_PROJECT_DIR"); d != "" {
-		return d
-	}
-	d, _ := os.Getwd()
-	return d
-}
-
 // printRows writes the rows as a table with a totals line.
 func printRows(w io.Writer, rows []ledger.Row) {
 	if len(rows) == 0 {

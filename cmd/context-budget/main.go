@@ -26,8 +26,12 @@ var commands []command
 func init() {
 	commands = []command{
 		{"hook", runHook},
+		{"statusline", runStatusline},
 		{"ledger", runLedger},
 		{"replay", runReplay},
+		{"install", runInstall},
+		{"uninstall", runUninstall},
+		{"doctor", runDoctor},
 		{"help", runHelp},
 		{"version", runVersion},
 	}

@@ -1,0 +1,121 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/muthur/context-budget/internal/config"
+	"github.com/muthur/context-budget/internal/lines"
+	"github.com/muthur/context-budget/internal/notice"
+	"github.com/muthur/context-budget/internal/transcript"
+)
+
+// knownTypes are the record types Claude Code is known to write (up to
+// 2.1.332); others are worth a mention, not an alarm.
+var knownTypes = map[string]bool{
+	"user": true, "assistant": true, "system": true, "progress": true, "summary": true,
+	"file-history-snapshot": true, "queue-operation": true, "pr-link": true,
+	"attachment": true, "custom-title": true, "agent-name": true, "ai-title": true,
+	"last-prompt": true, "mode": true, "permission-mode": true, "api-request": true,
+	"cost-state": true,
+}
+
+// oneMillion is the largest window Claude Code has; a reading past it
+// means the reading is wrong.
+const oneMillion = 1_000_000
+
+// transcriptScan is what one forward pass over a transcript found.
+type transcriptScan struct {
+	records   int
+	responses int
+	// badLines counts complete lines in which no record decoded; a final
+	// line without its newline is still being written and is not counted.
+	badLines int
+	unknown  map[string]int
+	over1M   int
+	peak     int64
+	last     int64
+}
+
+// scanTranscript reads a whole transcript once. Doctor is not on the hot
+// path, so unlike the hook it may read everything.
+func scanTranscript(r io.Reader) (transcriptScan, error) {
+	sc := transcriptScan{unknown: map[string]int{}}
+	br := bufio.NewReaderSize(r, 1<<20)
+	for {
+		line, err := br.ReadBytes('\n')
+		complete := err == nil
+		if len(strings.TrimSpace(string(line))) > 0 {
+			n := 0
+			transcript.Decode(line, func(rec *transcript.Record) {
+				n++
+				sc.records++
+				if rec.Type != "" && !knownTypes[rec.Type] {
+					sc.unknown[rec.Type]++
+				}
+				if rec.IsResponse() {
+					sc.responses++
+					c := rec.Message.Usage.Context()
+					sc.last = c
+					sc.peak = max(sc.peak, c)
+					if c > oneMillion {
+						sc.over1M++
+					}
+				}
+			})
+			if n == 0 && complete {
+				sc.badLines++
+			}
+		}
+		if err == io.EOF {
+			return sc, nil
+		}
+		if err != nil {
+			return sc, err
+		}
+	}
+}
+
+func (d *doctor) checkTranscript(name string, s config.Settings) {
+	f, err := os.Open(name)
+	if err != nil {
+		d.printf("    unreadable: %v\n", err)
+		d.problem("%s: %v", name, err)
+		return
+	}
+	defer f.Close()
+	sc, err := scanTranscript(f)
+	if err != nil {
+		d.printf("    unreadable: %v\n", err)
+		d.problem("%s: %v", name, err)
+		return
+	}
+	ls := lines.Fixed(s)
+	if sc.responses == 0 {
+		d.printf("    no responses with usage yet (%d records)\n", sc.records)
+	} else {
+		d.printf("    reading %s (peak %s) · warn %s (%s) · pause %s (%s)\n",
+			notice.K(sc.last), notice.K(sc.peak),
+			notice.K(ls.Warn.Tokens), ls.Warn.SetBy, notice.K(ls.Pause.Tokens), ls.Pause.SetBy)
+	}
+	if sc.badLines > 0 {
+		d.printf("    %d lines did not parse\n", sc.badLines)
+		d.problem("%s: %d lines did not parse", name, sc.badLines)
+	}
+	if sc.over1M > 0 {
+		d.printf("    %d readings above 1M tokens\n", sc.over1M)
+		d.problem("%s: %d readings above 1M tokens, more than any window", name, sc.over1M)
+	}
+	if len(sc.unknown) > 0 {
+		var types []string
+		for t, n := range sc.unknown {
+			types = append(types, fmt.Sprintf("%s (%d)", t, n))
+		}
+		sort.Strings(types)
+		d.printf("    unknown record types, ignored: %s\n", strings.Join(types, ", "))
+	}
+}

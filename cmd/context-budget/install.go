@@ -1,0 +1,215 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/muthur/context-budget/internal/settings"
+	"github.com/muthur/context-budget/skills"
+)
+
+// place is where a scope's registrations and skills live.
+type place struct {
+	scope    settings.Scope
+	file     string
+	skillDir string
+}
+
+// placeOf resolves a scope to its settings file and skills folder.
+func placeOf(sc settings.Scope) (place, error) {
+	home, err := os.UserHomeDir()
+	if err != nil && sc == settings.User && os.Getenv("CLAUDE_CONFIG_DIR") == "" {
+		return place{}, fmt.Errorf("cannot find the home folder: %v", err)
+	}
+	config := settings.ConfigDir(os.Getenv, home)
+	root := ""
+	if sc != settings.User {
+		root = projectRoot("")
+	}
+	return place{sc, settings.File(sc, config, root), settings.SkillsDir(sc, config, root)}, nil
+}
+
+// scopeFlags parses the flags install and uninstall share.
+func scopeFlags(name string, args []string, stderr io.Writer, statusLine *bool) (settings.Scope, bool, int) {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	scope := fs.String("scope", "user", "which settings to edit: user, project or local")
+	dry := fs.Bool("dry-run", false, "print the change and write nothing")
+	if statusLine != nil {
+		fs.BoolVar(statusLine, "statusline", false, "also register the status line")
+	}
+	if err := fs.Parse(args); err != nil {
+		return "", false, 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "context-budget: error: %s takes no arguments\n", name)
+		return "", false, 2
+	}
+	sc, err := settings.ParseScope(*scope)
+	if err != nil {
+		fmt.Fprintf(stderr, "context-budget: error: %v\n", err)
+		return "", false, 2
+	}
+	return sc, *dry, -1
+}
+
+func runInstall(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	var statusLine bool
+	sc, dry, code := scopeFlags("install", args, stderr, &statusLine)
+	if code >= 0 {
+		return code
+	}
+	exe, err := os.Executable()
+	if err == nil {
+		exe, err = filepath.Abs(exe)
+	}
+	if err != nil {
+		return fail(stderr, fmt.Errorf("cannot find this program's path: %v", err), "")
+	}
+	p, err := placeOf(sc)
+	if err != nil {
+		return fail(stderr, err, "")
+	}
+	roles := []settings.Role{settings.PostToolUse, settings.Stop}
+	if statusLine {
+		roles = append(roles, settings.StatusLine)
+	}
+	return edit(p, dry, stdout, stderr, func(o *settings.Object) ([]string, error) {
+		return settings.Install(o, exe, roles)
+	}, installSkills(skills.All()))
+}
+
+func runUninstall(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	sc, dry, code := scopeFlags("uninstall", args, stderr, nil)
+	if code >= 0 {
+		return code
+	}
+	p, err := placeOf(sc)
+	if err != nil {
+		return fail(stderr, err, "")
+	}
+	return edit(p, dry, stdout, stderr, settings.Uninstall, removeSkills(skills.All()))
+}
+
+// edit applies change to the settings file of p and skills to its skills
+// folder, printing what it did (or, dry, what it would do).
+func edit(p place, dry bool, stdout, stderr io.Writer,
+	change func(*settings.Object) ([]string, error),
+	skills func(dir string, dry bool) ([]string, error)) int {
+	o, old, err := settings.Read(p.file)
+	if err != nil {
+		if old != nil {
+			return fail(stderr, fmt.Errorf("%s is not valid JSON (%v); left it untouched", p.file, err),
+				"fix the file by hand, then run this again")
+		}
+		return fail(stderr, err, "")
+	}
+	changes, err := change(o)
+	if err != nil {
+		if errors.Is(err, settings.ErrForeignStatusLine) {
+			return fail(stderr, fmt.Errorf("%s: %v; left it untouched", p.file, err),
+				"remove that statusLine first, or install without --statusline")
+		}
+		return fail(stderr, fmt.Errorf("%s: %v; left it untouched", p.file, err), "")
+	}
+	data := settings.Encode(o)
+	if dry {
+		if len(changes) > 0 {
+			before := old
+			if before == nil {
+				before = []byte{}
+			}
+			io.WriteString(stdout, settings.Diff(p.file, p.file+" (after)", before, data))
+		}
+	} else if len(changes) > 0 {
+		if err := settings.Write(p.file, data, old); err != nil {
+			return fail(stderr, err, "")
+		}
+	}
+	settingsChanged := len(changes) > 0
+	skillChanges, err := skills(p.skillDir, dry)
+	if err != nil {
+		return fail(stderr, err, "")
+	}
+	changes = append(changes, skillChanges...)
+	switch {
+	case len(changes) == 0:
+		fmt.Fprintf(stdout, "%s: nothing to change\n", p.file)
+		return 0
+	case dry:
+		fmt.Fprintf(stdout, "dry run, nothing written; it would change %s:\n", p.file)
+	default:
+		fmt.Fprintf(stdout, "changed %s:\n", p.file)
+	}
+	for _, c := range changes {
+		fmt.Fprintf(stdout, "  %s\n", c)
+	}
+	if !dry && old != nil && settingsChanged {
+		fmt.Fprintf(stdout, "the previous file is kept in %s\n", settings.BackupName(p.file))
+	}
+	return 0
+}
+
+// installSkills copies skills into dir/<name>/SKILL.md, replacing an
+// older copy.
+func installSkills(all []skills.Skill) func(dir string, dry bool) ([]string, error) {
+	return func(dir string, dry bool) ([]string, error) {
+		var changes []string
+		for _, s := range all {
+			name := filepath.Join(dir, s.Name, "SKILL.md")
+			cur, err := os.ReadFile(name)
+			if err == nil && bytes.Equal(cur, s.Content) {
+				continue
+			}
+			verb := "added"
+			if err == nil {
+				verb = "updated"
+			}
+			changes = append(changes, fmt.Sprintf("skill %s: %s %s", s.Name, verb, name))
+			if dry {
+				continue
+			}
+			if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+				return nil, err
+			}
+			if err := os.WriteFile(name, s.Content, 0o644); err != nil {
+				return nil, err
+			}
+		}
+		return changes, nil
+	}
+}
+
+// removeSkills removes the skills install copied, but only where the file
+// is still ours word for word: a skill the user edited is theirs now.
+func removeSkills(all []skills.Skill) func(dir string, dry bool) ([]string, error) {
+	return func(dir string, dry bool) ([]string, error) {
+		var changes []string
+		for _, s := range all {
+			name := filepath.Join(dir, s.Name, "SKILL.md")
+			cur, err := os.ReadFile(name)
+			if err != nil {
+				continue
+			}
+			if !bytes.Equal(cur, s.Content) {
+				changes = append(changes, fmt.Sprintf("skill %s: left %s, it differs from this version's", s.Name, name))
+				continue
+			}
+			changes = append(changes, fmt.Sprintf("skill %s: removed %s", s.Name, name))
+			if dry {
+				continue
+			}
+			if err := os.Remove(name); err != nil {
+				return nil, err
+			}
+			// The folder goes too when nothing else is in it.
+			os.Remove(filepath.Dir(name))
+		}
+		return changes, nil
+	}
+}

@@ -1,0 +1,160 @@
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/muthur/context-budget/internal/config"
+	"github.com/muthur/context-budget/internal/lines"
+	"github.com/muthur/context-budget/internal/notice"
+	"github.com/muthur/context-budget/internal/reading"
+	"github.com/muthur/context-budget/internal/state"
+)
+
+// maxStatusPayload bounds the status line's stdin; Claude Code sends a
+// few kilobytes.
+const maxStatusPayload = 1 << 20
+
+// neutralStatus is what the status line shows when it cannot tell.
+const neutralStatus = "ctx –"
+
+// statusPayload is the part of Claude Code's statusLine input we read.
+type statusPayload struct {
+	SessionID      string
+	TranscriptPath string
+	Cwd            string
+	ProjectDir     string
+	WindowSize     int64
+}
+
+// parseStatusPayload reads the fields one by one, so that a field of an
+// unexpected type costs that field, not the line.
+func parseStatusPayload(data []byte) (statusPayload, bool) {
+	var top map[string]json.RawMessage
+	if json.Unmarshal(data, &top) != nil || top == nil {
+		return statusPayload{}, false
+	}
+	var p statusPayload
+	json.Unmarshal(top["session_id"], &p.SessionID)
+	json.Unmarshal(top["transcript_path"], &p.TranscriptPath)
+	json.Unmarshal(top["cwd"], &p.Cwd)
+	var ws map[string]json.RawMessage
+	if json.Unmarshal(top["workspace"], &ws) == nil {
+		json.Unmarshal(ws["project_dir"], &p.ProjectDir)
+		if p.Cwd == "" {
+			json.Unmarshal(ws["current_dir"], &p.Cwd)
+		}
+	}
+	var cw map[string]json.RawMessage
+	if json.Unmarshal(top["context_window"], &cw) == nil {
+		var n json.Number
+		if json.Unmarshal(cw["context_window_size"], &n) == nil {
+			if v, err := n.Int64(); err == nil && v > 0 {
+				p.WindowSize = v
+			}
+		}
+	}
+	return p, true
+}
+
+// runStatusline is Claude Code's statusLine command: one short line, exit
+// status 0 whatever happens, as a failing status line blanks the bar.
+func runStatusline(args []string, stdin io.Reader, stdout, _ io.Writer) int {
+	fs := flag.NewFlagSet("statusline", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	color := fs.Bool("color", false, "colour the line by level")
+	fs.Parse(args)
+	data, err := io.ReadAll(io.LimitReader(stdin, maxStatusPayload))
+	line := neutralStatus
+	if err == nil {
+		if p, ok := parseStatusPayload(data); ok {
+			line = statusLine(p, os.Getenv, *color)
+		}
+	}
+	fmt.Fprintln(stdout, line)
+	return 0
+}
+
+// statusRoot is the project root for the status line's state: as for the
+// hook, $CLAUDE_PROJECT_DIR first; the payload's project_dir is the same
+// folder when the variable is not passed on.
+func statusRoot(p statusPayload, getenv func(string) string) string {
+	if d := getenv("CLAUDE_PROJECT_DIR"); d != "" {
+		return d
+	}
+	if p.ProjectDir != "" {
+		return p.ProjectDir
+	}
+	return p.Cwd
+}
+
+// statusLine renders the line for one payload.
+func statusLine(p statusPayload, getenv func(string) string, color bool) string {
+	if root := statusRoot(p, getenv); root != "" && p.WindowSize > 0 && state.PlainName(p.SessionID) {
+		recordWindow(state.Dir(root), p.SessionID, p.WindowSize)
+	}
+	if p.TranscriptPath == "" {
+		return neutralStatus
+	}
+	// Read at once: the status line follows the transcript, it does not
+	// wait for a record the way the hook does.
+	r, err := reading.Read(p.TranscriptPath, reading.Options{})
+	if err != nil {
+		return neutralStatus
+	}
+	head := "ctx " + notice.K(r.Tokens)
+	s, err := config.FromEnv(getenv)
+	if err != nil {
+		if ce, ok := err.(*config.Error); ok {
+			return head + " · bad " + ce.Var
+		}
+		return head
+	}
+	ls := lines.Fixed(s)
+	var next string
+	level := ls.Tokens().Due(r.Tokens)
+	switch level {
+	case state.None:
+		next = fmt.Sprintf("warn %s (%s)", notice.K(ls.Warn.Tokens), ls.Warn.SetBy)
+	case state.Warn:
+		next = fmt.Sprintf("pause %s (%s)", notice.K(ls.Pause.Tokens), ls.Pause.SetBy)
+	default:
+		next = fmt.Sprintf("past pause %s (%s)", notice.K(ls.Pause.Tokens), ls.Pause.SetBy)
+	}
+	if color {
+		head = colorize(level, head)
+	}
+	return head + " · " + next
+}
+
+// colorize wraps s in the ANSI colour of a level: green, yellow, red.
+func colorize(l state.Level, s string) string {
+	code := "32"
+	switch l {
+	case state.Warn:
+		code = "33"
+	case state.Pause:
+		code = "31"
+	}
+	return "\x1b[" + code + "m" + s + "\x1b[0m"
+}
+
+// recordWindow keeps the window size Claude Code reported for a session in
+// <dir>/<session>.window, for the window cap (design §4.1). It writes only
+// when the value changed, atomically; any failure is silent.
+func recordWindow(dir, session string, size int64) {
+	name := filepath.Join(dir, session+".window")
+	if cur, err := os.ReadFile(name); err == nil && strings.TrimSpace(string(cur)) == strconv.FormatInt(size, 10) {
+		return
+	}
+	if state.Ensure(dir) != nil {
+		return
+	}
+	state.WriteFile(name, []byte(strconv.FormatInt(size, 10)+"\n"))
+}
