@@ -93,16 +93,16 @@ type Result struct {
 }
 
 const (
-	defaultModel      = "claude-opus-4-6"
-	defaultWindow     = 200_000
-	defaultStart      = 20_000
-	defaultHuge       = 3 << 20
-	defaultHugeEvery  = 64 << 20
-	defaultSessionID  = "5e55a0b1-6c1d-4c0e-9b7a-2f8e0d3c4b21"
-	defaultCwd        = "/home/user/project"
-	version           = "2.1.332"
-	compactPerMille   = 835
-	summaryBytes      = 12 << 10
+	defaultModel     = "claude-opus-4-6"
+	defaultWindow    = 200_000
+	defaultStart     = 20_000
+	defaultHuge      = 3 << 20
+	defaultHugeEvery = 64 << 20
+	defaultSessionID = "5e55a0b1-6c1d-4c0e-9b7a-2f8e0d3c4b21"
+	defaultCwd       = "/home/user/project"
+	version          = "2.1.332"
+	compactPerMille  = 835
+	summaryBytes     = 12 << 10
 	// maxResultInContext bounds the tokens one tool result adds: Claude
 	// Code truncates what the model sees of a long output.
 	maxResultInContext = 12_000

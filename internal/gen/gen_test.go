@@ -3,6 +3,7 @@ package gen_test
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/muthur/context-budget/internal/gen"
@@ -140,4 +141,24 @@ func survey(data []byte) (peak int64, longest int, types map[string]int) {
 		})
 	}
 	return peak, longest, types
+}
+
+func TestParseSize(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want int64
+	}{{"1MB", 1 << 20}, {"100mb", 100 << 20}, {"1GB", 1 << 30}, {"4096", 4096}, {"3KB", 3 << 10}} {
+		got, err := gen.ParseSize(tc.in)
+		if err != nil || got != tc.want {
+			t.Errorf("ParseSize(%q) = %d, %v; want %d", tc.in, got, err, tc.want)
+		}
+		if back := gen.FormatSize(got); !strings.EqualFold(back, strings.TrimSpace(tc.in)) && tc.in != "4096" {
+			t.Errorf("FormatSize(%d) = %q, want %q", got, back, tc.in)
+		}
+	}
+	for _, bad := range []string{"", "MB", "-1MB", "1TB", "x"} {
+		if _, err := gen.ParseSize(bad); err == nil {
+			t.Errorf("ParseSize(%q) succeeded", bad)
+		}
+	}
 }

@@ -45,7 +45,7 @@ func (g *writer) close() string {
 func (g *writer) timestamp(b []byte) []byte {
 	g.clock += int64(5 + g.rng.IntN(900))
 	b = append(b, '"')
-	b = epoch.Add(time.Duration(g.clock) * time.Millisecond).AppendFormat(b, "2006-01-02T15:04:05.000Z")
+	b = epoch.Add(time.Duration(g.clock)*time.Millisecond).AppendFormat(b, "2006-01-02T15:04:05.000Z")
 	return append(b, '"')
 }
 
