@@ -69,6 +69,7 @@ func run(runs int, sizeList, cache string) error {
 	if err != nil {
 		return err
 	}
+	load := loadAvg()
 	fmt.Fprintf(os.Stderr, "bench: %d runs of each program per case, interleaved\n", runs)
 	var rows []row
 	for _, c := range cases {
@@ -85,6 +86,6 @@ func run(runs int, sizeList, cache string) error {
 	if err != nil {
 		return err
 	}
-	report(os.Stdout, rows, inits)
+	report(os.Stdout, rows, inits, load)
 	return nil
 }

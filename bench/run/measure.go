@@ -14,6 +14,7 @@ import (
 // sample is one run of a program.
 type sample struct {
 	wall time.Duration
+	cpu  time.Duration // user + system time of the child
 }
 
 // exe runs bin with args, payload on stdin and env, and measures its wall
@@ -30,7 +31,8 @@ func exe(bin string, args []string, payload []byte, env []string) (sample, []byt
 	if err != nil {
 		return sample{}, nil, nil, fmt.Errorf("%s %s: %v (stderr: %q)", bin, strings.Join(args, " "), err, stderr.String())
 	}
-	return sample{wall: wall}, stdout.Bytes(), stderr.Bytes(), nil
+	cpu := cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+	return sample{wall: wall, cpu: cpu}, stdout.Bytes(), stderr.Bytes(), nil
 }
 
 // check runs the hook once on the case's transcript with a warn line under
@@ -68,6 +70,7 @@ type row struct {
 	floor, hook       []sample
 	floorMed, hookMed time.Duration
 	hookP90           time.Duration
+	floorCPU, hookCPU time.Duration // medians
 	hookRSS, floorRSS int64
 }
 
@@ -106,8 +109,8 @@ func measure(c benchCase, hook, floor string, runs int) (row, error) {
 			}
 		}
 	}
-	r.floorMed, _ = stats(r.floor)
-	r.hookMed, r.hookP90 = stats(r.hook)
+	r.floorMed, _, r.floorCPU = stats(r.floor)
+	r.hookMed, r.hookP90, r.hookCPU = stats(r.hook)
 	for i := range rssRuns {
 		p := c.payload(runs + warmup + i)
 		h, err := peakRSS(hook, []string{"hook"}, p, c.env)
@@ -127,14 +130,17 @@ func measure(c benchCase, hook, floor string, runs int) (row, error) {
 // the largest counts.
 const rssRuns = 5
 
-// stats returns the median and 90th percentile wall time.
-func stats(ss []sample) (med, p90 time.Duration) {
+// stats returns the median and 90th percentile wall time and the median
+// CPU time.
+func stats(ss []sample) (med, p90, cpu time.Duration) {
 	walls := make([]time.Duration, len(ss))
+	cpus := make([]time.Duration, len(ss))
 	for i, s := range ss {
-		walls[i] = s.wall
+		walls[i], cpus[i] = s.wall, s.cpu
 	}
 	slices.Sort(walls)
-	return walls[len(walls)/2], walls[len(walls)*9/10]
+	slices.Sort(cpus)
+	return walls[len(walls)/2], walls[len(walls)*9/10], cpus[len(cpus)/2]
 }
 
 // initCost is the package initialisation of a binary as GODEBUG=inittrace

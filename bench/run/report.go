@@ -14,10 +14,10 @@ import (
 
 // report prints the table, the verdict against the budget, the init costs
 // and the machine.
-func report(w io.Writer, rows []row, inits map[string]initCost) {
+func report(w io.Writer, rows []row, inits map[string]initCost, loadBefore string) {
 	fmt.Fprintf(w, "\nhook vs floor: median wall time of %d runs each, interleaved; peak RSS (VmHWM) is the largest of 5 traced runs\n\n", len(rows[0].hook))
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "size\tcase\tfloor\thook\thook/floor\thook p90\thook RSS\tfloor RSS\tbudget\t")
+	fmt.Fprintln(tw, "size\tcase\tfloor\thook\thook/floor\thook p90\tCPU floor\tCPU hook\thook RSS\tfloor RSS\tbudget\t")
 	miss := 0
 	for _, r := range rows {
 		ratio := float64(r.hookMed) / float64(r.floorMed)
@@ -31,9 +31,9 @@ func report(w io.Writer, rows []row, inits map[string]initCost) {
 		if r.c.notice {
 			verdict += " (extra)"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%.2f×\t%s\t%s\t%s\t%s\t\n",
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%.2f×\t%s\t%s\t%s\t%s\t%s\t%s\t\n",
 			gen.FormatSize(r.c.size), r.c.name, ms(r.floorMed), ms(r.hookMed), ratio,
-			ms(r.hookP90), mib(r.hookRSS), mib(r.floorRSS), verdict)
+			ms(r.hookP90), ms(r.floorCPU), ms(r.hookCPU), mib(r.hookRSS), mib(r.floorRSS), verdict)
 	}
 	tw.Flush()
 	fmt.Fprintf(w, "\nbudget (design §11): hook median ≤ %.1f× floor median at every size, hook peak RSS ≤ %s\n", maxRatio, mib(maxRSS))
@@ -49,6 +49,7 @@ func report(w io.Writer, rows []row, inits map[string]initCost) {
 			name, float64(c.clock)/float64(time.Millisecond), c.pkgs, c.bytes, c.allocs)
 	}
 	fmt.Fprintf(w, "\nmachine: %s, %d CPUs, %s, %s %s/%s\n", cpuModel(), runtime.NumCPU(), kernel(), runtime.Version(), runtime.GOOS, runtime.GOARCH)
+	fmt.Fprintf(w, "load average (1, 5, 15 min): %s before, %s after\n", loadBefore, loadAvg())
 }
 
 func ms(d time.Duration) string { return fmt.Sprintf("%.2f ms", float64(d)/float64(time.Millisecond)) }
@@ -74,4 +75,18 @@ func kernel() string {
 		return runtime.GOOS
 	}
 	return "Linux " + strings.TrimSpace(string(data))
+}
+
+// loadAvg is the machine's load average: on a shared machine the wall
+// times move with it, the ratio much less (the runs are interleaved).
+func loadAvg() string {
+	data, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "unknown"
+	}
+	f := strings.Fields(string(data))
+	if len(f) < 3 {
+		return "unknown"
+	}
+	return strings.Join(f[:3], " ")
 }

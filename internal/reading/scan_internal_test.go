@@ -86,3 +86,21 @@ func TestScanBackStreaming(t *testing.T) {
 		}
 	}
 }
+
+func TestLastNewline(t *testing.T) {
+	for _, n := range []int{0, 1, 4095, 4096, 4097, 9000, 70000} {
+		b := bytes.Repeat([]byte("x"), n)
+		for _, at := range []int{-1, 0, n / 3, n - 1, n - 4096, n - 4097} {
+			c := bytes.Clone(b)
+			if at >= 0 && at < n {
+				c[at] = '\n'
+				if at > 0 {
+					c[at/2] = '\n' // an earlier one must not win
+				}
+			}
+			if got, want := lastNewline(c), bytes.LastIndexByte(c, '\n'); got != want {
+				t.Errorf("len %d newline at %d: got %d, want %d", n, at, got, want)
+			}
+		}
+	}
+}
