@@ -29,8 +29,11 @@ check:
 	$(GO) mod tidy -diff
 	$(GO) run $(STATICCHECK) ./...
 
+# bench: the hook against the floor as processes (bench/run; transcripts
+# cached in .cache/bench), then the in-process benchmarks of the reading.
 bench:
-	@echo "no benchmarks yet"
+	$(GO) run ./bench/run
+	$(GO) test -run '^$$' -bench . -benchmem ./internal/reading/
 
 e2e:
 	@echo "no end-to-end suite yet"

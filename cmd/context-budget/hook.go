@@ -16,7 +16,7 @@ import (
 )
 
 // maxPayload bounds what the hook reads from stdin; a payload past it is
-// not one Claude Code sends, and reading it would break the memory budget.
+// not one Claude Code sends, and it fails to parse.
 const maxPayload = 64 << 20
 
 // runHook is the PostToolUse hook. It never fails loudly: whatever it
@@ -25,15 +25,12 @@ func runHook(_ []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	// Keep the heap small: the hook's budget is 16 MiB of peak memory, and
 	// a tail scan through a multi-megabyte tool result leaves garbage.
 	debug.SetMemoryLimit(8 << 20)
-	data, err := io.ReadAll(io.LimitReader(stdin, maxPayload))
+	// The payload streams through a small window: a multi-megabyte
+	// tool_response is skipped, never held.
+	p, err := reading.ReadPayload(io.LimitReader(stdin, maxPayload))
 	if err != nil {
 		return 0
 	}
-	p, err := reading.ParsePayload(data)
-	if err != nil {
-		return 0
-	}
-	data = nil
 	text, err := hookNotice(p, os.Getenv)
 	if err != nil {
 		if ce, ok := err.(*config.Error); ok {

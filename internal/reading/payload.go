@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"io"
 )
 
 // Payload is the part of a Claude Code hook's stdin this program reads.
@@ -20,12 +21,19 @@ type Payload struct {
 // ErrPayload reports stdin that is not one JSON object.
 var ErrPayload = errors.New("hook payload is not a JSON object")
 
-// ParsePayload decodes a hook payload. It reads only the top-level string
-// fields it needs and skips every other value without decoding it, so a
-// multi-megabyte tool_response costs one pass over its bytes, not a decode.
+// ParsePayload decodes a hook payload held in memory; see ReadPayload.
 func ParsePayload(data []byte) (Payload, error) {
+	return ReadPayload(bytes.NewReader(data))
+}
+
+// ReadPayload decodes a hook payload from r, read to its end. It keeps
+// only the top-level string fields it needs and skips every other value
+// without decoding or holding it, so a multi-megabyte tool_response costs
+// one pass over its bytes through a small buffer: no allocation that grows
+// with the payload, and no garbage for the collector.
+func ReadPayload(r io.Reader) (Payload, error) {
 	var p Payload
-	s := scanner{data: data}
+	s := newScanner(r)
 	s.space()
 	if !s.byte('{') {
 		return p, ErrPayload
@@ -36,26 +44,22 @@ func ParsePayload(data []byte) (Payload, error) {
 	}
 	for {
 		s.space()
-		key, ok := s.str()
+		key, ok := s.quoted()
 		if !ok {
 			return Payload{}, ErrPayload
 		}
 		// A key written with escapes names the same field as its plain
 		// spelling; decode only those, the rare case.
-		if bytes.IndexByte(key, '\\') >= 0 {
+		name := key[1 : len(key)-1]
+		if bytes.IndexByte(name, '\\') >= 0 {
 			var k string
-			if json.Unmarshal(data[s.i-len(key)-2:s.i], &k) != nil {
+			if json.Unmarshal(key, &k) != nil {
 				return Payload{}, ErrPayload
 			}
-			key = []byte(k)
+			name = []byte(k)
 		}
-		s.space()
-		if !s.byte(':') {
-			return Payload{}, ErrPayload
-		}
-		s.space()
 		var dst *string
-		switch string(key) {
+		switch string(name) {
 		case "hook_event_name":
 			dst = &p.HookEventName
 		case "session_id":
@@ -69,21 +73,30 @@ func ParsePayload(data []byte) (Payload, error) {
 		case "tool_use_id":
 			dst = &p.ToolUseID
 		}
-		start := s.i
-		if !s.value() {
+		s.space()
+		if !s.byte(':') {
 			return Payload{}, ErrPayload
 		}
+		s.space()
 		if dst != nil {
 			// A field of another type than string reads as absent, as
 			// encoding/json would refuse it; only strings are unquoted.
 			*dst = ""
-			if data[start] == '"' {
+			if c, ok := s.peek(); ok && c == '"' {
+				raw, ok := s.quoted()
+				if !ok {
+					return Payload{}, ErrPayload
+				}
 				var v string
-				if json.Unmarshal(data[start:s.i], &v) != nil {
+				if json.Unmarshal(raw, &v) != nil {
 					return Payload{}, ErrPayload
 				}
 				*dst = v
+			} else if !s.value() {
+				return Payload{}, ErrPayload
 			}
+		} else if !s.value() {
+			return Payload{}, ErrPayload
 		}
 		s.space()
 		if s.byte(',') {
@@ -94,119 +107,4 @@ func ParsePayload(data []byte) (Payload, error) {
 		}
 		return Payload{}, ErrPayload
 	}
-}
-
-// scanner walks JSON text just far enough to find value boundaries. It
-// accepts a superset of JSON inside skipped values (it does not check
-// numbers or literals letter by letter); the fields it keeps are decoded by
-// encoding/json.
-type scanner struct {
-	data []byte
-	i    int
-}
-
-func (s *scanner) space() {
-	for s.i < len(s.data) {
-		switch s.data[s.i] {
-		case ' ', '\t', '\n', '\r':
-			s.i++
-		default:
-			return
-		}
-	}
-}
-
-func (s *scanner) byte(c byte) bool {
-	if s.i < len(s.data) && s.data[s.i] == c {
-		s.i++
-		return true
-	}
-	return false
-}
-
-func (s *scanner) end() error {
-	s.space()
-	if s.i != len(s.data) {
-		return ErrPayload
-	}
-	return nil
-}
-
-// str skips a string and returns its raw contents (escapes left as they
-// are). It jumps from quote to quote, so long strings cost a memchr.
-func (s *scanner) str() ([]byte, bool) {
-	if !s.byte('"') {
-		return nil, false
-	}
-	start := s.i
-	for {
-		j := bytes.IndexByte(s.data[s.i:], '"')
-		if j < 0 {
-			return nil, false
-		}
-		q := s.i + j
-		s.i = q + 1
-		k := q - 1
-		for k >= start && s.data[k] == '\\' {
-			k--
-		}
-		if (q-1-k)%2 == 0 {
-			return s.data[start:q], true
-		}
-	}
-}
-
-func (s *scanner) value() bool {
-	if s.i >= len(s.data) {
-		return false
-	}
-	switch s.data[s.i] {
-	case '"':
-		_, ok := s.str()
-		return ok
-	case '{', '[':
-		return s.container()
-	default:
-		start := s.i
-		for s.i < len(s.data) {
-			switch s.data[s.i] {
-			case ',', '}', ']', ' ', '\t', '\n', '\r':
-				return s.i > start
-			case '"', '{', '[', ':':
-				return false
-			}
-			s.i++
-		}
-		return s.i > start
-	}
-}
-
-// container skips an object or array, tracking nesting and strings only.
-func (s *scanner) container() bool {
-	var stack []byte
-	for s.i < len(s.data) {
-		c := s.data[s.i]
-		switch c {
-		case '"':
-			if _, ok := s.str(); !ok {
-				return false
-			}
-			continue
-		case '{':
-			stack = append(stack, '}')
-		case '[':
-			stack = append(stack, ']')
-		case '}', ']':
-			if len(stack) == 0 || stack[len(stack)-1] != c {
-				return false
-			}
-			stack = stack[:len(stack)-1]
-			if len(stack) == 0 {
-				s.i++
-				return true
-			}
-		}
-		s.i++
-	}
-	return false
 }

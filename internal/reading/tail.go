@@ -119,10 +119,10 @@ func Last(f io.ReaderAt, size int64, toolUseID string) (r Reading, seen bool, er
 		has bool // holds the tool_use block
 	}
 	var line []candidate
-	err = ScanBack(f, size, func(text []byte) bool {
-		if !bytes.Contains(text, assistantWord) {
-			return true
-		}
+	// Only lines holding the word "assistant" as a JSON string can hold a
+	// response: inside a string its quotes would be escaped. Filtering on
+	// it lets the scan stream past multi-megabyte tool results.
+	err = scanBack(f, size, assistantWord, func(text []byte) bool {
 		line = line[:0]
 		transcript.Decode(text, func(rec *transcript.Record) {
 			if !rec.IsResponse() {
@@ -164,9 +164,31 @@ var assistantWord = []byte(`"assistant"`)
 // passed even without a newline; if half-written, it fails to decode and is
 // skipped like any damaged line. fn must not keep line.
 func ScanBack(f io.ReaderAt, size int64, fn func(line []byte) bool) error {
+	return scanBack(f, size, nil, fn)
+}
+
+// Streaming past long lines. A line that has grown past dropAfter bytes
+// is not held: its bytes are only searched for the filter, block by block,
+// and read again whole (if it matched and fits MaxLine) once its start is
+// found. A 3 MB tool result then costs one pass of reads in dropBlock
+// pieces and a few hundred KB of memory, not a buffer of its size.
+const (
+	dropAfter = 256 << 10
+	dropBlock = 256 << 10
+)
+
+// scanBack is ScanBack passing only the lines that contain filter (all
+// lines when filter is nil; then long lines are held, not streamed).
+func scanBack(f io.ReaderAt, size int64, filter []byte, fn func(line []byte) bool) error {
 	var b backBuffer
 	pos := size
 	skipping := false // the line being assembled is too long to keep
+	// dropping: the line being assembled is streamed, not held; it ends
+	// at lineEnd, and matched says whether the filter was seen in it. Its
+	// first len(filter)-1 bytes read so far stay in the buffer, so that a
+	// filter split across two blocks is still seen.
+	dropping, matched := false, false
+	var lineEnd int64
 	block := int64(firstBlock)
 	for pos > 0 && size-pos < MaxBack {
 		// Double the window while a long line is assembled, but never past
@@ -174,6 +196,9 @@ func ScanBack(f io.ReaderAt, size int64, fn func(line []byte) bool) error {
 		// know the line is too long, and keeps the buffer within the
 		// memory budget.
 		n := max(block, int64(len(b.data())))
+		if dropping {
+			n = dropBlock
+		}
 		n = min(n, pos, int64(MaxLine+1-len(b.data())))
 		pos -= n
 		chunk := b.prepend(int(n))
@@ -183,7 +208,7 @@ func ScanBack(f io.ReaderAt, size int64, fn func(line []byte) bool) error {
 		data := b.data()
 		end := len(data)
 		for {
-			i := bytes.LastIndexByte(data[:end], '\n')
+			i := lastNewline(data[:end])
 			if i < 0 {
 				break
 			}
@@ -193,20 +218,88 @@ func ScanBack(f io.ReaderAt, size int64, fn func(line []byte) bool) error {
 				skipping = false
 				continue
 			}
-			if len(line) > 0 && len(line) <= MaxLine && !fn(line) {
+			if dropping {
+				dropping = false
+				start := pos + int64(i) + 1
+				if !matched && !bytes.Contains(line, filter) || lineEnd-start > MaxLine {
+					continue
+				}
+				whole, err := readWhole(f, start, lineEnd)
+				if err != nil {
+					return err
+				}
+				if !fn(whole) {
+					return nil
+				}
+				continue
+			}
+			if len(line) > 0 && len(line) <= MaxLine && (filter == nil || bytes.Contains(line, filter)) && !fn(line) {
 				return nil
 			}
 		}
-		b.keep(end)
-		if end > MaxLine {
+		head := data[:end]
+		switch {
+		case skipping:
 			b.keep(0)
-			skipping = true
+		case dropping || (filter != nil && end > dropAfter):
+			if !dropping {
+				dropping, matched, lineEnd = true, false, pos+int64(end)
+			}
+			matched = matched || bytes.Contains(head, filter)
+			if lineEnd-pos > MaxLine {
+				dropping, skipping = false, true
+				b.keep(0)
+			} else {
+				b.keep(min(end, len(filter)-1))
+			}
+		default:
+			b.keep(end)
+			if end > MaxLine {
+				b.keep(0)
+				skipping = true
+			}
 		}
 	}
-	if pos == 0 && !skipping && len(b.data()) > 0 {
-		fn(b.data())
+	if pos == 0 && !skipping {
+		switch {
+		case dropping:
+			if matched {
+				whole, err := readWhole(f, 0, lineEnd)
+				if err != nil {
+					return err
+				}
+				fn(whole)
+			}
+		case len(b.data()) > 0 && (filter == nil || bytes.Contains(b.data(), filter)):
+			fn(b.data())
+		}
 	}
 	return nil
+}
+
+// lastNewline is bytes.LastIndexByte(b, '\n'), fast on long lines: that
+// one walks back byte by byte, which made it most of the cost of crossing
+// a multi-megabyte tool result. Here the vectorised forward IndexByte
+// tests 4 KB windows from the end, and only the window holding the last
+// newline is walked.
+func lastNewline(b []byte) int {
+	const window = 4 << 10
+	for end := len(b); end > 0; end -= window {
+		start := max(0, end-window)
+		if bytes.IndexByte(b[start:end], '\n') >= 0 {
+			return start + bytes.LastIndexByte(b[start:end], '\n')
+		}
+	}
+	return -1
+}
+
+// readWhole reads the bytes of f from start to end.
+func readWhole(f io.ReaderAt, start, end int64) ([]byte, error) {
+	buf := make([]byte, end-start)
+	if _, err := f.ReadAt(buf, start); err != nil && err != io.EOF {
+		return nil, err
+	}
+	return buf, nil
 }
 
 // backBuffer holds the bytes read so far that do not yet form a whole line,

@@ -1,0 +1,91 @@
+// Command run is the hook's process-level benchmark (design §11), run by
+// `make bench` from the repository root.
+//
+// It builds context-budget the way `make build` does and the floor
+// (bench/floor: a stdlib-only Go program that reads stdin to EOF), writes
+// synthetic transcripts with internal/gen into .cache/bench/ (reused while
+// the generator's source is unchanged), then for each case runs the floor
+// and the hook alternately, many times, each with the same payload on
+// stdin, and reports the median wall time of each, their ratio and the
+// hook's peak resident memory. The hook runs on its real path: a payload
+// with session_id, transcript_path, cwd (a temporary project) and the
+// tool_use_id of the last response in the file, so it finds its record at
+// once and never waits.
+//
+// Budget: hook median ≤ 1.5× floor median at every size, peak RSS ≤ 16 MiB.
+// A miss is reported, not an error: this is a measurement, not a test.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/muthur/context-budget/internal/gen"
+)
+
+// Budget of design §11.
+const (
+	maxRatio = 1.5
+	maxRSS   = 16 << 20
+)
+
+func main() {
+	runs := flag.Int("runs", 201, "runs of each program per case")
+	sizes := flag.String("sizes", "1MB,100MB,1GB", "transcript sizes, comma-separated")
+	cache := flag.String("cache", filepath.Join(".cache", "bench"), "folder for the binaries and transcripts")
+	flag.Parse()
+	if err := run(*runs, *sizes, *cache); err != nil {
+		fmt.Fprintln(os.Stderr, "bench:", err)
+		os.Exit(1)
+	}
+}
+
+func run(runs int, sizeList, cache string) error {
+	var sizes []int64
+	for _, s := range strings.Split(sizeList, ",") {
+		n, err := gen.ParseSize(s)
+		if err != nil {
+			return err
+		}
+		sizes = append(sizes, n)
+	}
+	if err := os.MkdirAll(cache, 0o755); err != nil {
+		return err
+	}
+	hook, floor, err := build(cache)
+	if err != nil {
+		return err
+	}
+	project, err := os.MkdirTemp("", "context-budget-bench-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(project)
+
+	cases, err := plan(cache, project, sizes)
+	if err != nil {
+		return err
+	}
+	load := loadAvg()
+	fmt.Fprintf(os.Stderr, "bench: %d runs of each program per case, interleaved\n", runs)
+	var rows []row
+	for _, c := range cases {
+		if err := c.check(hook); err != nil {
+			return err
+		}
+		r, err := measure(c, hook, floor, runs)
+		if err != nil {
+			return err
+		}
+		rows = append(rows, r)
+	}
+	inits, err := initCosts(hook, floor)
+	if err != nil {
+		return err
+	}
+	report(os.Stdout, rows, inits, load)
+	return nil
+}

@@ -1,0 +1,194 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// sample is one run of a program.
+type sample struct {
+	wall time.Duration
+	cpu  time.Duration // user + system time of the child
+}
+
+// exe runs bin with args, payload on stdin and env, and measures its wall
+// time from start to reaped exit, as Claude Code waits for a hook.
+func exe(bin string, args []string, payload []byte, env []string) (sample, []byte, []byte, error) {
+	cmd := exec.Command(bin, args...)
+	cmd.Stdin = bytes.NewReader(payload)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	cmd.Env = env
+	start := time.Now()
+	err := cmd.Run()
+	wall := time.Since(start)
+	if err != nil {
+		return sample{}, nil, nil, fmt.Errorf("%s %s: %v (stderr: %q)", bin, strings.Join(args, " "), err, stderr.String())
+	}
+	cpu := cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+	return sample{wall: wall, cpu: cpu}, stdout.Bytes(), stderr.Bytes(), nil
+}
+
+// check runs the hook once on the case's transcript with a warn line under
+// any reading and a fresh session, and makes sure the notice names the
+// reading the generator promised: the hook being timed reads the right
+// record, not an error path that happens to be silent.
+func (c benchCase) check(hook string) error {
+	session := fmt.Sprintf("bench-check-%d", time.Now().UnixNano())
+	p := payload(session, c.file, mustTempProject(), c.res.ToolUseID, nil)
+	s, out, _, err := exe(hook, []string{"hook"}, p, append(cleanEnv(), "MUTHUR_CONTEXT_BUDGET_WARN=1000"))
+	if err != nil {
+		return err
+	}
+	want := fmt.Sprintf("~%dk", (c.res.Reading+500)/1000)
+	if !bytes.Contains(out, []byte(want)) {
+		return fmt.Errorf("%s: the hook's notice does not name the reading %s: %q", c.file, want, out)
+	}
+	if s.wall > 500*time.Millisecond {
+		return fmt.Errorf("%s: the hook took %v: did it wait for its record?", c.file, s.wall)
+	}
+	return nil
+}
+
+func mustTempProject() string {
+	dir, err := os.MkdirTemp("", "context-budget-check-")
+	if err != nil {
+		panic(err)
+	}
+	return dir
+}
+
+// row is the measurement of one case.
+type row struct {
+	c                 benchCase
+	floor, hook       []sample
+	floorMed, hookMed time.Duration
+	hookP90           time.Duration
+	floorCPU, hookCPU time.Duration // medians
+	hookRSS, floorRSS int64
+}
+
+const warmup = 5
+
+// measure runs the floor and the hook alternately, starting with each in
+// turn, so that drift in the machine's state (frequency, cache, other
+// load) falls on both alike.
+func measure(c benchCase, hook, floor string, runs int) (row, error) {
+	r := row{c: c}
+	for i := -warmup; i < runs; i++ {
+		p := c.payload(i + warmup)
+		order := []bool{false, true}
+		if i%2 != 0 {
+			order = []bool{true, false}
+		}
+		for _, isHook := range order {
+			bin, args := floor, []string(nil)
+			if isHook {
+				bin, args = hook, []string{"hook"}
+			}
+			s, out, errOut, err := exe(bin, args, p, c.env)
+			if err != nil {
+				return r, err
+			}
+			if isHook && (len(errOut) > 0 || (len(out) > 0) != c.notice) {
+				return r, fmt.Errorf("%s: unexpected hook output: stdout %q, stderr %q", c.name, out, errOut)
+			}
+			if i < 0 {
+				continue
+			}
+			if isHook {
+				r.hook = append(r.hook, s)
+			} else {
+				r.floor = append(r.floor, s)
+			}
+		}
+	}
+	r.floorMed, _, r.floorCPU = stats(r.floor)
+	r.hookMed, r.hookP90, r.hookCPU = stats(r.hook)
+	for i := range rssRuns {
+		p := c.payload(runs + warmup + i)
+		h, err := peakRSS(hook, []string{"hook"}, p, c.env)
+		if err != nil {
+			return r, fmt.Errorf("%s: peak RSS: %v", c.name, err)
+		}
+		f, err := peakRSS(floor, nil, p, c.env)
+		if err != nil {
+			return r, fmt.Errorf("%s: peak RSS: %v", c.name, err)
+		}
+		r.hookRSS, r.floorRSS = max(r.hookRSS, h), max(r.floorRSS, f)
+	}
+	return r, nil
+}
+
+// rssRuns is how many traced runs of each program measure peak memory;
+// the largest counts.
+const rssRuns = 5
+
+// stats returns the median and 90th percentile wall time and the median
+// CPU time.
+func stats(ss []sample) (med, p90, cpu time.Duration) {
+	walls := make([]time.Duration, len(ss))
+	cpus := make([]time.Duration, len(ss))
+	for i, s := range ss {
+		walls[i], cpus[i] = s.wall, s.cpu
+	}
+	slices.Sort(walls)
+	slices.Sort(cpus)
+	return walls[len(walls)/2], walls[len(walls)*9/10], cpus[len(cpus)/2]
+}
+
+// initCost is the package initialisation of a binary as GODEBUG=inittrace
+// reports it: the sum over packages, median of several runs.
+type initCost struct {
+	clock  time.Duration
+	bytes  int64
+	allocs int64
+	pkgs   int
+}
+
+func initCosts(hook, floor string) (map[string]initCost, error) {
+	out := map[string]initCost{}
+	for name, bin := range map[string]string{"context-budget": hook, "floor": floor} {
+		var runs []initCost
+		for range 21 {
+			args := []string{"hook"}
+			if name == "floor" {
+				args = nil
+			}
+			_, _, errOut, err := exe(bin, args, nil, append(cleanEnv(), "GODEBUG=inittrace=1"))
+			if err != nil {
+				return nil, err
+			}
+			runs = append(runs, parseInittrace(errOut))
+		}
+		slices.SortFunc(runs, func(a, b initCost) int { return int(a.clock - b.clock) })
+		out[name] = runs[len(runs)/2]
+	}
+	return out, nil
+}
+
+// parseInittrace sums lines like
+// "init internal/bytealg @0.008 ms, 0.001 ms clock, 0 bytes, 0 allocs".
+func parseInittrace(text []byte) initCost {
+	var c initCost
+	for _, line := range strings.Split(string(text), "\n") {
+		f := strings.Fields(line)
+		if len(f) < 11 || f[0] != "init" || f[6] != "clock," {
+			continue
+		}
+		ms, _ := strconv.ParseFloat(f[4], 64)
+		b, _ := strconv.ParseInt(f[7], 10, 64)
+		a, _ := strconv.ParseInt(f[9], 10, 64)
+		c.clock += time.Duration(ms * float64(time.Millisecond))
+		c.bytes += b
+		c.allocs += a
+		c.pkgs++
+	}
+	return c
+}

@@ -1,0 +1,235 @@
+package reading
+
+import (
+	"bytes"
+	"io"
+)
+
+// scanner walks JSON text from a reader just far enough to find value
+// boundaries, through a window of a few KB that slides over the input. It
+// accepts a superset of JSON inside skipped values (it does not check
+// numbers or literals letter by letter); the fields it keeps are decoded
+// by encoding/json.
+type scanner struct {
+	r    io.Reader
+	buf  []byte
+	i, n int // the unread window is buf[i:n]
+	// keep, when not -1, is where the bytes of a string being kept start:
+	// a refill must not drop them.
+	keep int
+	err  error
+}
+
+// windowSize is the read size. The window grows only to hold a kept
+// string (a key or a field value) longer than it, which no real payload
+// has; the hook bounds its input anyway.
+const windowSize = 32 << 10
+
+func newScanner(r io.Reader) *scanner {
+	return &scanner{r: r, buf: make([]byte, windowSize), keep: -1}
+}
+
+// fill reads more input into the window and reports whether any came.
+func (s *scanner) fill() bool {
+	if s.err != nil {
+		return false
+	}
+	from := s.i
+	if s.keep >= 0 {
+		from = s.keep
+		s.keep = 0
+	}
+	copy(s.buf, s.buf[from:s.n])
+	s.n -= from
+	s.i -= from
+	if s.n == len(s.buf) {
+		s.buf = append(s.buf, make([]byte, len(s.buf))...)
+	}
+	for {
+		m, err := s.r.Read(s.buf[s.n:])
+		s.n += m
+		if err != nil {
+			s.err = err
+		}
+		if m > 0 {
+			return true
+		}
+		if err != nil {
+			return false
+		}
+	}
+}
+
+// peek returns the next byte without consuming it.
+func (s *scanner) peek() (byte, bool) {
+	if s.i >= s.n && !s.fill() {
+		return 0, false
+	}
+	return s.buf[s.i], true
+}
+
+func (s *scanner) space() {
+	for {
+		c, ok := s.peek()
+		if !ok {
+			return
+		}
+		switch c {
+		case ' ', '\t', '\n', '\r':
+			s.i++
+		default:
+			return
+		}
+	}
+}
+
+func (s *scanner) byte(c byte) bool {
+	if d, ok := s.peek(); ok && d == c {
+		s.i++
+		return true
+	}
+	return false
+}
+
+// end reports whether only white space is left, to the end of the input,
+// and the input was read without error.
+func (s *scanner) end() error {
+	s.space()
+	if _, ok := s.peek(); ok {
+		return ErrPayload
+	}
+	if s.err != io.EOF {
+		return ErrPayload
+	}
+	return nil
+}
+
+// skip skips a string.
+func (s *scanner) skip() bool {
+	_, ok := s.string(false)
+	return ok
+}
+
+// quoted reads a string and returns it with its quotes, valid until the
+// next call.
+func (s *scanner) quoted() ([]byte, bool) { return s.string(true) }
+
+// string skips a string from its opening quote to its closing one,
+// jumping from quote to quote, so a long string costs a memchr per
+// window. A quote preceded by an odd run of backslashes is escaped; the
+// run may start in an earlier window, so its length is carried over.
+func (s *scanner) string(keep bool) ([]byte, bool) {
+	if !s.byte('"') {
+		return nil, false
+	}
+	start := s.i - 1
+	if keep {
+		s.keep = start
+		defer func() { s.keep = -1 }()
+	}
+	carry := 0 // backslashes ending the input already passed over
+	for {
+		if s.i >= s.n {
+			if !s.fill() {
+				return nil, false
+			}
+			if keep {
+				start = s.keep
+			}
+		}
+		seg := s.buf[s.i:s.n]
+		j := bytes.IndexByte(seg, '"')
+		if j < 0 {
+			run := trailing(seg)
+			if run == len(seg) {
+				carry += run
+			} else {
+				carry = run
+			}
+			s.i = s.n
+			continue
+		}
+		run := trailing(seg[:j])
+		if run == j {
+			run += carry
+		}
+		carry = 0
+		s.i += j + 1
+		if run%2 == 0 {
+			if keep {
+				return s.buf[start:s.i], true
+			}
+			return nil, true
+		}
+	}
+}
+
+// trailing counts the backslashes that end b.
+func trailing(b []byte) int {
+	k := len(b)
+	for k > 0 && b[k-1] == '\\' {
+		k--
+	}
+	return len(b) - k
+}
+
+func (s *scanner) value() bool {
+	c, ok := s.peek()
+	if !ok {
+		return false
+	}
+	switch c {
+	case '"':
+		return s.skip()
+	case '{', '[':
+		return s.container()
+	default:
+		n := 0
+		for {
+			c, ok := s.peek()
+			if !ok {
+				return n > 0
+			}
+			switch c {
+			case ',', '}', ']', ' ', '\t', '\n', '\r':
+				return n > 0
+			case '"', '{', '[', ':':
+				return false
+			}
+			s.i++
+			n++
+		}
+	}
+}
+
+// container skips an object or array, tracking nesting and strings only.
+func (s *scanner) container() bool {
+	var stack []byte
+	for {
+		c, ok := s.peek()
+		if !ok {
+			return false
+		}
+		switch c {
+		case '"':
+			if !s.skip() {
+				return false
+			}
+			continue
+		case '{':
+			stack = append(stack, '}')
+		case '[':
+			stack = append(stack, ']')
+		case '}', ']':
+			if len(stack) == 0 || stack[len(stack)-1] != c {
+				return false
+			}
+			stack = stack[:len(stack)-1]
+			if len(stack) == 0 {
+				s.i++
+				return true
+			}
+		}
+		s.i++
+	}
+}
