@@ -28,6 +28,13 @@ check:
 bench:
 	@echo "no benchmarks yet"
 
+# Each fuzz target for FUZZTIME; findings land in testdata/fuzz as seeds.
+FUZZTIME ?= 3m
+fuzz:
+	$(GO) test ./internal/reading -run '^$$' -fuzz '^FuzzParsePayload$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./internal/reading -run '^$$' -fuzz '^FuzzLast$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./internal/transcript -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME)
+
 e2e:
 	@echo "no end-to-end suite yet"
 
