@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
+	"strings"
 	"testing"
 )
 
@@ -157,10 +158,18 @@ func refSeen(recs []*refRecord, id string) bool {
 // on well-formed lines it agrees with the forward oracle, on the reading
 // and on whether the call's tool_use block is there.
 func FuzzLast(f *testing.F) {
-	_, runs := realSeeds(f, 16<<10)
+	// Short runs keep the fuzzer fast; the whole files are
+	// TestLastRealTranscripts' business.
+	_, runs := realSeeds(f, 6<<10)
 	for _, r := range runs {
 		f.Add(r, "toolu_01")
 	}
+	f.Add(lines(resp("m1", 100, 1, "t1"), toolResult(50), resp("m2", 200, 2, "t2"), resp("m2", 200, 3, "t3"), `{"type":"user"}`), "t2")
+	f.Add(lines(resp("m1", 100, 1, "t1"), strings.Replace(resp("m2", 200, 2, "t2"), `"isSidechain":false`, `"isSidechain":true`, 1)), "t2")
+	f.Add(lines(resp("m1", 100, 1, "t1"), strings.Replace(resp("m2", 0, 0, "t2"), "claude-opus-4-6", "<synthetic>", 1)), "t1")
+	f.Add(lines(resp("m1", 350000, 1, "t1"), `{"type":"system","subtype":"compact_boundary","compactMetadata":{"trigger":"auto","preTokens":350000}}`,
+		`{"type":"user","isCompactSummary":true,"message":{"role":"user","content":"summary"}}`, resp("m2", 40000, 2, "t2")), "t2")
+	f.Add(lines(resp("m1", 100, 1, "t1")+resp("m2", 200, 2, "t2"), `{"type":"assistant","message":{"id":"m3","model":"x"}}`), "t2")
 	f.Add([]byte(`{"type":"assistant","message":{"id":"m1","model":"x","content":[{"type":"tool_use","id":"toolu_01"}],"usage":{"input_tokens":5}}}`+"\n"+
 		`{"type":"assistant","message":{"id":"m1","model":"x","content":[{"type":"tool_use","id":"toolu_02"}],"usage":{"input_tokens":5,"output_tokens":9}}}`), "toolu_01")
 	f.Add([]byte("{\"type\":\"assistant\",\"message\":{\"usage\":{}}}{\"type\":\"assistant\",\"isSidechain\":true}\n\x00\x00"), "x")
