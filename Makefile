@@ -35,6 +35,13 @@ bench:
 	$(GO) run ./bench/run
 	$(GO) test -run '^$$' -bench . -benchmem ./internal/reading/
 
+# Each fuzz target for FUZZTIME; findings land in testdata/fuzz as seeds.
+FUZZTIME ?= 3m
+fuzz:
+	$(GO) test ./internal/reading -run '^$$' -fuzz '^FuzzParsePayload$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./internal/reading -run '^$$' -fuzz '^FuzzLast$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./internal/transcript -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME)
+
 e2e:
 	@echo "no end-to-end suite yet"
 

@@ -90,7 +90,7 @@ func TestConcurrentHooks(t *testing.T) {
 	}
 	const n = 20
 	const warnPhrase, pausePhrase = "past the 300k warning line", "past the 400k pause line"
-	for round := range 3 {
+	for round := range 2 {
 		dir := t.TempDir()
 		transcript := filepath.Join(dir, "t.jsonl")
 		write := func(tokens int64) {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
+	"strings"
 	"testing"
 )
 
@@ -87,42 +88,61 @@ func FuzzParsePayload(f *testing.F) {
 	})
 }
 
-// refWellFormed reports whether every non-empty line of data is one JSON
-// object whose fields the oracle reads have their expected types, and
-// whose "assistant", when it is one, is written plainly: the inputs on
-// which the tail reader and the oracle must agree. Damaged lines are the
-// edge-case tests' business.
-func refWellFormed(data []byte) bool {
+// refRecords decodes data the oracle's way: every non-empty line is one
+// JSON object, or several written back to back (a spliced line), each
+// starting {" as Claude Code writes them and at most 64 on a line, and
+// each with the fields the oracle reads of their expected types; a record
+// of type assistant says so plainly ("assistant", not escaped). ok is false
+// for anything else: damaged lines are the edge-case tests' business.
+func refRecords(data []byte) (recs []*refRecord, ok bool) {
 	for _, line := range bytes.Split(data, []byte("\n")) {
-		t := bytes.TrimLeft(line, " \t\r")
-		if len(t) == 0 {
+		if len(bytes.TrimLeft(line, " \t\r")) == 0 {
 			continue
 		}
-		if t[0] != '{' || !json.Valid(line) {
-			return false
+		dec := json.NewDecoder(bytes.NewReader(line))
+		n := 0
+		for ; dec.More(); n++ {
+			var raw json.RawMessage
+			if dec.Decode(&raw) != nil || !bytes.HasPrefix(raw, []byte(`{"`)) {
+				return nil, false
+			}
+			r := refLine(raw)
+			if r == nil || (r.Type == "assistant" && !bytes.Contains(raw, []byte(`"assistant"`))) {
+				return nil, false
+			}
+			recs = append(recs, r)
 		}
-		r := refLine(line)
-		if r == nil {
-			return false
+		if n > 64 || (n > 1 && !bytes.HasPrefix(bytes.TrimLeft(line, " \t\r"), []byte(`{"`))) {
+			return nil, false
 		}
-		if r.Type == "assistant" && !bytes.Contains(line, []byte(`"assistant"`)) {
-			return false
+		if rest := line[dec.InputOffset():]; len(bytes.Trim(rest, " \t\r")) > 0 {
+			return nil, false
 		}
 	}
-	return true
+	return recs, true
+}
+
+// refLastOf is the last qualifying record's reading.
+func refLastOf(recs []*refRecord) refReading {
+	var last refReading
+	for _, r := range recs {
+		if r.qualifies() {
+			last = refOf(r)
+		}
+	}
+	return last
 }
 
 // refSeen is the oracle's answer to "does the last response hold a
 // tool_use block with this id": any record of that response written after
 // the last record of an earlier response holds "id" in its content.
-func refSeen(data []byte, id string) bool {
-	lines := bytes.Split(data, []byte("\n"))
+func refSeen(recs []*refRecord, id string) bool {
 	needle := []byte(`"` + id + `"`)
 	var last string
 	found, seen := false, false
-	for i := len(lines) - 1; i >= 0; i-- {
-		r := refLine(lines[i])
-		if r == nil || !r.qualifies() {
+	for i := len(recs) - 1; i >= 0; i-- {
+		r := recs[i]
+		if !r.qualifies() {
 			continue
 		}
 		if found && r.Message.ID != last {
@@ -138,26 +158,36 @@ func refSeen(data []byte, id string) bool {
 // on well-formed lines it agrees with the forward oracle, on the reading
 // and on whether the call's tool_use block is there.
 func FuzzLast(f *testing.F) {
-	_, runs := realSeeds(f, 16<<10)
+	// Short runs keep the fuzzer fast; the whole files are
+	// TestLastRealTranscripts' business.
+	_, runs := realSeeds(f, 6<<10)
 	for _, r := range runs {
 		f.Add(r, "toolu_01")
 	}
+	f.Add(lines(resp("m1", 100, 1, "t1"), toolResult(50), resp("m2", 200, 2, "t2"), resp("m2", 200, 3, "t3"), `{"type":"user"}`), "t2")
+	f.Add(lines(resp("m1", 100, 1, "t1"), strings.Replace(resp("m2", 200, 2, "t2"), `"isSidechain":false`, `"isSidechain":true`, 1)), "t2")
+	f.Add(lines(resp("m1", 100, 1, "t1"), strings.Replace(resp("m2", 0, 0, "t2"), "claude-opus-4-6", "<synthetic>", 1)), "t1")
+	f.Add(lines(resp("m1", 350000, 1, "t1"), `{"type":"system","subtype":"compact_boundary","compactMetadata":{"trigger":"auto","preTokens":350000}}`,
+		`{"type":"user","isCompactSummary":true,"message":{"role":"user","content":"summary"}}`, resp("m2", 40000, 2, "t2")), "t2")
+	f.Add(lines(resp("m1", 100, 1, "t1")+resp("m2", 200, 2, "t2"), `{"type":"assistant","message":{"id":"m3","model":"x"}}`), "t2")
 	f.Add([]byte(`{"type":"assistant","message":{"id":"m1","model":"x","content":[{"type":"tool_use","id":"toolu_01"}],"usage":{"input_tokens":5}}}`+"\n"+
 		`{"type":"assistant","message":{"id":"m1","model":"x","content":[{"type":"tool_use","id":"toolu_02"}],"usage":{"input_tokens":5,"output_tokens":9}}}`), "toolu_01")
 	f.Add([]byte("{\"type\":\"assistant\",\"message\":{\"usage\":{}}}{\"type\":\"assistant\",\"isSidechain\":true}\n\x00\x00"), "x")
+	f.Add([]byte(`{"type":"assistant","message":{"id":"a","model":"m","usage":{"input_tokens":1}}}{"type":"assistant","message":{"id":"b","model":"m","usage":{"input_tokens":2}}}`), "b")
 	f.Fuzz(func(t *testing.T, data []byte, id string) {
 		r, _, err := Last(bytes.NewReader(data), int64(len(data)), "")
 		rs, seen, errs := Last(bytes.NewReader(data), int64(len(data)), id)
 		if (err == nil) != (errs == nil) || (err == nil && r.MessageID != rs.MessageID) {
 			t.Fatalf("with a tool_use id the response changed: %+v (%v) then %+v (%v)", r, err, rs, errs)
 		}
-		if !refWellFormed(data) {
+		recs, ok := refRecords(data)
+		if !ok {
 			return
 		}
-		if got, want := fromReading(r, err), refLast(data); !sameReading(got, want) {
+		if got, want := fromReading(r, err), refLastOf(recs); !sameReading(got, want) {
 			t.Fatalf("tail reading %+v (err %v), forward oracle %+v", got, err, want)
 		}
-		if id != "" && !bytes.ContainsAny([]byte(id), "\"\\\n") && seen != refSeen(data, id) {
+		if id != "" && !bytes.ContainsAny([]byte(id), "\"\\\n") && seen != refSeen(recs, id) {
 			t.Fatalf("tool_use id %q: tail reader says seen=%v, the oracle %v", id, seen, !seen)
 		}
 	})

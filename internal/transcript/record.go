@@ -132,8 +132,8 @@ const (
 // decodeRecord decodes one JSON text as a record. A field of an unexpected
 // type reads as absent, as encoding/json leaves it, so that a format change
 // in a field nobody reads does not hide every record of a new version; but
-// a record whose type, chain, model or usage is of an unexpected type is
-// skipped rather than read with zeros, which would look like a compaction.
+// a record whose type, chain, message id, model or usage is of an
+// unexpected type is skipped rather than read with zeros (see core).
 func decodeRecord(data []byte, r *Record) outcome {
 	err := json.Unmarshal(data, r)
 	var typeErr *json.UnmarshalTypeError
@@ -153,14 +153,14 @@ func decodeRecord(data []byte, r *Record) outcome {
 	return whole
 }
 
-// core holds the fields of a record that decide what it counts for; they
-// must all have their expected types.
+// core holds the fields of a record whose zero value would be misread (a
+// sidechain response as the main chain's, an unreadable usage as a
+// compaction); they must all have their expected types. Others read as
+// absent do no harm: a subtype that is not a string is no boundary.
 type core struct {
-	Type             string `json:"type"`
-	Subtype          string `json:"subtype"`
-	IsSidechain      bool   `json:"isSidechain"`
-	IsCompactSummary bool   `json:"isCompactSummary"`
-	Message          *struct {
+	Type        string `json:"type"`
+	IsSidechain bool   `json:"isSidechain"`
+	Message     *struct {
 		ID    string `json:"id"`
 		Model string `json:"model"`
 		Usage *Usage `json:"usage"`
