@@ -22,6 +22,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/muthur/context-budget/internal/operator"
 )
 
 // These tests run the hook in this process and the operator look-up in a
@@ -167,6 +169,7 @@ type hookSession struct {
 	root, id, trans string
 	outputs         []string
 	calls           int
+	took            time.Duration // the last call's wall time
 }
 
 func newHookSession(t *testing.T, root, id string) *hookSession {
@@ -192,6 +195,8 @@ func (s *hookSession) call(tokens int64) string {
 	f.Close()
 	payload := fmt.Sprintf(`{"hook_event_name":"PostToolUse","session_id":%q,"transcript_path":%q,"cwd":%q}`, s.id, s.trans, s.root)
 	var out, errOut strings.Builder
+	start := time.Now()
+	defer func() { s.took = time.Since(start) }()
 	if code := runHook(nil, strings.NewReader(payload), &out, &errOut); code != 0 || errOut.Len() != 0 {
 		s.t.Fatalf("hook: exit %d, stderr %q", code, errOut.String())
 	}
@@ -229,6 +234,16 @@ func noToken(t *testing.T, root string, outputs ...string) {
 	})
 }
 
+// skipIfLookupTimedOut skips a test whose look-up ran into its 1.5 s
+// timeout: on a loopback proxy a look-up takes a few milliseconds, so one
+// that long means a machine too loaded to tell anything, not a bug.
+func skipIfLookupTimedOut(t *testing.T, took time.Duration) {
+	t.Helper()
+	if took >= operator.Timeout {
+		t.Skipf("the operator look-up took %v, past its %v timeout: the machine is too loaded for this test", took, operator.Timeout)
+	}
+}
+
 func TestHookLooksUpTheOperatorOncePerSessionWhenANoticeFires(t *testing.T) {
 	gh := newFakeGitHub(t, githubUser(`{"login":"OctoCat","id":1,"type":"User"}`))
 	root := t.TempDir()
@@ -242,6 +257,7 @@ func TestHookLooksUpTheOperatorOncePerSessionWhenANoticeFires(t *testing.T) {
 		t.Fatalf("no notice fired, yet the API saw %d requests and the proxy %d", users, connects)
 	}
 	warn := s.call(350_000)
+	skipIfLookupTimedOut(t, s.took)
 	if !strings.Contains(warn, "warning line") || !strings.Contains(warn, phraseAuto) || !strings.Contains(warn, phraseOffer) {
 		t.Errorf("warn notice lacks the warning, the automatic relay or the offer: %q", warn)
 	}
@@ -271,6 +287,7 @@ func TestHookLooksUpTheOperatorOncePerSessionWhenANoticeFires(t *testing.T) {
 	writeOperatorFile(t, root, "octocat", "true\n")
 	s2 := newHookSession(t, root, "s2")
 	out := s2.call(410_000)
+	skipIfLookupTimedOut(t, s2.took)
 	if !strings.Contains(out, phraseManual) || strings.Contains(out, phraseAuto) || strings.Contains(out, phraseOffer) {
 		t.Errorf("with the operator's yes: %q; want manual mode and no offer", out)
 	}
@@ -278,6 +295,7 @@ func TestHookLooksUpTheOperatorOncePerSessionWhenANoticeFires(t *testing.T) {
 	writeOperatorFile(t, root, "octocat", "off")
 	s3 := newHookSession(t, root, "s3")
 	out = s3.call(410_000)
+	skipIfLookupTimedOut(t, s3.took)
 	if !strings.Contains(out, phraseAuto) || strings.Contains(out, phraseOffer) {
 		t.Errorf("with the operator's no: %q; want automatic relay and no offer", out)
 	}
@@ -359,6 +377,7 @@ func TestHookReadsOnlyTheOperatorsOwnFile(t *testing.T) {
 	writeOperatorFile(t, root, "bob", "true")
 	s := newHookSession(t, root, "s1")
 	out := s.call(410_000)
+	skipIfLookupTimedOut(t, s.took)
 	if !strings.Contains(out, phraseAuto) || !strings.Contains(out, phraseOffer) {
 		t.Errorf("bob's yes must not apply to alice: %q", out)
 	}
@@ -371,7 +390,11 @@ func TestOperatorCommandThroughTheProxy(t *testing.T) {
 	var stderr strings.Builder
 	cmd := exec.Command("context-budget-operator")
 	cmd.Stderr = &stderr
+	start := time.Now()
 	out, err := cmd.Output()
+	if err != nil {
+		skipIfLookupTimedOut(t, time.Since(start))
+	}
 	if err != nil || string(out) != "mona\n" || stderr.Len() != 0 {
 		t.Errorf("context-budget-operator = %q, %v, stderr %q; want mona", out, err, stderr.String())
 	}
