@@ -25,8 +25,13 @@ check:
 	$(GO) mod tidy -diff
 	$(GO) run $(STATICCHECK) ./...
 
+# The budgets of design §11: the priced recompute on a 100 MB transcript
+# (BenchmarkRecompute, ≤ 20 ms), a line-cache hit in process (BenchmarkHit)
+# and as a process against a stdlib-only floor (BenchmarkHookCacheHit,
+# ratio ≤ 1.5).
 bench:
-	@echo "no benchmarks yet"
+	$(GO) test -run '^$$' -bench 'Recompute|ColdPass|Hit' -benchtime 20x ./internal/linecache/
+	$(GO) test -run '^$$' -bench HookCacheHit -benchtime 1x ./cmd/context-budget/
 
 e2e:
 	@echo "no end-to-end suite yet"
