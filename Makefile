@@ -30,10 +30,15 @@ check:
 	$(GO) run $(STATICCHECK) ./...
 
 # bench: the hook against the floor as processes (bench/run; transcripts
-# cached in .cache/bench), then the in-process benchmarks of the reading.
+# cached in .cache/bench), the in-process benchmarks of the reading, then
+# the budgets of design §11 for priced lines: the recompute on a 100 MB
+# transcript (BenchmarkRecompute, ≤ 20 ms), a line-cache hit in process
+# (BenchmarkHit) and as a process against the floor (BenchmarkHookCacheHit).
 bench:
 	$(GO) run ./bench/run
 	$(GO) test -run '^$$' -bench . -benchmem ./internal/reading/
+	$(GO) test -run '^$$' -bench 'Recompute|ColdPass|Hit' -benchtime 20x ./internal/linecache/
+	$(GO) test -run '^$$' -bench HookCacheHit -benchtime 1x ./cmd/context-budget/
 
 # Each fuzz target for FUZZTIME; findings land in testdata/fuzz as seeds.
 FUZZTIME ?= 3m

@@ -12,6 +12,8 @@ The commands are:
 
 	hook        the PostToolUse hook: reads the payload on stdin, prints a
 	            notice when a line is crossed, once per climb
+	lines       the reading, both lines and what set them, and the relay's
+	            dollars, for a transcript or a hook payload
 	statusline  Claude Code's statusLine command: one short line with the
 	            reading and the next line
 	install     register the hooks (and the status line) in Claude Code's
@@ -37,6 +39,50 @@ The hook never fails loudly: anything it cannot read is silence and exit
 status 0. A call made inside a subagent (agent_id set) is ignored. State
 lives in <project>/tmp/context-budget/, which carries a .gitignore of its
 own; the project is $CLAUDE_PROJECT_DIR, else the payload's cwd.
+
+# The lines
+
+Each line is priced, capped, set by the window, or fixed by the environment,
+and says which. The cost model compares carrying on over the next 100,000
+tokens of work with relaying now: the summary turn, the successor's
+re-orientation, and the slice carried on from the successor's small
+context. The warn line is the context where relaying saves $0.20 over that
+slice, the pause line where it saves $0.80, each used only when it lies
+below its cap (300,000 and 400,000 tokens): pricing only moves a line
+earlier. The rates come from a price table built into the binary (as_of
+dated) by the last response's model and speed; a file of the same shape at
+$XDG_CONFIG_HOME/context-budget/prices.toml, then
+<project>/.claude/context-budget/prices.toml, overrides or extends it. An
+unknown model is unpriced: the lines stay at the caps.
+
+The lines also respect the context window: Claude Code compacts on its own
+20,000 + 13,000 tokens short of the window (167,000 on a 200k window,
+967,000 on 1M, lower with CLAUDE_AUTOCOMPACT_PCT_OVERRIDE), so the pause
+line is never later than 15,000 tokens before that point and the warn line
+never later than 30,000 before the pause. The window is
+MUTHUR_CONTEXT_BUDGET_WINDOW, else what the transcript says ([1m] models),
+else 1M once a reading passed 200,000, else what the statusline recorded,
+else 200,000. A line fixed in the environment is never moved.
+
+The priced lines are cached per session in
+<project>/tmp/context-budget/<session_id>.line and recomputed after 10,000
+tokens of growth, a drop, or a change of anything they depend on.
+
+# Lines
+
+Usage:
+
+	context-budget lines [--json] [--transcript FILE] [--project DIR]
+	context-budget lines [--json] < payload.json
+
+Lines prints, for the transcript (or the one a hook payload on stdin names),
+the reading, both lines and what set them, what relaying now costs up front
+and saves over the next 100k tokens, the successor's re-orientation and its
+source, the requests per token q, the cache TTL, the price table's as_of and
+the window with its compaction point. The project (for price overrides) is
+--project, else the payload's, else the current directory. --json prints one
+object. A price file that does not parse is an error here; the hook ignores
+it and uses the built-in table.
 
 # Manual relay and the operator
 
@@ -175,7 +221,8 @@ naming the variable, and the hook sends no notice on that call.
 	MUTHUR_MANUAL_CONTEXT_BUDGET_RELAY      truthy: the pause offers /relay (no look-up)
 	MUTHUR_CONTEXT_BUDGET_WINDOW            the context window, in tokens
 
-Without pricing the lines are the caps: warn at 300,000 tokens, pause at
-400,000.
+With MUTHUR_CONTEXT_BUDGET_LINES=fixed the lines are the caps (warn at
+300,000 tokens, pause at 400,000) and the window's, and no pricing work is
+done.
 */
 package main

@@ -8,11 +8,13 @@ import (
 	"runtime/debug"
 
 	"github.com/muthur/context-budget/internal/config"
-	"github.com/muthur/context-budget/internal/lines"
+	"github.com/muthur/context-budget/internal/linecache"
 	"github.com/muthur/context-budget/internal/manualrelay"
 	"github.com/muthur/context-budget/internal/notice"
+	"github.com/muthur/context-budget/internal/policy"
 	"github.com/muthur/context-budget/internal/reading"
 	"github.com/muthur/context-budget/internal/state"
+	"github.com/muthur/context-budget/internal/window"
 )
 
 // maxPayload bounds what the hook reads from stdin; a payload past it is
@@ -79,21 +81,39 @@ func hookNotice(p reading.Payload, getenv func(string) string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	ls := lines.Fixed(s)
-	level, err := state.Advance(state.Dir(root), p.SessionID, r.Tokens, ls.Tokens())
+	dir := state.Dir(root)
+	d := decide(&linecache.Session{Dir: dir, ID: p.SessionID, Root: root, Transcript: p.TranscriptPath,
+		Settings: s, Getenv: getenv, Reading: r.Tokens, RequestedModel: r.RequestedModel})
+	level, err := state.Advance(dir, p.SessionID, r.Tokens, d.Lines.Tokens())
 	if err != nil || level == state.None {
 		return "", err
 	}
 	// Only now, with a notice about to fire, is the operator worth a
 	// look-up: a child process, at most once per session (design §7).
-	d := manualrelay.Decide(s.Manual, root, func() string {
+	mr := manualrelay.Decide(s.Manual, root, func() string {
 		return manualrelay.Operator(state.Dir(root), p.SessionID, manualrelay.Lookup)
 	})
 	return notice.Text(notice.Facts{
-		Level:   level,
-		Reading: r.Tokens,
-		Lines:   ls,
-		Manual:  d.Manual,
-		Offer:   d.Offer,
+		Level:       level,
+		Reading:     r.Tokens,
+		Lines:       d.Lines,
+		Money:       d.Money(r.Tokens),
+		WindowWords: d.Window.Words(),
+		Manual:      mr.Manual,
+		Offer:       mr.Offer,
 	}), nil
+}
+
+// decide applies the policy for one call. With the lines fixed it does no
+// pricing work at all and keeps no line cache; otherwise the session's
+// line cache answers, recomputing when it must. A cache that cannot be
+// saved still gives its lines.
+func decide(ls *linecache.Session) policy.Decision {
+	if ls.Settings.Fixed {
+		return policy.Decide(policy.Input{Settings: ls.Settings, Reading: ls.Reading,
+			RequestedModel: ls.RequestedModel, Getenv: ls.Getenv,
+			StatuslineWindow: window.ReadFile(window.FileName(ls.Dir, ls.ID))})
+	}
+	d, _, _ := linecache.Decide(ls)
+	return d
 }

@@ -26,6 +26,7 @@ var commands []command
 func init() {
 	commands = []command{
 		{"hook", runHook},
+		{"lines", runLines},
 		{"statusline", runStatusline},
 		{"ledger", runLedger},
 		{"replay", runReplay},

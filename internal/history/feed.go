@@ -10,8 +10,11 @@ import (
 )
 
 // MaxLine bounds the lines the pass decodes. Longer lines are skipped
-// unread: no record the history needs is that long (tool results are).
-const MaxLine = 4 << 20
+// unread: tool results are that long, the records the history needs
+// hardly ever are (a response that writes a huge file is; missing it only
+// delays its figures to the next response). It also bounds the pass's
+// buffer to 2 MiB, within the hook's 16 MiB memory budget.
+const MaxLine = 1 << 20
 
 // Words a line must hold to be worth decoding; everything else (user
 // records, tool results, attachments) is skipped at the cost of a search.

@@ -6,6 +6,7 @@ package notice
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/muthur/context-budget/internal/lines"
@@ -49,12 +50,17 @@ func K(tokens int64) string {
 	return fmt.Sprintf("%dk", (tokens+500)/1000)
 }
 
-// USD shows dollars to the cent.
+// USD shows dollars to the cent, halves up: 5.825 → "$5.83". The cents
+// are rounded with a margin of a millionth of a cent, so that a half that
+// binary floating point stores a hair below (5.825 is 5.82499…) still
+// rounds up.
 func USD(v float64) string {
+	sign := ""
 	if v < 0 {
-		return fmt.Sprintf("-$%.2f", -v)
+		sign, v = "-", -v
 	}
-	return fmt.Sprintf("$%.2f", v)
+	cents := int64(math.Floor(v*100 + 0.5 + 1e-6))
+	return fmt.Sprintf("%s$%d.%02d", sign, cents/100, cents%100)
 }
 
 // why says what set a line, in the words the notice uses.

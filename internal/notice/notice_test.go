@@ -64,3 +64,16 @@ func TestEndings(t *testing.T) {
 		}
 	}
 }
+
+func TestUSD(t *testing.T) {
+	for _, tc := range []struct {
+		v    float64
+		want string
+	}{
+		{5.825, "$5.83"}, {1.2175, "$1.22"}, {0.9825, "$0.98"}, {0.8, "$0.80"}, {0, "$0.00"}, {-1.375, "-$1.38"}, {12.004, "$12.00"},
+	} {
+		if got := USD(tc.v); got != tc.want {
+			t.Errorf("USD(%v) = %q, want %q", tc.v, got, tc.want)
+		}
+	}
+}

@@ -23,7 +23,7 @@ const (
 func Reorient(root, transcriptPath string, h *history.History, rt restart.Rates) Reorientation {
 	w, r := restart.Estimate(rt, h.First.Context, h.First.CacheRead)
 	return Reorientation{Tokens: w, CostUSD: r, Source: SourceEstimate,
-		Words: "an estimate (no session measured yet)"}
+		Words: "an estimate, no session measured yet"}
 }
 
 // ReorientStamp is a cheap fingerprint of what Reorient reads (e.g. the

@@ -1,0 +1,223 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/muthur/context-budget/internal/config"
+	"github.com/muthur/context-budget/internal/history"
+	"github.com/muthur/context-budget/internal/lines"
+	"github.com/muthur/context-budget/internal/notice"
+	"github.com/muthur/context-budget/internal/policy"
+	"github.com/muthur/context-budget/internal/prices"
+	"github.com/muthur/context-budget/internal/reading"
+	"github.com/muthur/context-budget/internal/state"
+	"github.com/muthur/context-budget/internal/window"
+)
+
+// linesReport is what `lines --json` prints. The first fields are the
+// contract of design §10 and issue 3; window and warnings come after.
+type linesReport struct {
+	Reading          int64          `json:"reading"`
+	Model            string         `json:"model"`
+	Priced           bool           `json:"priced"`
+	Warn             lineReport     `json:"warn"`
+	Pause            lineReport     `json:"pause"`
+	SavingUSD        *float64       `json:"saving_usd"`
+	RelayUpfrontUSD  *float64       `json:"relay_upfront_usd"`
+	CarryOnUSD       *float64       `json:"carry_on_usd"`
+	Reorientation    *reorientation `json:"reorientation"`
+	RequestsPerToken *float64       `json:"requests_per_token"`
+	TTL              *string        `json:"ttl"`
+	PricesAsOf       string         `json:"prices_as_of"`
+	Window           window.Window  `json:"window"`
+	Warnings         []string       `json:"warnings,omitempty"`
+}
+
+type lineReport struct {
+	Tokens *int64      `json:"tokens"`
+	SetBy  lines.SetBy `json:"set_by"`
+	// SavingUSD is the dollar threshold of a priced line.
+	SavingUSD float64 `json:"saving_usd,omitempty"`
+}
+
+type reorientation struct {
+	Tokens  int64   `json:"tokens"`
+	CostUSD float64 `json:"cost_usd"`
+	Source  string  `json:"source"`
+}
+
+// runLines is `context-budget lines`: the reading, both lines and what set
+// them, and the relay's figures, for a transcript or a hook payload.
+func runLines(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("lines", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	transcriptFlag := fs.String("transcript", "", "the session's transcript (.jsonl)")
+	projectFlag := fs.String("project", "", "the project root (default: the current directory)")
+	jsonFlag := fs.Bool("json", false, "print one JSON object")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: context-budget lines [--json] [--transcript FILE] [--project DIR] [< payload.json]")
+	}
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fs.Usage()
+		return 2
+	}
+	s, err := config.FromEnv(os.Getenv)
+	if err != nil {
+		return fail(stderr, err, "fix or unset the variable; see 'context-budget help'")
+	}
+	path, root, session := *transcriptFlag, *projectFlag, ""
+	if path == "" {
+		data, _ := io.ReadAll(io.LimitReader(stdin, maxPayload))
+		p, err := reading.ParsePayload(data)
+		if err != nil || p.TranscriptPath == "" {
+			fmt.Fprintln(stderr, "context-budget: error: no transcript: give --transcript FILE or a hook payload on stdin")
+			return 2
+		}
+		path, session = p.TranscriptPath, p.SessionID
+		if root == "" {
+			root = os.Getenv("CLAUDE_PROJECT_DIR")
+		}
+		if root == "" {
+			root = p.Cwd
+		}
+	} else {
+		session = strings.TrimSuffix(filepath.Base(path), ".jsonl")
+	}
+	if root == "" {
+		if root, err = os.Getwd(); err != nil {
+			return fail(stderr, err, "")
+		}
+	}
+	rep, err := linesFor(s, path, root, session)
+	if err != nil {
+		return fail(stderr, err, "")
+	}
+	if *jsonFlag {
+		out, _ := json.MarshalIndent(rep, "", "  ")
+		fmt.Fprintf(stdout, "%s\n", out)
+		return 0
+	}
+	printLines(stdout, rep)
+	return 0
+}
+
+// linesFor applies the hook's policy to one transcript.
+func linesFor(s config.Settings, path, root, session string) (*linesReport, error) {
+	r, err := reading.Read(path, reading.Options{})
+	if err != nil {
+		if errors.Is(err, reading.ErrNoReading) {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		return nil, err
+	}
+	in := policy.Input{Settings: s, Reading: r.Tokens, RequestedModel: r.RequestedModel,
+		Root: root, TranscriptPath: path, Getenv: os.Getenv}
+	if state.PlainName(session) {
+		in.StatuslineWindow = window.ReadFile(window.FileName(state.Dir(root), session))
+	}
+	asOf := prices.EmbeddedAsOf()
+	if !s.Fixed {
+		table, err := prices.Load(prices.OverrideFiles(root, os.Getenv))
+		if err != nil {
+			return nil, fmt.Errorf("price table: %w", err)
+		}
+		var h history.History
+		if err := h.Update(path); err != nil {
+			return nil, err
+		}
+		in.Table, in.History, asOf = table, &h, table.AsOf
+	}
+	d := policy.Decide(in)
+	rep := &linesReport{Reading: r.Tokens, Model: r.Model, Priced: d.Priced,
+		Warn: lineOf(d.Lines.Warn), Pause: lineOf(d.Lines.Pause),
+		PricesAsOf: asOf, Window: d.Window}
+	if d.Priced {
+		m := d.At(r.Tokens)
+		rep.SavingUSD = dollars(m.Saving(r.Tokens))
+		rep.RelayUpfrontUSD = dollars(m.RelayUpfront(r.Tokens))
+		rep.CarryOnUSD = dollars(m.CarryOn(r.Tokens))
+		ro := d.Reorientation
+		rep.Reorientation = &reorientation{Tokens: ro.Tokens, CostUSD: *dollars(ro.CostUSD), Source: ro.Source}
+		q := roundSig(d.Cost.Q)
+		rep.RequestsPerToken, rep.TTL = &q, &d.TTL
+	}
+	for _, name := range d.PastCompaction() {
+		rep.Warnings = append(rep.Warnings, fmt.Sprintf("the %s line fixed by MUTHUR_CONTEXT_BUDGET_%s lies at or past the compaction point (%s tokens): Claude Code will compact before it fires",
+			name, strings.ToUpper(name), thousands(d.Window.CompactsAt)))
+	}
+	return rep, nil
+}
+
+func lineOf(l lines.Line) lineReport {
+	t := l.Tokens
+	return lineReport{Tokens: &t, SetBy: l.SetBy, SavingUSD: l.SavingUSD}
+}
+
+// dollars rounds to a millionth of a dollar, so that the JSON shows 0.9825
+// rather than floating point's 0.9824999999999999.
+func dollars(v float64) *float64 {
+	r := math.Round(v*1e6) / 1e6
+	return &r
+}
+
+// roundSig rounds to six significant digits.
+func roundSig(v float64) float64 {
+	if v == 0 {
+		return 0
+	}
+	scale := math.Pow(10, 6-math.Ceil(math.Log10(math.Abs(v))))
+	return math.Round(v*scale) / scale
+}
+
+// thousands writes 169872 as "169,872".
+func thousands(n int64) string {
+	s := fmt.Sprint(n)
+	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+func printLines(w io.Writer, rep *linesReport) {
+	line := func(name string, l lineReport) {
+		fmt.Fprintf(w, "%-14s %s tokens, set by %s", name, thousands(*l.Tokens), l.SetBy)
+		if l.SetBy == lines.Priced {
+			fmt.Fprintf(w, " (relaying there saves %s over the next 100k tokens)", notice.USD(l.SavingUSD))
+		}
+		fmt.Fprintln(w)
+	}
+	fmt.Fprintf(w, "%-14s %s tokens (%s)\n", "reading", thousands(rep.Reading), rep.Model)
+	line("warn line", rep.Warn)
+	line("pause line", rep.Pause)
+	fmt.Fprintf(w, "%-14s %s tokens (from %s); Claude Code compacts at %s\n", "window",
+		thousands(rep.Window.Tokens), rep.Window.Source, thousands(rep.Window.CompactsAt))
+	if rep.Priced {
+		verb, saving := "saves", *rep.SavingUSD
+		if saving < 0 {
+			verb, saving = "costs", -saving
+		}
+		fmt.Fprintf(w, "%-14s %s up front; %s %s over the next 100k tokens against carrying on at %s\n", "relaying now",
+			notice.USD(*rep.RelayUpfrontUSD), verb, notice.USD(saving), notice.USD(*rep.CarryOnUSD))
+		ro := rep.Reorientation
+		fmt.Fprintf(w, "%-14s %s tokens, %s (source: %s)\n", "reorientation", thousands(ro.Tokens), notice.USD(ro.CostUSD), ro.Source)
+		fmt.Fprintf(w, "%-14s %g requests per token\n", "q", *rep.RequestsPerToken)
+		fmt.Fprintf(w, "%-14s %s\n", "cache ttl", *rep.TTL)
+	} else {
+		fmt.Fprintf(w, "%-14s no (the lines are the caps and the window's)\n", "priced")
+	}
+	fmt.Fprintf(w, "%-14s %s\n", "prices as of", rep.PricesAsOf)
+	for _, warn := range rep.Warnings {
+		fmt.Fprintf(w, "warning: %s\n", warn)
+	}
+}
