@@ -161,6 +161,7 @@ func runLedgerRecord(args []string, stdin io.Reader, stdout, stderr io.Writer) i
 	if root == "" {
 		return 0
 	}
+	waitForFinal(p.TranscriptPath, p.LastAssistantMessage)
 	if _, err := recordRow(root, p.TranscriptPath, p.SessionID, os.Getenv); err != nil && !errors.Is(err, os.ErrNotExist) && !errors.Is(err, errNoResponses) {
 		fmt.Fprintf(stderr, "context-budget: ledger record: %v\n", err)
 	}
