@@ -7,7 +7,7 @@ STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 # else ~/.local/bin. Override with `make install BINDIR=…`.
 BINDIR      ?= $(shell if [ -w /usr/local/bin ]; then echo /usr/local/bin; else echo $$HOME/.local/bin; fi)
 
-.PHONY: build install test check bench e2e fuzz clean
+.PHONY: build install test check bench bench-ledger e2e fuzz clean
 
 build:
 	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o bin/ ./cmd/...
@@ -33,8 +33,9 @@ check:
 # cached in .cache/bench), the in-process benchmarks of the reading, then
 # the budgets of design §11 for priced lines: the recompute on a 100 MB
 # transcript (BenchmarkRecompute, ≤ 20 ms), a line-cache hit in process
-# (BenchmarkHit) and as a process against the floor (BenchmarkHookCacheHit).
-bench:
+# (BenchmarkHit) and as a process against the floor (BenchmarkHookCacheHit);
+# first the ledger's (bench-ledger).
+bench: bench-ledger
 	$(GO) run ./bench/run
 	$(GO) test -run '^$$' -bench . -benchmem ./internal/reading/
 	$(GO) test -run '^$$' -bench 'Recompute|ColdPass|Hit' -benchtime 20x ./internal/linecache/
@@ -46,6 +47,18 @@ fuzz:
 	$(GO) test ./internal/reading -run '^$$' -fuzz '^FuzzParsePayload$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./internal/reading -run '^$$' -fuzz '^FuzzLast$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./internal/transcript -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME)
+
+# `ledger record` (the Stop hook) on a synthetic 100 MB transcript with
+# subagents: wall time, CPU and peak memory of the process; then the
+# in-process benchmarks of the row and of the priced recompute's share
+# with 1,000 ledger rows (cpu-ms/op is the figure on a loaded machine).
+bench-ledger: build
+	mkdir -p tmp/bench
+	CB_BIG_DIR=$(CURDIR)/tmp/bench $(GO) test ./internal/orientation -run '^TestWriteBig$$' -count=1 >/dev/null
+	rm -rf tmp/bench/proj
+	for i in 1 2 3; do /usr/bin/time -f "ledger record, 100 MB: %e s wall, %U s user, %S s sys, %M KB max RSS" \
+		bin/context-budget ledger record --transcript tmp/bench/big.jsonl --project tmp/bench/proj >/dev/null; done
+	$(GO) test ./internal/orientation -run '^$$' -bench 'Record100MB|Orientation100MB|Successor1000' -benchmem -benchtime 3x
 
 e2e:
 	@echo "no end-to-end suite yet"

@@ -20,6 +20,8 @@ The commands are:
 	            settings and copy the skills
 	uninstall   remove what install added
 	doctor      check what is installed where and how the transcripts read
+	ledger      list the project's session rows with their costs and
+	            orientation; ledger record is the Stop hook that writes them
 	help        print this manual
 	version     print the version
 
@@ -207,6 +209,46 @@ than a letter or digit replaced by "-", as Claude Code names it, or
 $CLAUDE_CODE_PROJECT_DIR_NAME. Doctor exits with status 0 when all is well,
 1 with the list of problems otherwise; unknown record types are reported
 but are no problem.
+# The ledger
+
+	context-budget ledger [--json] [--project DIR]
+	context-budget ledger record
+	context-budget ledger record --transcript FILE [--project DIR]
+
+Registered as a Claude Code Stop hook, ledger record writes one row per
+session to <project>/.claude/costs/sessions/<YYYY-MM>/<session_id>.json
+(the month of the session's first response) and re-writes it at every
+stop. The row prices the whole session at API rates: the main transcript
+and every <transcript minus .jsonl>/subagents/*.jsonl file, one response
+per message.id with its last record's usage, with the built-in price table
+and any override (see prices.toml). It holds the totals (own turns,
+subagents, per model and speed), the opening prompt, the branch, the price
+table's as_of date, Claude Code's own total when the transcript carries
+one (cost-state records) as a cross-check, warnings (a model the table
+does not price counts at $0 and says so), and the orientation: what the
+session spent before it first acted. Acting is an Edit, Write or
+NotebookEdit of a file in the project (not under tmp/), an
+AskUserQuestion or ExitPlanMode, or the session's own end of turn; the
+spend is every response before that one, subagents included. After each
+compaction the same measure gives a reorientation. Like the hook, the Stop
+hook never fails loudly. Rows are written atomically and are meant to be
+committed: they are the team's measured costs.
+
+With --transcript, ledger record backfills the row of a past session into
+the project in --project (default: the current directory) and prints the
+row's path.
+
+ledger lists the rows as a table: the date, branch, opening prompt, cost,
+responses, the context and dollars of the orientation, and whether the
+session was relayed (its opening prompt is /relay take …), with totals.
+--json prints the rows. A file that is not a row is skipped and counted on
+stderr.
+
+The priced lines use the ledger: the successor's reorientation is, from
+the first source that has one, this session's own orientation if it was
+itself relayed, the mean over the ledger's relayed sessions, this
+session's own orientation, else an estimate; the notice names it, e.g.
+"the mean of 4 relayed sessions in the ledger".
 
 # Tuning
 

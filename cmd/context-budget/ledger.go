@@ -12,6 +12,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/muthur/context-budget/internal/manualrelay"
 	"github.com/muthur/context-budget/internal/orientation"
 	"github.com/muthur/context-budget/internal/prices"
 	"github.com/muthur/context-budget/internal/reading"
@@ -160,6 +161,7 @@ func runLedgerRecord(args []string, stdin io.Reader, stdout, stderr io.Writer) i
 	if root == "" {
 		return 0
 	}
+	waitForFinal(p.TranscriptPath, p.LastAssistantMessage)
 	if _, err := recordRow(root, p.TranscriptPath, p.SessionID, os.Getenv); err != nil && !errors.Is(err, os.ErrNotExist) && !errors.Is(err, errNoResponses) {
 		fmt.Fprintf(stderr, "context-budget: ledger record: %v\n", err)
 	}
@@ -203,14 +205,18 @@ func recordRow(root, transcriptPath, session string, getenv func(string) string)
 }
 
 // operatorOf is the GitHub login the hook resolved for the session, if it
-// left one in the state folder; the ledger never asks the network itself.
+// recorded one (manualrelay.Operator's record); the ledger never asks the
+// network itself, so a session that never fired a notice has no operator.
 func operatorOf(root, session string) string {
+	if !state.PlainName(session) {
+		return ""
+	}
 	data, err := os.ReadFile(filepath.Join(state.Dir(root), session+".operator"))
 	if err != nil {
 		return ""
 	}
-	login := strings.ToLower(strings.TrimSpace(string(data)))
-	if !state.PlainName(login) || strings.ContainsAny(login, " \t\n") {
+	login := strings.TrimSpace(string(data))
+	if !manualrelay.PlainLogin(login) {
 		return ""
 	}
 	return login

@@ -102,7 +102,7 @@ func (s *Session) Key() string {
 		}
 	}
 	fmt.Fprintf(&b, "statusline %d|", s.statusline())
-	fmt.Fprintf(&b, "reorient %s|transcript %s", policy.ReorientStamp(s.Root, s.Transcript), s.Transcript)
+	fmt.Fprintf(&b, "reorient %s|transcript %s", policy.ReorientStamp(s.Root, s.ID, s.Transcript), s.Transcript)
 	return b.String()
 }
 
@@ -152,7 +152,7 @@ func Decide(s *Session) (d policy.Decision, hit bool, err error) {
 	e.Decision = policy.Decide(policy.Input{
 		Settings: s.Settings, Table: table, History: &e.History,
 		Reading: s.Reading, RequestedModel: s.RequestedModel,
-		Root: s.Root, TranscriptPath: s.Transcript,
+		Root: s.Root, SessionID: s.ID, TranscriptPath: s.Transcript,
 		StatuslineWindow: s.statusline(), Getenv: s.Getenv,
 	})
 	data, _ := json.Marshal(&e)

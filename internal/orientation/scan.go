@@ -207,11 +207,35 @@ func (sc *scanner) file(r io.Reader, sub bool) error {
 	}
 }
 
-var costState = []byte(`"cost-state"`)
+// Words a line must hold to be worth decoding. Searching is much cheaper
+// than decoding, and most of a transcript's bytes are tool results and
+// progress records nothing here reads. The words are JSON structure (a
+// quote inside a string value is escaped), so prose cannot fake them.
+var (
+	costState      = []byte(`"cost-state"`)
+	assistantWord  = []byte(`"assistant"`)
+	boundaryWord   = []byte(`_boundary"`)
+	userWord       = []byte(`"user"`)
+	toolResultWord = []byte(`"tool_result"`)
+	textWord       = []byte(`"text"`)
+)
+
+// worthDecoding reports whether a line may hold a response, a boundary or
+// an operator prompt. A user record of tool results with no text block in
+// it is none of them.
+func worthDecoding(line []byte) bool {
+	if bytes.Contains(line, assistantWord) || bytes.Contains(line, boundaryWord) {
+		return true
+	}
+	return bytes.Contains(line, userWord) && (!bytes.Contains(line, toolResultWord) || bytes.Contains(line, textWord))
+}
 
 func (sc *scanner) line(line []byte, sub bool) {
 	if !sub && bytes.Contains(line, costState) {
 		sc.costState(line)
+	}
+	if !worthDecoding(line) {
+		return
 	}
 	transcript.Decode(line, func(r *transcript.Record) {
 		sc.seq++

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/muthur/context-budget/internal/prices"
@@ -56,7 +57,7 @@ func Words(s Source, count int) string {
 	case Own:
 		return "this session's own orientation"
 	}
-	return "an estimate (no relayed session measured yet)"
+	return "an estimate (no session measured yet)"
 }
 
 // SuccessorInputs are what Successor needs.
@@ -82,6 +83,10 @@ type SuccessorInputs struct {
 // measured, never changes and is cached too. Anything unreadable falls
 // through to the next source.
 func Successor(in SuccessorInputs) Reorientation {
+	if in.Root == "" {
+		w, r := in.estimate()
+		return Reorientation{W: w, R: r, Source: Estimate, Words: Words(Estimate, 0)}
+	}
 	dir := state.Dir(in.Root)
 	own, relayed, ok := ownOrientation(dir, in)
 	if ok && relayed {
@@ -93,12 +98,15 @@ func Successor(in SuccessorInputs) Reorientation {
 	if ok {
 		return Reorientation{W: own.ContextTokens, R: own.Spend.CostUSD, Source: Own, Words: Words(Own, 0)}
 	}
-	var w int64
-	var r float64
-	if in.Estimate != nil {
-		w, r = in.Estimate()
-	}
+	w, r := in.estimate()
 	return Reorientation{W: w, R: r, Source: Estimate, Words: Words(Estimate, 0)}
+}
+
+func (in SuccessorInputs) estimate() (int64, float64) {
+	if in.Estimate == nil {
+		return 0, 0
+	}
+	return in.Estimate()
 }
 
 // ownCache is a session's measured orientation, kept in
@@ -284,4 +292,29 @@ func listLedger(dir string) (files []string, key string, recent bool, err error)
 		}
 	}
 	return files, strconv.FormatUint(h.Sum64(), 16), recent, nil
+}
+
+// Stamp is a cheap fingerprint of what Successor reads, for a cache of
+// its callers: the ledger folder's modification time and its newest month
+// folder's name and time (a stop writes there), and whether the session's
+// own orientation is measured. A row pulled into an older month is not
+// seen until the caller recomputes for another reason.
+func Stamp(root, session string) string {
+	var b strings.Builder
+	dir := ledger.Dir(root)
+	if info, err := os.Stat(dir); err == nil {
+		b.WriteString(strconv.FormatInt(info.ModTime().UnixNano(), 36))
+		if months, err := os.ReadDir(dir); err == nil && len(months) > 0 {
+			newest := months[len(months)-1]
+			if mi, err := newest.Info(); err == nil {
+				b.WriteString(" " + newest.Name() + " " + strconv.FormatInt(mi.ModTime().UnixNano(), 36))
+			}
+		}
+	}
+	if state.PlainName(session) {
+		if _, err := os.Stat(filepath.Join(state.Dir(root), session+".orientation")); err == nil {
+			b.WriteString(" own")
+		}
+	}
+	return b.String()
 }

@@ -54,8 +54,9 @@ type Input struct {
 	// requestedModel (evidence of a 1M window).
 	Reading        int64
 	RequestedModel string
-	// Root and TranscriptPath locate the session for the reorientation.
-	Root, TranscriptPath string
+	// Root, SessionID and TranscriptPath locate the session for the
+	// reorientation (SessionID defaults to the transcript's file name).
+	Root, SessionID, TranscriptPath string
 	// StatuslineWindow is the window our statusline recorded (0: none).
 	StatuslineWindow int64
 	// Getenv reads Claude Code's compaction variables.
@@ -127,7 +128,7 @@ func (d *Decision) price(in Input) {
 	rt := rates(row.Rates, h.TTL1h)
 	d.Priced, d.Model, d.TTL, d.AsOf = true, h.Last.Model, h.TTL(), in.Table.AsOf
 	d.QMeasured = h.Measured()
-	d.Reorientation = Reorient(in.Root, in.TranscriptPath, h, rt)
+	d.Reorientation = Reorient(in.Root, in.SessionID, in.TranscriptPath, h, rt, in.Table)
 	d.Cost = restart.Model{Rates: rt, Q: h.Q(), W: d.Reorientation.Tokens, R: d.Reorientation.CostUSD}
 	if row.BandAbove > 0 && row.Band != nil {
 		b := d.Cost

@@ -1,17 +1,22 @@
 package policy
 
 import (
+	"path/filepath"
+	"strings"
+
 	"github.com/muthur/context-budget/internal/history"
+	"github.com/muthur/context-budget/internal/orientation"
+	"github.com/muthur/context-budget/internal/prices"
 	"github.com/muthur/context-budget/internal/restart"
 )
 
 // Sources of the successor's reorientation (design §8), in the order they
-// are tried. Only Estimate is implemented here; the ledger fills the rest.
+// are tried (package orientation measures them).
 const (
-	SourceOwnRelayed    = "own-relayed"
-	SourceLedgerRelayed = "ledger-relayed"
-	SourceOwn           = "own"
-	SourceEstimate      = "estimate"
+	SourceOwnRelayed    = string(orientation.OwnRelayed)
+	SourceLedgerRelayed = string(orientation.LedgerRelayed)
+	SourceOwn           = string(orientation.Own)
+	SourceEstimate      = string(orientation.Estimate)
 )
 
 // Reorient returns what a successor of the session would spend to
@@ -19,16 +24,38 @@ const (
 // orientation if it was relayed, the mean of the ledger's relayed rows
 // (under root), the session's own orientation (from its transcript), else
 // the estimate of restart.Estimate from the session's first response.
-// rt are the session's rates.
-func Reorient(root, transcriptPath string, h *history.History, rt restart.Rates) Reorientation {
-	w, r := restart.Estimate(rt, h.First.Context, h.First.CacheRead)
-	return Reorientation{Tokens: w, CostUSD: r, Source: SourceEstimate,
-		Words: "an estimate, no session measured yet"}
+// rt are the session's rates; table prices the session's own orientation.
+// Without a root nothing is read or cached: the estimate.
+func Reorient(root, session, transcriptPath string, h *history.History, rt restart.Rates, table *prices.Table) Reorientation {
+	estimate := func() (int64, float64) { return restart.Estimate(rt, h.First.Context, h.First.CacheRead) }
+	if root == "" {
+		w, r := estimate()
+		return Reorientation{Tokens: w, CostUSD: r, Source: SourceEstimate, Words: orientation.Words(orientation.Estimate, 0)}
+	}
+	s := orientation.Successor(orientation.SuccessorInputs{
+		Root: root, Session: sessionOf(session, transcriptPath), Transcript: transcriptPath,
+		Table: table, Estimate: estimate,
+	})
+	return Reorientation{Tokens: s.W, CostUSD: s.R, Source: string(s.Source), Words: s.Words}
 }
 
-// ReorientStamp is a cheap fingerprint of what Reorient reads (e.g. the
-// ledger's modification time); the line cache recomputes when it
-// changes. It runs on every hook call, so it must not read much.
-func ReorientStamp(root, transcriptPath string) string {
-	return SourceEstimate
+// sessionOf is the session's id: given, else the transcript's file name
+// (Claude Code names it <session_id>.jsonl).
+func sessionOf(session, transcriptPath string) string {
+	if session != "" {
+		return session
+	}
+	return strings.TrimSuffix(filepath.Base(transcriptPath), ".jsonl")
+}
+
+// ReorientStamp is a cheap fingerprint of what Reorient reads: the
+// ledger folder's and its newest month's modification times, and whether
+// the session's orientation is measured. The line cache recomputes when it
+// changes. It runs on every hook call, so it reads two directory entries
+// and stats one file.
+func ReorientStamp(root, session, transcriptPath string) string {
+	if root == "" {
+		return SourceEstimate
+	}
+	return orientation.Stamp(root, sessionOf(session, transcriptPath))
 }

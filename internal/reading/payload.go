@@ -16,6 +16,8 @@ type Payload struct {
 	Cwd            string `json:"cwd"`
 	AgentID        string `json:"agent_id"`
 	ToolUseID      string `json:"tool_use_id"`
+	// LastAssistantMessage is a Stop payload's final text of the turn.
+	LastAssistantMessage string `json:"last_assistant_message"`
 }
 
 // ErrPayload reports stdin that is not one JSON object.
@@ -72,6 +74,8 @@ func ReadPayload(r io.Reader) (Payload, error) {
 			dst = &p.AgentID
 		case "tool_use_id":
 			dst = &p.ToolUseID
+		case "last_assistant_message":
+			dst = &p.LastAssistantMessage
 		}
 		s.space()
 		if !s.byte(':') {
