@@ -262,7 +262,7 @@ func (d *doctor) checkTuning(scopes []scopeSettings) config.Settings {
 // checkPrices reports the price table's date and the user files laid
 // over the built-in table; a file that does not parse is a problem.
 func (d *doctor) checkPrices() {
-	t, err := prices.Load(prices.OverrideFiles(projectRoot(), os.Getenv))
+	t, err := prices.Load(prices.OverrideFiles(projectRoot(""), os.Getenv))
 	if err != nil {
 		d.printf("\nprice table: %v\n", err)
 		d.problem("price table: %v", err)

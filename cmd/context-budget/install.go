@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/muthur/context-budget/internal/settings"
 	"github.com/muthur/context-budget/skills"
