@@ -9,10 +9,7 @@ import (
 	"path"
 )
 
-// The pattern is "*" rather than "*/SKILL.md" because a pattern that
-// matches nothing does not compile; All picks the skills out.
-//
-//go:embed *
+//go:embed */SKILL.md
 var files embed.FS
 
 // Skill is one skill: the folder name Claude Code invokes it by, and its

@@ -201,7 +201,8 @@ Doctor reports which settings files (user, project, local) register which
 of our hooks, whether the binary each names exists and is this version,
 whether the skills are present, each tuning variable's value and where it
 comes from (the env block of which settings file, or the process
-environment), the price table's date, and for the three newest transcripts
+environment), the price table's as_of date and the user files laid over
+it, and for the three newest transcripts
 under ~/.claude/projects/<project>/ the reading and lines, with anything odd:
 lines that did not parse, readings above 1M tokens, record types it does
 not know. <project> is the root's absolute path with every character other

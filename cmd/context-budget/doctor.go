@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/muthur/context-budget/internal/config"
+	"github.com/muthur/context-budget/internal/prices"
 	"github.com/muthur/context-budget/internal/settings"
 	"github.com/muthur/context-budget/skills"
 )
@@ -258,10 +259,22 @@ func (d *doctor) checkTuning(scopes []scopeSettings) config.Settings {
 	return s
 }
 
-// checkPrices reports the price table's date. The table is not part of
-// this build yet.
+// checkPrices reports the price table's date and the user files laid
+// over the built-in table; a file that does not parse is a problem.
 func (d *doctor) checkPrices() {
-	d.printf("\nprice table: not in this build (lines are the caps or the environment's)\n")
+	t, err := prices.Load(prices.OverrideFiles(projectRoot(""), os.Getenv))
+	if err != nil {
+		d.printf("\nprice table: %v\n", err)
+		d.problem("price table: %v", err)
+		return
+	}
+	d.printf("\nprice table: as of %s", t.AsOf)
+	if len(t.Files) > 0 {
+		d.printf(", with %s", strings.Join(t.Files, ", "))
+	} else {
+		d.printf(", built in")
+	}
+	d.printf("\n")
 }
 
 func (d *doctor) checkTranscripts(s config.Settings) {

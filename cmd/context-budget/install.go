@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/muthur/context-budget/internal/settings"
 	"github.com/muthur/context-budget/skills"
@@ -136,7 +137,20 @@ func edit(p place, dry bool, stdout, stderr io.Writer,
 	if err != nil {
 		return fail(stderr, err, "")
 	}
-	changes = append(changes, skillChanges...)
+	// A skill left in place is worth saying but changes nothing.
+	var notes []string
+	for _, c := range skillChanges {
+		if strings.HasPrefix(c, notePrefix) {
+			notes = append(notes, c)
+		} else {
+			changes = append(changes, c)
+		}
+	}
+	defer func() {
+		for _, n := range notes {
+			fmt.Fprintf(stdout, "%s\n", n)
+		}
+	}()
 	switch {
 	case len(changes) == 0:
 		fmt.Fprintf(stdout, "%s: nothing to change\n", p.file)
@@ -154,6 +168,10 @@ func edit(p place, dry bool, stdout, stderr io.Writer,
 	}
 	return 0
 }
+
+// notePrefix marks a line of a skills step that reports without
+// changing anything.
+const notePrefix = "note: "
 
 // installSkills copies skills into dir/<name>/SKILL.md, replacing an
 // older copy.
@@ -197,7 +215,7 @@ func removeSkills(all []skills.Skill) func(dir string, dry bool) ([]string, erro
 				continue
 			}
 			if !bytes.Equal(cur, s.Content) {
-				changes = append(changes, fmt.Sprintf("skill %s: left %s, it differs from this version's", s.Name, name))
+				changes = append(changes, fmt.Sprintf("%sskill %s: left %s, it differs from this version's", notePrefix, s.Name, name))
 				continue
 			}
 			changes = append(changes, fmt.Sprintf("skill %s: removed %s", s.Name, name))

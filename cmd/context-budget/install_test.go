@@ -108,7 +108,7 @@ func TestSkillsCopyAndRemove(t *testing.T) {
 	if data, _ := os.ReadFile(filepath.Join(dir, "go", "SKILL.md")); string(data) != "mine\n" {
 		t.Errorf("edited go skill = %q, want it kept", data)
 	}
-	if !strings.Contains(strings.Join(got, "\n"), "skill go: left") {
+	if !strings.Contains(strings.Join(got, "\n"), "note: skill go: left") {
 		t.Errorf("changes = %q", got)
 	}
 }

@@ -6,15 +6,14 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strconv"
-	"strings"
 
 	"github.com/muthur/context-budget/internal/config"
 	"github.com/muthur/context-budget/internal/lines"
 	"github.com/muthur/context-budget/internal/notice"
 	"github.com/muthur/context-budget/internal/reading"
 	"github.com/muthur/context-budget/internal/state"
+	"github.com/muthur/context-budget/internal/window"
 )
 
 // maxStatusPayload bounds the status line's stdin; Claude Code sends a
@@ -149,8 +148,8 @@ func colorize(l state.Level, s string) string {
 // <dir>/<session>.window, for the window cap (design §4.1). It writes only
 // when the value changed, atomically; any failure is silent.
 func recordWindow(dir, session string, size int64) {
-	name := filepath.Join(dir, session+".window")
-	if cur, err := os.ReadFile(name); err == nil && strings.TrimSpace(string(cur)) == strconv.FormatInt(size, 10) {
+	name := window.FileName(dir, session)
+	if window.ReadFile(name) == size {
 		return
 	}
 	if state.Ensure(dir) != nil {

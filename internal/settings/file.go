@@ -30,9 +30,15 @@ func Read(name string) (o *Object, data []byte, err error) {
 func BackupName(name string) string { return name + ".bak" }
 
 // Write replaces name with data atomically (temp file in the same
-// folder, then rename), keeping the file's permissions. When old is not
+// folder, then rename), keeping the file's permissions and following a
+// symlink to the file it names. When old is not
 // nil it is first saved to BackupName(name).
 func Write(name string, data, old []byte) error {
+	// A settings file kept in a dotfiles folder is often a symlink; write
+	// through it rather than replace the link with a file.
+	if real, err := filepath.EvalSymlinks(name); err == nil {
+		name = real
+	}
 	perm := fs.FileMode(0o644)
 	if fi, err := os.Stat(name); err == nil {
 		perm = fi.Mode().Perm()

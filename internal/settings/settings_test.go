@@ -1,6 +1,8 @@
 package settings
 
 import (
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -228,5 +230,30 @@ func TestParseDepthBound(t *testing.T) {
 	ok := `{"a":` + strings.Repeat("[", 50) + strings.Repeat("]", 50) + `}`
 	if _, err := Parse([]byte(ok)); err != nil {
 		t.Errorf("Parse of 50 levels: %v", err)
+	}
+}
+
+func TestWriteKeepsSymlinkAndMode(t *testing.T) {
+	dir := t.TempDir()
+	real := filepath.Join(dir, "dotfiles", "settings.json")
+	os.MkdirAll(filepath.Dir(real), 0o755)
+	os.WriteFile(real, []byte("{}\n"), 0o600)
+	link := filepath.Join(dir, "settings.json")
+	if err := os.Symlink(real, link); err != nil {
+		t.Skip(err)
+	}
+	if err := Write(link, []byte("{\"a\": 1}\n"), []byte("{}\n")); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("the link was replaced (%v, %v)", fi.Mode(), err)
+	}
+	data, _ := os.ReadFile(real)
+	fi, _ := os.Stat(real)
+	if string(data) != "{\"a\": 1}\n" || fi.Mode().Perm() != 0o600 {
+		t.Errorf("target = %q mode %v; want the new content, mode 0600", data, fi.Mode().Perm())
+	}
+	if bak, _ := os.ReadFile(BackupName(real)); string(bak) != "{}\n" {
+		t.Errorf("backup = %q", bak)
 	}
 }
