@@ -33,6 +33,7 @@ func init() {
 		{"install", runInstall},
 		{"uninstall", runUninstall},
 		{"doctor", runDoctor},
+		{"lines", runLines},
 		{"help", runHelp},
 		{"version", runVersion},
 	}
