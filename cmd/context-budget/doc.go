@@ -84,7 +84,8 @@ the reading, both lines and what set them, what relaying now costs up front
 and saves over the next 100k tokens, the successor's re-orientation and its
 source, the requests per token q, the cache TTL, the price table's as_of and
 the window with its compaction point. The project (for price overrides) is
---project, else the payload's, else the current directory. --json prints one
+--project, else the payload's, else $CLAUDE_PROJECT_DIR, the top of the
+git work tree, or the current directory. --json prints one
 object. A price file that does not parse is an error here; the hook ignores
 it and uses the built-in table.
 
