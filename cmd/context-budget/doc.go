@@ -185,10 +185,12 @@ still sends each notice once).
 
 Registered as Claude Code's statusLine command, statusline reads the JSON
 Claude Code sends on stdin and prints one line: the reading, the next line
-and what set it, for example
+and what set it, and, when the lines are priced, what relaying now would
+save or cost over the next 100k tokens — the hook's lines from the same
+line cache. For example
 
-	ctx 182k · warn 300k (cap)
-	ctx 351k · pause 400k (cap)
+	ctx 120k · warn 152k (window) · relay costs $2.76
+	ctx 182k · pause 201k (priced) · relay saves $0.35
 	ctx 413k · past pause 400k (cap)
 
 It reads the transcript at once, without the hook's wait. Anything it
