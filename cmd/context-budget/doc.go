@@ -22,8 +22,6 @@ The commands are:
 	doctor      check what is installed where and how the transcripts read
 	ledger      list the project's session rows with their costs and
 	            orientation; ledger record is the Stop hook that writes them
-	lines       the reading, both lines and what set them, and the relay's
-	            dollars, for a transcript or a hook payload
 	help        print this manual
 	version     print the version
 

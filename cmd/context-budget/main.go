@@ -33,7 +33,6 @@ func init() {
 		{"install", runInstall},
 		{"uninstall", runUninstall},
 		{"doctor", runDoctor},
-		{"lines", runLines},
 		{"help", runHelp},
 		{"version", runVersion},
 	}
