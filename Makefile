@@ -47,6 +47,7 @@ fuzz:
 	$(GO) test ./internal/reading -run '^$$' -fuzz '^FuzzParsePayload$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./internal/reading -run '^$$' -fuzz '^FuzzLast$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./internal/transcript -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./internal/history -run '^$$' -fuzz '^FuzzFeed$$' -fuzztime $(FUZZTIME)
 
 # `ledger record` (the Stop hook) on a synthetic 100 MB transcript with
 # subagents: wall time, CPU and peak memory of the process; then the

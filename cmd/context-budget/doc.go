@@ -82,7 +82,8 @@ the reading, both lines and what set them, what relaying now costs up front
 and saves over the next 100k tokens, the successor's re-orientation and its
 source, the requests per token q, the cache TTL, the price table's as_of and
 the window with its compaction point. The project (for price overrides) is
---project, else the payload's, else the current directory. --json prints one
+--project, else the payload's, else $CLAUDE_PROJECT_DIR, the top of the
+git work tree, or the current directory. --json prints one
 object. A price file that does not parse is an error here; the hook ignores
 it and uses the built-in table.
 
@@ -182,10 +183,12 @@ still sends each notice once).
 
 Registered as Claude Code's statusLine command, statusline reads the JSON
 Claude Code sends on stdin and prints one line: the reading, the next line
-and what set it, for example
+and what set it, and, when the lines are priced, what relaying now would
+save or cost over the next 100k tokens — the hook's lines from the same
+line cache. For example
 
-	ctx 182k · warn 300k (cap)
-	ctx 351k · pause 400k (cap)
+	ctx 120k · warn 152k (window) · relay costs $2.76
+	ctx 182k · pause 201k (priced) · relay saves $0.35
 	ctx 413k · past pause 400k (cap)
 
 It reads the transcript at once, without the hook's wait. Anything it

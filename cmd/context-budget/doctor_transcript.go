@@ -9,8 +9,10 @@ import (
 	"strings"
 
 	"github.com/muthur/context-budget/internal/config"
-	"github.com/muthur/context-budget/internal/lines"
+	"github.com/muthur/context-budget/internal/history"
 	"github.com/muthur/context-budget/internal/notice"
+	"github.com/muthur/context-budget/internal/policy"
+	"github.com/muthur/context-budget/internal/prices"
 	"github.com/muthur/context-budget/internal/transcript"
 )
 
@@ -94,7 +96,22 @@ func (d *doctor) checkTranscript(name string, s config.Settings) {
 		d.problem("%s: %v", name, err)
 		return
 	}
-	ls := lines.Fixed(s)
+	// The hook's policy over the whole transcript: what it would decide
+	// at the last reading (override price files aside).
+	in := policy.Input{Settings: s, Reading: sc.last, Getenv: os.Getenv}
+	if !s.Fixed {
+		var h history.History
+		if h.Update(name) == nil {
+			in.History = &h
+		}
+		in.Table, _ = prices.Embedded()
+	}
+	dec := policy.Decide(in)
+	ls := dec.Lines
+	for _, l := range dec.PastCompaction() {
+		d.printf("    the %s line fixed in the environment lies past the compaction point (%s)\n", l, notice.K(dec.Window.CompactsAt))
+		d.problem("%s: the %s line fixed in the environment lies past where Claude Code compacts (%s): it will never fire", name, l, notice.K(dec.Window.CompactsAt))
+	}
 	if sc.responses == 0 {
 		d.printf("    no responses with usage yet (%d records)\n", sc.records)
 	} else {

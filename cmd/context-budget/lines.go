@@ -60,7 +60,7 @@ func runLines(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("lines", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	transcriptFlag := fs.String("transcript", "", "the session's transcript (.jsonl)")
-	projectFlag := fs.String("project", "", "the project root (default: the current directory)")
+	projectFlag := fs.String("project", "", "the project root (default: $CLAUDE_PROJECT_DIR, the git work tree, or the current directory)")
 	jsonFlag := fs.Bool("json", false, "print one JSON object")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: context-budget lines [--json] [--transcript FILE] [--project DIR] [< payload.json]")
@@ -94,11 +94,7 @@ func runLines(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	} else {
 		session = strings.TrimSuffix(filepath.Base(path), ".jsonl")
 	}
-	if root == "" {
-		if root, err = os.Getwd(); err != nil {
-			return fail(stderr, err, "")
-		}
-	}
+	root = projectRoot(root)
 	rep, err := linesFor(s, path, root, session)
 	if err != nil {
 		return fail(stderr, err, "")

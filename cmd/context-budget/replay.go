@@ -11,6 +11,7 @@ import (
 
 	"github.com/muthur/context-budget/internal/config"
 	"github.com/muthur/context-budget/internal/lines"
+	"github.com/muthur/context-budget/internal/prices"
 	"github.com/muthur/context-budget/internal/replay"
 )
 
@@ -49,7 +50,11 @@ func runReplay(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return fail(stderr, err, "replay takes transcripts (.jsonl) or folders of them, by default ~/.claude/projects")
 	}
 	ls := lines.Fixed(s)
-	opt := replayOptions(ls)
+	table, err := prices.Load(prices.OverrideFiles(projectRoot(""), os.Getenv))
+	if err != nil {
+		return fail(stderr, err, "fix or remove the price file")
+	}
+	opt := replayOptions(s, table, os.Getenv)
 	opt.Workers = *workers
 	opt.Series = *readings || *html != ""
 	if isTerminal(stderr) {
@@ -80,14 +85,6 @@ func runReplay(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return fail(stderr, err, "")
 	}
 	return 0
-}
-
-// replayOptions builds the lines and the prices a replay uses, the same
-// the hook would use with these settings.
-func replayOptions(ls lines.Lines) replay.Options {
-	return replay.Options{
-		NewModel: func(string) replay.Model { return replay.FixedModel(ls) },
-	}
 }
 
 // parseInterleaved parses flags that may come before, between or after the

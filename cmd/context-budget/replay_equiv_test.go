@@ -11,7 +11,6 @@ import (
 	"testing"
 
 	"github.com/muthur/context-budget/internal/config"
-	"github.com/muthur/context-budget/internal/lines"
 	"github.com/muthur/context-budget/internal/reading"
 	"github.com/muthur/context-budget/internal/replay"
 	"github.com/muthur/context-budget/internal/replay/replaytest"
@@ -124,7 +123,7 @@ func replayRun(t *testing.T, path string, env map[string]string) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sess := replay.File(replay.Source{Path: path}, replayOptions(lines.Fixed(s)))
+	sess := replay.File(replay.Source{Path: path}, replayOptions(s, nil, func(k string) string { return env[k] }))
 	var out []string
 	for _, n := range sess.Notices {
 		out = append(out, fmt.Sprintf("%s@%d", n.Level, n.Response))
@@ -225,7 +224,7 @@ func TestCutsCountResponses(t *testing.T) {
 	n := len(cuts(t, b.Bytes()))
 	p := filepath.Join(t.TempDir(), "x.jsonl")
 	os.WriteFile(p, b.Bytes(), 0o644)
-	s := replay.File(replay.Source{Path: p}, replayOptions(lines.Fixed(config.Settings{})))
+	s := replay.File(replay.Source{Path: p}, replayOptions(config.Settings{}, nil, func(string) string { return "" }))
 	if n != 25 || s.Responses != 25 {
 		t.Errorf("cuts %d, replay %d, want 25", n, s.Responses)
 	}

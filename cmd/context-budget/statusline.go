@@ -9,8 +9,9 @@ import (
 	"strconv"
 
 	"github.com/muthur/context-budget/internal/config"
-	"github.com/muthur/context-budget/internal/lines"
+	"github.com/muthur/context-budget/internal/linecache"
 	"github.com/muthur/context-budget/internal/notice"
+	"github.com/muthur/context-budget/internal/policy"
 	"github.com/muthur/context-budget/internal/reading"
 	"github.com/muthur/context-budget/internal/state"
 	"github.com/muthur/context-budget/internal/window"
@@ -115,7 +116,17 @@ func statusLine(p statusPayload, getenv func(string) string, color bool) string 
 		}
 		return head
 	}
-	ls := lines.Fixed(s)
+	// The hook's policy and line cache: the same lines and dollars the
+	// agent gets.
+	root := statusRoot(p, getenv)
+	var d policy.Decision
+	if root != "" && state.PlainName(p.SessionID) {
+		d = decide(&linecache.Session{Dir: state.Dir(root), ID: p.SessionID, Root: root, Transcript: p.TranscriptPath,
+			Settings: s, Getenv: getenv, Reading: r.Tokens, RequestedModel: r.RequestedModel})
+	} else {
+		d = policy.Decide(policy.Input{Settings: s, Reading: r.Tokens, RequestedModel: r.RequestedModel, Getenv: getenv})
+	}
+	ls := d.Lines
 	var next string
 	level := ls.Tokens().Due(r.Tokens)
 	switch level {
@@ -125,6 +136,13 @@ func statusLine(p statusPayload, getenv func(string) string, color bool) string 
 		next = fmt.Sprintf("pause %s (%s)", notice.K(ls.Pause.Tokens), ls.Pause.SetBy)
 	default:
 		next = fmt.Sprintf("past pause %s (%s)", notice.K(ls.Pause.Tokens), ls.Pause.SetBy)
+	}
+	if m := d.Money(r.Tokens); m != nil {
+		if m.SavingUSD >= 0 {
+			next += " · relay saves " + notice.USD(m.SavingUSD)
+		} else {
+			next += " · relay costs " + notice.USD(-m.SavingUSD)
+		}
 	}
 	if color {
 		head = colorize(level, head)

@@ -121,8 +121,15 @@ func Load(name string) (e Entry, ok bool) {
 
 // Fresh reports whether e still answers for a reading under key.
 func (e *Entry) Fresh(key string, reading int64) bool {
-	return e.Key == key && reading >= e.Reading && reading < e.Reading+Regrowth &&
-		!(reading > window.Standard && e.Reading <= window.Standard)
+	return e.Key == key && Fresh(e.Reading, reading)
+}
+
+// Fresh reports whether lines computed at reading at still hold at
+// reading now, whatever else is unchanged: the reading has neither grown
+// Regrowth tokens past it, nor dropped below it, nor crossed 200,000 from
+// below (evidence of a 1M window). Replay applies the same rule.
+func Fresh(at, now int64) bool {
+	return now >= at && now < at+Regrowth && !(now > window.Standard && at <= window.Standard)
 }
 
 // Decide returns the session's Decision: the cached one when fresh, else a
