@@ -9,7 +9,8 @@ import (
 	"strconv"
 
 	"github.com/muthur/context-budget/internal/config"
-	"github.com/muthur/context-budget/internal/lines"
+	"github.com/muthur/context-budget/internal/linecache"
+	"github.com/muthur/context-budget/internal/policy"
 	"github.com/muthur/context-budget/internal/notice"
 	"github.com/muthur/context-budget/internal/reading"
 	"github.com/muthur/context-budget/internal/state"
@@ -95,7 +96,9 @@ func statusRoot(p statusPayload, getenv func(string) string) string {
 
 // statusLine renders the line for one payload.
 func statusLine(p statusPayload, getenv func(string) string, color bool) string {
-	if root := statusRoot(p, getenv); root != "" && p.WindowSize > 0 && state.PlainName(p.SessionID) {
+	root := statusRoot(p, getenv)
+	session := root != "" && state.PlainName(p.SessionID)
+	if session && p.WindowSize > 0 {
 		recordWindow(state.Dir(root), p.SessionID, p.WindowSize)
 	}
 	if p.TranscriptPath == "" {
@@ -115,7 +118,17 @@ func statusLine(p statusPayload, getenv func(string) string, color bool) string 
 		}
 		return head
 	}
-	ls := lines.Fixed(s)
+	// The hook's own decision, line cache included, so the bar shows the
+	// numbers the agent is told. Without a session to key the cache on,
+	// the lines are decided afresh without pricing.
+	var d policy.Decision
+	if session {
+		d = decide(&linecache.Session{Dir: state.Dir(root), ID: p.SessionID, Root: root, Transcript: p.TranscriptPath,
+			Settings: s, Getenv: getenv, Reading: r.Tokens, RequestedModel: r.RequestedModel})
+	} else {
+		d = policy.Decide(policy.Input{Settings: s, Reading: r.Tokens, RequestedModel: r.RequestedModel, Getenv: getenv})
+	}
+	ls := d.Lines
 	var next string
 	level := ls.Tokens().Due(r.Tokens)
 	switch level {
@@ -129,7 +142,15 @@ func statusLine(p statusPayload, getenv func(string) string, color bool) string 
 	if color {
 		head = colorize(level, head)
 	}
-	return head + " · " + next
+	line := head + " · " + next
+	if m := d.Money(r.Tokens); m != nil {
+		if m.SavingUSD >= 0 {
+			line += " · relay saves " + notice.USD(m.SavingUSD)
+		} else {
+			line += " · relay costs " + notice.USD(-m.SavingUSD)
+		}
+	}
+	return line
 }
 
 // colorize wraps s in the ANSI colour of a level: green, yellow, red.
