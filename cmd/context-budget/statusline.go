@@ -10,8 +10,8 @@ import (
 
 	"github.com/muthur/context-budget/internal/config"
 	"github.com/muthur/context-budget/internal/linecache"
-	"github.com/muthur/context-budget/internal/policy"
 	"github.com/muthur/context-budget/internal/notice"
+	"github.com/muthur/context-budget/internal/policy"
 	"github.com/muthur/context-budget/internal/reading"
 	"github.com/muthur/context-budget/internal/state"
 	"github.com/muthur/context-budget/internal/window"
