@@ -144,13 +144,18 @@ func statusLine(p statusPayload, getenv func(string) string, color bool) string 
 	}
 	line := head + " · " + next
 	if m := d.Money(r.Tokens); m != nil {
-		if m.SavingUSD >= 0 {
-			line += " · relay saves " + notice.USD(m.SavingUSD)
-		} else {
-			line += " · relay costs " + notice.USD(-m.SavingUSD)
-		}
+		line += " · relay " + relayWords(m)
 	}
 	return line
+}
+
+// relayWords says what relaying now does over the next 100k tokens:
+// "saves $0.12" or "costs $2.76".
+func relayWords(m *notice.Money) string {
+	if m.SavingUSD >= 0 {
+		return "saves " + notice.USD(m.SavingUSD)
+	}
+	return "costs " + notice.USD(-m.SavingUSD)
 }
 
 // colorize wraps s in the ANSI colour of a level: green, yellow, red.
