@@ -184,17 +184,18 @@ still sends each notice once).
 Registered as Claude Code's statusLine command, statusline reads the JSON
 Claude Code sends on stdin and prints one line: the reading, the next line
 and what set it, and, when the lines are priced, what relaying now would
-save or cost over the next 100k tokens — the hook's lines from the same
-line cache. For example
+save (or cost) over the next 100k tokens. For example
 
-	ctx 120k · warn 152k (window) · relay costs $2.76
-	ctx 182k · pause 201k (priced) · relay saves $0.35
+	ctx 120k · warn 122k (window) · relay costs $2.76
+	ctx 182k · warn 190k (priced) · relay saves $0.12
+	ctx 351k · pause 400k (cap)
 	ctx 413k · past pause 400k (cap)
 
-It reads the transcript at once, without the hook's wait. Anything it
-cannot read prints "ctx –", exit status 0. With --color the reading is
-green below the warn line, yellow past it and red past the pause. It also
-keeps context_window.context_window_size in
+The figures come from the hook's own decision and line cache, so they are
+the ones a notice would carry. It reads the transcript at once, without
+the hook's wait. Anything it cannot read prints "ctx –", exit status 0.
+With --color the reading is green below the warn line, yellow past it and
+red past the pause. It also keeps context_window.context_window_size in
 <project>/tmp/context-budget/<session_id>.window, written only when it
 changes, for the window cap.
 
@@ -205,8 +206,9 @@ of our hooks, whether the binary each names exists and is this version,
 whether the skills are present, each tuning variable's value and where it
 comes from (the env block of which settings file, or the process
 environment), the price table's as_of date and the user files laid over
-it, and for the three newest transcripts
-under ~/.claude/projects/<project>/ the reading and lines, with anything odd:
+it, and for the three newest transcripts under
+~/.claude/projects/<project>/ the reading and the lines the hook would use (and what relaying now would save, when priced), with anything
+odd: a line set in the environment past Claude Code's compaction point,
 lines that did not parse, readings above 1M tokens, record types it does
 not know. <project> is the root's absolute path with every character other
 than a letter or digit replaced by "-", as Claude Code names it, or

@@ -278,6 +278,7 @@ func (d *doctor) checkPrices() {
 }
 
 func (d *doctor) checkTranscripts(s config.Settings) {
+	root := projectRoot("")
 	home, _ := os.UserHomeDir()
 	dir := filepath.Join(settings.ConfigDir(os.Getenv, home), "projects", projectFolder())
 	d.printf("\ntranscripts (%s):\n", dir)
@@ -297,11 +298,16 @@ func (d *doctor) checkTranscripts(s config.Settings) {
 			list = append(list, aged{f, fi.ModTime(), fi.Size()})
 		}
 	}
-	sort.Slice(list, func(i, j int) bool { return list[i].mod.After(list[j].mod) })
+	sort.Slice(list, func(i, j int) bool {
+		if !list[i].mod.Equal(list[j].mod) {
+			return list[i].mod.After(list[j].mod)
+		}
+		return list[i].name < list[j].name
+	})
 	const newest = 3
 	for _, a := range list[:min(newest, len(list))] {
 		d.printf("  %s (%s, %s)\n", filepath.Base(a.name), sizeWords(a.size), a.mod.UTC().Format("2006-01-02 15:04"))
-		d.checkTranscript(a.name, s)
+		d.checkTranscript(a.name, root, s)
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -13,7 +14,9 @@ import (
 	"github.com/muthur/context-budget/internal/notice"
 	"github.com/muthur/context-budget/internal/policy"
 	"github.com/muthur/context-budget/internal/prices"
+	"github.com/muthur/context-budget/internal/state"
 	"github.com/muthur/context-budget/internal/transcript"
+	"github.com/muthur/context-budget/internal/window"
 )
 
 // knownTypes are the record types Claude Code is known to write (up to
@@ -41,6 +44,8 @@ type transcriptScan struct {
 	over1M   int
 	peak     int64
 	last     int64
+	// requestedModel is the last response's, evidence of a 1M window.
+	requestedModel string
 }
 
 // scanTranscript reads a whole transcript once. Doctor is not on the hot
@@ -63,6 +68,7 @@ func scanTranscript(r io.Reader) (transcriptScan, error) {
 					sc.responses++
 					c := rec.Message.Usage.Context()
 					sc.last = c
+					sc.requestedModel = rec.RequestedModel
 					sc.peak = max(sc.peak, c)
 					if c > oneMillion {
 						sc.over1M++
@@ -82,7 +88,29 @@ func scanTranscript(r io.Reader) (transcriptScan, error) {
 	}
 }
 
-func (d *doctor) checkTranscript(name string, s config.Settings) {
+// transcriptDecision decides the lines for a transcript as the hook
+// would, from a fresh pass, without touching the session's line cache.
+func transcriptDecision(name string, s config.Settings, root string, sc transcriptScan) policy.Decision {
+	in := policy.Input{Settings: s, Reading: sc.last, RequestedModel: sc.requestedModel,
+		Root: root, TranscriptPath: name, Getenv: os.Getenv}
+	if session := strings.TrimSuffix(filepath.Base(name), ".jsonl"); state.PlainName(session) {
+		in.StatuslineWindow = window.ReadFile(window.FileName(state.Dir(root), session))
+	}
+	if !s.Fixed {
+		var h history.History
+		if h.Update(name) == nil {
+			in.History = &h
+		}
+		t, err := prices.Load(prices.OverrideFiles(root, os.Getenv))
+		if err != nil {
+			t, _ = prices.Embedded()
+		}
+		in.Table = t
+	}
+	return policy.Decide(in)
+}
+
+func (d *doctor) checkTranscript(name, root string, s config.Settings) {
 	f, err := os.Open(name)
 	if err != nil {
 		d.printf("    unreadable: %v\n", err)
@@ -96,28 +124,23 @@ func (d *doctor) checkTranscript(name string, s config.Settings) {
 		d.problem("%s: %v", name, err)
 		return
 	}
-	// The hook's policy over the whole transcript: what it would decide
-	// at the last reading (override price files aside).
-	in := policy.Input{Settings: s, Reading: sc.last, Getenv: os.Getenv}
-	if !s.Fixed {
-		var h history.History
-		if h.Update(name) == nil {
-			in.History = &h
-		}
-		in.Table, _ = prices.Embedded()
-	}
-	dec := policy.Decide(in)
-	ls := dec.Lines
-	for _, l := range dec.PastCompaction() {
-		d.printf("    the %s line fixed in the environment lies past the compaction point (%s)\n", l, notice.K(dec.Window.CompactsAt))
-		d.problem("%s: the %s line fixed in the environment lies past where Claude Code compacts (%s): it will never fire", name, l, notice.K(dec.Window.CompactsAt))
-	}
 	if sc.responses == 0 {
 		d.printf("    no responses with usage yet (%d records)\n", sc.records)
 	} else {
-		d.printf("    reading %s (peak %s) · warn %s (%s) · pause %s (%s)\n",
+		dec := transcriptDecision(name, s, root, sc)
+		ls := dec.Lines
+		d.printf("    reading %s (peak %s) · warn %s (%s) · pause %s (%s)",
 			notice.K(sc.last), notice.K(sc.peak),
 			notice.K(ls.Warn.Tokens), ls.Warn.SetBy, notice.K(ls.Pause.Tokens), ls.Pause.SetBy)
+		if m := dec.Money(sc.last); m != nil {
+			d.printf(" · relaying now %s", relayWords(m))
+		}
+		d.printf("\n")
+		if past := dec.PastCompaction(); len(past) > 0 {
+			d.printf("    %s\n", dec.Window.Words())
+			d.problem("%s: the %s line set in the environment lies at or past Claude Code's compaction point (%s): it will never fire",
+				name, strings.Join(past, " and "), notice.K(dec.Window.CompactsAt))
+		}
 	}
 	if sc.badLines > 0 {
 		d.printf("    %d lines did not parse\n", sc.badLines)

@@ -96,7 +96,9 @@ func statusRoot(p statusPayload, getenv func(string) string) string {
 
 // statusLine renders the line for one payload.
 func statusLine(p statusPayload, getenv func(string) string, color bool) string {
-	if root := statusRoot(p, getenv); root != "" && p.WindowSize > 0 && state.PlainName(p.SessionID) {
+	root := statusRoot(p, getenv)
+	session := root != "" && state.PlainName(p.SessionID)
+	if session && p.WindowSize > 0 {
 		recordWindow(state.Dir(root), p.SessionID, p.WindowSize)
 	}
 	if p.TranscriptPath == "" {
@@ -116,11 +118,11 @@ func statusLine(p statusPayload, getenv func(string) string, color bool) string 
 		}
 		return head
 	}
-	// The hook's policy and line cache: the same lines and dollars the
-	// agent gets.
-	root := statusRoot(p, getenv)
+	// The hook's own decision, line cache included, so the bar shows the
+	// numbers the agent is told. Without a session to key the cache on,
+	// the lines are decided afresh without pricing.
 	var d policy.Decision
-	if root != "" && state.PlainName(p.SessionID) {
+	if session {
 		d = decide(&linecache.Session{Dir: state.Dir(root), ID: p.SessionID, Root: root, Transcript: p.TranscriptPath,
 			Settings: s, Getenv: getenv, Reading: r.Tokens, RequestedModel: r.RequestedModel})
 	} else {
@@ -137,17 +139,23 @@ func statusLine(p statusPayload, getenv func(string) string, color bool) string 
 	default:
 		next = fmt.Sprintf("past pause %s (%s)", notice.K(ls.Pause.Tokens), ls.Pause.SetBy)
 	}
-	if m := d.Money(r.Tokens); m != nil {
-		if m.SavingUSD >= 0 {
-			next += " · relay saves " + notice.USD(m.SavingUSD)
-		} else {
-			next += " · relay costs " + notice.USD(-m.SavingUSD)
-		}
-	}
 	if color {
 		head = colorize(level, head)
 	}
-	return head + " · " + next
+	line := head + " · " + next
+	if m := d.Money(r.Tokens); m != nil {
+		line += " · relay " + relayWords(m)
+	}
+	return line
+}
+
+// relayWords says what relaying now does over the next 100k tokens:
+// "saves $0.12" or "costs $2.76".
+func relayWords(m *notice.Money) string {
+	if m.SavingUSD >= 0 {
+		return "saves " + notice.USD(m.SavingUSD)
+	}
+	return "costs " + notice.USD(-m.SavingUSD)
 }
 
 // colorize wraps s in the ANSI colour of a level: green, yellow, red.
