@@ -10,19 +10,22 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"time"
 
 	"github.com/muthur/context-budget/internal/gen"
 )
 
-// build compiles the hook as `make build` does, and the floor.
+// build compiles the hook as `make build` does, and the floor, with the go
+// command in $GO (the Makefile passes its own) or on PATH.
 func build(cache string) (hook, floor string, err error) {
 	bin := filepath.Join(cache, "bin")
 	hook = filepath.Join(bin, "context-budget")
 	floor = filepath.Join(bin, "floor")
-	gobin := filepath.Join(runtime.GOROOT(), "bin", "go")
+	gobin := os.Getenv("GO")
+	if gobin == "" {
+		gobin = "go"
+	}
 	for _, b := range []struct{ out, pkg string }{{hook, "./cmd/context-budget"}, {floor, "./bench/floor"}} {
 		cmd := exec.Command(gobin, "build", "-trimpath", "-ldflags", "-s -w", "-o", b.out, b.pkg)
 		cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr

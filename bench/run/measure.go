@@ -41,7 +41,12 @@ func exe(bin string, args []string, payload []byte, env []string) (sample, []byt
 // record, not an error path that happens to be silent.
 func (c benchCase) check(hook string) error {
 	session := fmt.Sprintf("bench-check-%d", time.Now().UnixNano())
-	p := payload(session, c.file, mustTempProject(), c.res.ToolUseID, nil)
+	project, err := os.MkdirTemp("", "context-budget-check-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(project)
+	p := payload(session, c.file, project, c.res.ToolUseID, nil)
 	s, out, _, err := exe(hook, []string{"hook"}, p, append(cleanEnv(), "MUTHUR_CONTEXT_BUDGET_WARN=1000"))
 	if err != nil {
 		return err
@@ -54,14 +59,6 @@ func (c benchCase) check(hook string) error {
 		return fmt.Errorf("%s: the hook took %v: did it wait for its record?", c.file, s.wall)
 	}
 	return nil
-}
-
-func mustTempProject() string {
-	dir, err := os.MkdirTemp("", "context-budget-check-")
-	if err != nil {
-		panic(err)
-	}
-	return dir
 }
 
 // row is the measurement of one case.
