@@ -38,7 +38,9 @@ func exe(bin string, args []string, payload []byte, env []string) (sample, []byt
 // check runs the hook once on the case's transcript with a warn line under
 // any reading and a fresh session, and makes sure the notice names the
 // reading the generator promised: the hook being timed reads the right
-// record, not an error path that happens to be silent.
+// record, not an error path that happens to be silent. The lines are
+// fixed for it, so that a fresh session costs no pricing pass over the
+// whole transcript.
 func (c benchCase) check(hook string) error {
 	session := fmt.Sprintf("bench-check-%d", time.Now().UnixNano())
 	project, err := os.MkdirTemp("", "context-budget-check-")
@@ -47,7 +49,7 @@ func (c benchCase) check(hook string) error {
 	}
 	defer os.RemoveAll(project)
 	p := payload(session, c.file, project, c.res.ToolUseID, nil)
-	s, out, _, err := exe(hook, []string{"hook"}, p, append(cleanEnv(), "MUTHUR_CONTEXT_BUDGET_WARN=1000"))
+	s, out, _, err := exe(hook, []string{"hook"}, p, append(cleanEnv(), "MUTHUR_CONTEXT_BUDGET_WARN=1000", "MUTHUR_CONTEXT_BUDGET_LINES=fixed"))
 	if err != nil {
 		return err
 	}
@@ -88,6 +90,9 @@ func measure(c benchCase, hook, floor string, runs int) (row, error) {
 			bin, args := floor, []string(nil)
 			if isHook {
 				bin, args = hook, []string{"hook"}
+				if c.before != nil {
+					c.before()
+				}
 			}
 			s, out, errOut, err := exe(bin, args, p, c.env)
 			if err != nil {
@@ -110,6 +115,9 @@ func measure(c benchCase, hook, floor string, runs int) (row, error) {
 	r.hookMed, r.hookP90, r.hookCPU = stats(r.hook)
 	for i := range rssRuns {
 		p := c.payload(runs + warmup + i)
+		if c.before != nil {
+			c.before()
+		}
 		h, err := peakRSS(hook, []string{"hook"}, p, c.env)
 		if err != nil {
 			return r, fmt.Errorf("%s: peak RSS: %v", c.name, err)
