@@ -36,7 +36,7 @@ check:
 # (BenchmarkHit) and as a process against the floor (BenchmarkHookCacheHit);
 # first the ledger's (bench-ledger).
 bench: bench-ledger
-	$(GO) run ./bench/run
+	GO=$(GO) $(GO) run ./bench/run
 	$(GO) test -run '^$$' -bench . -benchmem ./internal/reading/
 	$(GO) test -run '^$$' -bench 'Recompute|ColdPass|Hit' -benchtime 20x ./internal/linecache/
 	$(GO) test -run '^$$' -bench HookCacheHit -benchtime 1x ./cmd/context-budget/

@@ -38,11 +38,18 @@ func exe(bin string, args []string, payload []byte, env []string) (sample, []byt
 // check runs the hook once on the case's transcript with a warn line under
 // any reading and a fresh session, and makes sure the notice names the
 // reading the generator promised: the hook being timed reads the right
-// record, not an error path that happens to be silent.
+// record, not an error path that happens to be silent. The lines are
+// fixed for it, so that a fresh session costs no pricing pass over the
+// whole transcript.
 func (c benchCase) check(hook string) error {
 	session := fmt.Sprintf("bench-check-%d", time.Now().UnixNano())
-	p := payload(session, c.file, mustTempProject(), c.res.ToolUseID, nil)
-	s, out, _, err := exe(hook, []string{"hook"}, p, append(cleanEnv(), "MUTHUR_CONTEXT_BUDGET_WARN=1000"))
+	project, err := os.MkdirTemp("", "context-budget-check-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(project)
+	p := payload(session, c.file, project, c.res.ToolUseID, nil)
+	s, out, _, err := exe(hook, []string{"hook"}, p, append(cleanEnv(), "MUTHUR_CONTEXT_BUDGET_WARN=1000", "MUTHUR_CONTEXT_BUDGET_LINES=fixed"))
 	if err != nil {
 		return err
 	}
@@ -54,14 +61,6 @@ func (c benchCase) check(hook string) error {
 		return fmt.Errorf("%s: the hook took %v: did it wait for its record?", c.file, s.wall)
 	}
 	return nil
-}
-
-func mustTempProject() string {
-	dir, err := os.MkdirTemp("", "context-budget-check-")
-	if err != nil {
-		panic(err)
-	}
-	return dir
 }
 
 // row is the measurement of one case.
@@ -91,6 +90,9 @@ func measure(c benchCase, hook, floor string, runs int) (row, error) {
 			bin, args := floor, []string(nil)
 			if isHook {
 				bin, args = hook, []string{"hook"}
+				if c.before != nil {
+					c.before()
+				}
 			}
 			s, out, errOut, err := exe(bin, args, p, c.env)
 			if err != nil {
@@ -113,6 +115,9 @@ func measure(c benchCase, hook, floor string, runs int) (row, error) {
 	r.hookMed, r.hookP90, r.hookCPU = stats(r.hook)
 	for i := range rssRuns {
 		p := c.payload(runs + warmup + i)
+		if c.before != nil {
+			c.before()
+		}
 		h, err := peakRSS(hook, []string{"hook"}, p, c.env)
 		if err != nil {
 			return r, fmt.Errorf("%s: peak RSS: %v", c.name, err)

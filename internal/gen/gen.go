@@ -68,6 +68,11 @@ type Options struct {
 	HugeEvery int64
 	// Tail chooses how the transcript ends.
 	Tail Tail
+	// EndBelow, when set, makes the transcript end with a reading below
+	// it: if the context is at or past it when the target size is
+	// reached, a compaction comes before the last response. A benchmark
+	// of the common case wants a reading under the warn line.
+	EndBelow int64
 	// SessionID and Cwd fill the records' envelope (defaults: a fixed id
 	// and /home/user/project).
 	SessionID string
@@ -278,6 +283,9 @@ func (g *writer) resultSize() int {
 
 // last writes the final response and the tail Options.Tail asks for.
 func (g *writer) last() {
+	if g.opt.EndBelow > 0 && g.ctx >= g.opt.EndBelow {
+		g.compaction()
+	}
 	ids, _ := g.response(1)
 	id := ids[0]
 	switch g.opt.Tail {

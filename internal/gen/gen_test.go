@@ -44,6 +44,7 @@ func TestWrite(t *testing.T) {
 		{"compacting", gen.Options{Size: 8 << 20, Seed: 2, HugeEvery: 4 << 20}},
 		{"1m window", gen.Options{Size: 8 << 20, Seed: 3, Window: 1_000_000, HugeEvery: -1}},
 		{"behind huge", gen.Options{Size: 2 << 20, Seed: 4, Tail: gen.TailBehindHuge}},
+		{"end below", gen.Options{Size: 2 << 20, Seed: 4, EndBelow: 40_000}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var buf bytes.Buffer
@@ -67,6 +68,9 @@ func TestWrite(t *testing.T) {
 			}
 			if compactions != res.Compactions {
 				t.Errorf("%d compact_boundary records, Result.Compactions %d", compactions, res.Compactions)
+			}
+			if tc.opt.EndBelow > 0 && res.Reading >= tc.opt.EndBelow {
+				t.Errorf("reading %d, want below %d", res.Reading, tc.opt.EndBelow)
 			}
 			got, seen, err := reading.Last(bytes.NewReader(data), int64(len(data)), res.ToolUseID)
 			if err != nil || !seen || got.Tokens != res.Reading || got.MessageID != res.MessageID {
