@@ -122,12 +122,16 @@ func match(wants []Want, matched []bool, level string, c Call) int {
 // lateness explains an unexpected notice that a still-missing want was
 // due before: the sign of a hook that read before the transcript caught up.
 func lateness(wants []Want, matched []bool, level string, c Call) string {
+	due := -1
 	for i, w := range wants {
-		if !matched[i] && w.Level == level && w.Turn < c.Turn {
-			return fmt.Sprintf(": LATE, due on turn %d's call — the hook read the transcript before the crossing response landed (design §3)", w.Turn)
+		if !matched[i] && w.Level == level && w.Turn < c.Turn && w.Turn > due {
+			due = w.Turn
 		}
 	}
-	return ""
+	if due < 0 {
+		return ""
+	}
+	return fmt.Sprintf(": LATE, due on turn %d's call — the hook read the transcript before the crossing response landed (design §3)", due)
 }
 
 // kilo rounds tokens to thousands the way notices print them.

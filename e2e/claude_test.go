@@ -127,15 +127,11 @@ func writeSettings(t *testing.T, home string, o Options) {
 }
 
 // hookCommand is the settings' command for our binary with args. With
-// CONTEXT_BUDGET_E2E_HOOK_WRAP set to a script, the script runs instead and
-// gets the binary's path as $1: a way to run the suite against a broken
-// hook (testdata/late-hook.sh) and see it fail.
+// CONTEXT_BUDGET_E2E_HOOK_WRAP set, hookWrap runs instead and gets the
+// binary's path as $1.
 func hookCommand(args string) string {
-	if w := os.Getenv("CONTEXT_BUDGET_E2E_HOOK_WRAP"); w != "" {
-		if abs, err := filepath.Abs(w); err == nil {
-			w = abs
-		}
-		return w + " " + hookBin + " " + args
+	if hookWrap != "" {
+		return hookWrap + " " + hookBin + " " + args
 	}
 	return hookBin + " " + args
 }

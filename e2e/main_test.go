@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"flag"
 	"fmt"
 	"io/fs"
 	"os"
@@ -15,6 +16,11 @@ var (
 	claudeBin string // the CLI, or "" when it is missing
 	missing   string // why the CLI is missing
 	hookBin   string // context-budget built from this module
+	// hookWrap is CONTEXT_BUDGET_E2E_HOOK_WRAP made absolute: a script run
+	// in the hook's place with the binary's path as $1, to run the suite
+	// against a deliberately broken hook (testdata/late-hook.sh) and see it
+	// fail.
+	hookWrap string
 )
 
 func TestMain(m *testing.M) {
@@ -27,7 +33,10 @@ func runMain(m *testing.M) int {
 		fmt.Fprintln(os.Stderr, "e2e:", err)
 		return 1
 	}
-	claudeBin, missing = findClaude(root)
+	flag.Parse()
+	if !testing.Short() {
+		claudeBin, missing = findClaude(root)
+	}
 	if claudeBin == "" {
 		// Nothing to build; every test skips or fails on its own.
 		return m.Run()
@@ -38,6 +47,17 @@ func runMain(m *testing.M) int {
 		return 1
 	}
 	defer os.RemoveAll(tmp)
+	if w := os.Getenv("CONTEXT_BUDGET_E2E_HOOK_WRAP"); w != "" {
+		// Relative to the module root, where make and CI run.
+		if !filepath.IsAbs(w) {
+			w = filepath.Join(root, w)
+		}
+		if _, err := os.Stat(w); err != nil {
+			fmt.Fprintln(os.Stderr, "e2e: CONTEXT_BUDGET_E2E_HOOK_WRAP:", err)
+			return 1
+		}
+		hookWrap = w
+	}
 	if err := statSources(root); err != nil {
 		fmt.Fprintln(os.Stderr, "e2e:", err)
 		return 1
@@ -57,6 +77,9 @@ func runMain(m *testing.M) int {
 // developer machine without Node.js.
 func needClaude(t *testing.T) {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("end-to-end: skipped in -short mode")
+	}
 	if claudeBin != "" {
 		return
 	}
@@ -70,10 +93,26 @@ func needClaude(t *testing.T) {
 // findClaude returns the CLI from CLAUDE_BIN, else from the cache folder
 // `make e2e` installs into, checking that it is the pinned version.
 func findClaude(root string) (bin, why string) {
-	bin = os.Getenv("CLAUDE_BIN")
-	if bin == "" {
-		bin = filepath.Join(root, ".cache", "claude-code", "node_modules", ".bin", "claude")
+	if bin := os.Getenv("CLAUDE_BIN"); bin != "" {
+		return checkClaude(bin)
 	}
+	cache := filepath.Join(root, ".cache", "claude-code", "node_modules")
+	// The wrapper package's postinstall copies the native binary over
+	// bin/claude.exe; where npm did not run it, the platform package still
+	// holds the binary.
+	candidates := []string{filepath.Join(cache, ".bin", "claude")}
+	native, _ := filepath.Glob(filepath.Join(cache, "@anthropic-ai", "claude-code-*", "claude"))
+	candidates = append(candidates, native...)
+	for _, c := range candidates {
+		if bin, why = checkClaude(c); bin != "" {
+			return bin, ""
+		}
+	}
+	return "", why
+}
+
+// checkClaude returns bin if it runs and reports the pinned version.
+func checkClaude(bin string) (string, string) {
 	if _, err := os.Stat(bin); err != nil {
 		return "", "no " + bin
 	}

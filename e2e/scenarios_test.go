@@ -154,16 +154,21 @@ func TestParallelCallsOneNotice(t *testing.T) {
 
 // TestNoticeNotLate: the transcript lags the hook (design §3), so a hook
 // that reads at once takes the previous response's reading and fires one
-// call late. The reading drops under the warn line and climbs past it five
-// times; every warning must land on the crossing call itself.
+// call late. Four times the reading drops under the warn line, crosses it
+// (holding its stream so the record lands after the hook starts), and stays
+// over it for one more call; every warning must land on the crossing call.
+// CONTEXT_BUDGET_E2E_HOOK_WRAP=e2e/testdata/late-hook.sh makes this fail.
 func TestNoticeNotLate(t *testing.T) {
 	var sc Script
 	var wants []Want
-	for i := range 5 {
+	for i := range 4 {
+		k := int64(i) * 1000
+		n := strconv.Itoa(i)
 		sc.Main = append(sc.Main,
-			turn(10_000+int64(i)*1000, bash("echo under "+strconv.Itoa(i))),
-			crossing(turn(60_000+int64(i)*1000, bash("echo over "+strconv.Itoa(i)))))
-		wants = append(wants, warnAt(2*i+1, 0))
+			turn(10_000+k, bash("echo under "+n)),
+			crossing(turn(60_000+k, bash("echo over "+n))),
+			turn(65_000+k, bash("echo still over "+n)))
+		wants = append(wants, warnAt(3*i+1, 0))
 	}
 	sc.Main = append(sc.Main, turn(20_000, text("Done.")))
 	s := runClaude(t, sc, Options{Env: fixedLines()})
