@@ -203,3 +203,13 @@ func TestManualModeOffersRelay(t *testing.T) {
 	says(t, pause, "offering /relay", "do not run it unasked")
 	saysNot(t, pause, "without asking and with no argument")
 }
+
+// Scenarios for later features, each one small test on these helpers:
+//
+//   - priced lines: once pricing runs in the hook, a notice of climbScript()
+//     carries the relay's dollars: says(t, onlyNotice(t, s, "warning"),
+//     "Relaying now costs about $").
+//   - the ledger: register the Stop hook with Options.Hooks
+//     ({"PostToolUse": "hook", "Stop": "ledger record"}), then read the row
+//     under s.Project/.claude/costs/sessions/ and compare its totals with
+//     the usage the mock served (Request.Served of s.Mock.Requests()).
