@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -27,10 +28,6 @@ type Options struct {
 	// Env is put in the settings file's env block, which the CLI passes to
 	// hooks: where a user sets the tuning variables.
 	Env map[string]string
-	// Hooks maps a hook event to the context-budget arguments registered
-	// for it; nil means {"PostToolUse": "hook"}. A Stop hook for the
-	// ledger goes here.
-	Hooks map[string]string
 	// Model is the --model argument; claude-opus-4-6 when empty.
 	Model string
 	// Prompt is the -p prompt.
@@ -42,7 +39,7 @@ type Options struct {
 const runTimeout = 2 * time.Minute
 
 // runClaude runs the CLI once, headless, against a mock answering from s,
-// with our hook registered in user-scope settings. It returns once the
+// with our hooks installed in user-scope settings. It returns once the
 // CLI has exited; the caller asserts on what the mock received.
 func runClaude(t *testing.T, s Script, o Options) *Session {
 	t.Helper()
@@ -56,7 +53,7 @@ func runClaude(t *testing.T, s Script, o Options) *Session {
 			t.Fatal(err)
 		}
 	}
-	writeSettings(t, sess.Home, o)
+	install(t, sess, o.Env)
 	model := o.Model
 	if model == "" {
 		model = "claude-opus-4-6"
@@ -94,44 +91,57 @@ func runClaude(t *testing.T, s Script, o Options) *Session {
 	return sess
 }
 
-// writeSettings registers our hooks, for every tool, in user-scope
-// settings, with o.Env as the settings' env.
-//
-// TODO(install): once `context-budget install --scope user` is on main,
-// register through it instead, so this suite covers the installer too.
-func writeSettings(t *testing.T, home string, o Options) {
+// install registers our hooks the way a user does, with `context-budget
+// install --scope user` (the PostToolUse hook and the ledger's Stop hook,
+// by the binary's absolute path, and the skills), then puts env in the
+// settings' env block.
+func install(t *testing.T, sess *Session, env map[string]string) {
 	t.Helper()
-	hooks := o.Hooks
-	if hooks == nil {
-		hooks = map[string]string{"PostToolUse": "hook"}
+	cmd := exec.Command(hookBin, "install", "--scope", "user")
+	cmd.Dir = sess.Project
+	cmd.Env = []string{"HOME=" + sess.Home, "PATH=" + os.Getenv("PATH")}
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("context-budget install --scope user: %v\n%s", err, out)
 	}
-	events := map[string]any{}
-	for event, args := range hooks {
-		entry := map[string]any{"hooks": []any{map[string]any{"type": "command", "command": hookCommand(args)}}}
-		if event == "PostToolUse" || event == "PreToolUse" {
-			entry["matcher"] = "*"
-		}
-		events[event] = []any{entry}
-	}
-	settings := map[string]any{"hooks": events}
-	if len(o.Env) > 0 {
-		settings["env"] = o.Env
-	}
-	b, err := json.MarshalIndent(settings, "", "  ")
+	name := filepath.Join(sess.Home, ".claude", "settings.json")
+	data, err := os.ReadFile(name)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(home, ".claude", "settings.json"), b, 0o644); err != nil {
+	var settings map[string]any
+	if err := json.Unmarshal(data, &settings); err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	if len(env) > 0 {
+		settings["env"] = env
+	}
+	if hookWrap != "" {
+		wrapHooks(settings)
+	}
+	data, err = json.MarshalIndent(settings, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(name, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
 }
 
-// hookCommand is the settings' command for our binary with args. With
-// CONTEXT_BUDGET_E2E_HOOK_WRAP set, hookWrap runs instead and gets the
-// binary's path as $1.
-func hookCommand(args string) string {
-	if hookWrap != "" {
-		return hookWrap + " " + hookBin + " " + args
+// wrapHooks puts hookWrap in front of every hook command of ours: the
+// script then runs in the hook's place with the binary's path as $1.
+func wrapHooks(settings map[string]any) {
+	events, _ := settings["hooks"].(map[string]any)
+	for _, groups := range events {
+		list, _ := groups.([]any)
+		for _, g := range list {
+			group, _ := g.(map[string]any)
+			hooks, _ := group["hooks"].([]any)
+			for _, h := range hooks {
+				hook, _ := h.(map[string]any)
+				if c, ok := hook["command"].(string); ok && strings.HasPrefix(c, hookBin+" ") {
+					hook["command"] = hookWrap + " " + c
+				}
+			}
+		}
 	}
-	return hookBin + " " + args
 }

@@ -3,6 +3,7 @@ package e2e
 import (
 	"flag"
 	"fmt"
+	"go/build"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -15,7 +16,7 @@ import (
 var (
 	claudeBin string // the CLI, or "" when it is missing
 	missing   string // why the CLI is missing
-	hookBin   string // context-budget built from this module
+	hookBin   string // context-budget built from this module, installed by each run
 	// hookWrap is CONTEXT_BUDGET_E2E_HOOK_WRAP made absolute: a script run
 	// in the hook's place with the binary's path as $1, to run the suite
 	// against a deliberately broken hook (testdata/late-hook.sh) and see it
@@ -62,10 +63,14 @@ func runMain(m *testing.M) int {
 		fmt.Fprintln(os.Stderr, "e2e:", err)
 		return 1
 	}
+	// Every command, as make install puts them side by side: the hook
+	// runs context-budget-operator from beside itself.
 	hookBin = filepath.Join(tmp, "context-budget")
-	build := exec.Command("go", "build", "-o", hookBin, "./cmd/context-budget")
-	build.Dir = root
-	if out, err := build.CombinedOutput(); err != nil {
+	// The go command of the toolchain running the test: PATH may lack one.
+	gobin := filepath.Join(build.Default.GOROOT, "bin", "go")
+	compile := exec.Command(gobin, "build", "-o", tmp+string(filepath.Separator), "./cmd/...")
+	compile.Dir = root
+	if out, err := compile.CombinedOutput(); err != nil {
 		fmt.Fprintf(os.Stderr, "e2e: building context-budget: %v\n%s", err, out)
 		return 1
 	}

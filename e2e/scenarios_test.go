@@ -76,6 +76,7 @@ func TestClimb(t *testing.T) {
 	sc := climbScript()
 	s := runClaude(t, sc, Options{Env: fixedLines()})
 	check(t, s, sc, expect(warnAt(2, 0), pauseAt(4, 0)))
+	checkLedger(t, s)
 	says(t, onlyNotice(t, s, "warning"), "The pause line is at 120k: about 60k tokens of room")
 	pause := onlyNotice(t, s, "pause")
 	says(t, pause, "Stop now", "without asking and with no argument, run /relay")
@@ -88,6 +89,7 @@ func TestJumpPastPause(t *testing.T) {
 	sc := pauseJumpScript()
 	s := runClaude(t, sc, Options{Env: fixedLines()})
 	check(t, s, sc, expect(pauseAt(1, 0)))
+	checkLedger(t, s)
 }
 
 // TestCompactionRearms: a compaction the mock drives (a response past the
@@ -111,6 +113,7 @@ func TestCompactionRearms(t *testing.T) {
 	e := expect(warnAt(1, 0), pauseAt(2, 0), warnAt(4, 0), pauseAt(5, 0))
 	e.Compactions = 1
 	check(t, s, sc, e)
+	checkLedger(t, s)
 }
 
 // TestSubagentSilent: while the session is past the warn line, a foreground
@@ -133,6 +136,7 @@ func TestSubagentSilent(t *testing.T) {
 	}
 	s := runClaude(t, sc, Options{Env: fixedLines()})
 	check(t, s, sc, expect(warnAt(0, 0)))
+	checkLedger(t, s)
 	if n := s.Count(KindSubagent); n != len(sc.Sub) {
 		t.Errorf("%d subagent requests, want %d: the Agent call did not run a subagent in the foreground", n, len(sc.Sub))
 	}
@@ -150,6 +154,7 @@ func TestParallelCallsOneNotice(t *testing.T) {
 	}}
 	s := runClaude(t, sc, Options{Env: fixedLines()})
 	check(t, s, sc, expect(warnAt(1, anyBlock), pauseAt(3, anyBlock)))
+	checkLedger(t, s)
 }
 
 // TestNoticeNotLate: the transcript lags the hook (design §3), so a hook
@@ -173,6 +178,7 @@ func TestNoticeNotLate(t *testing.T) {
 	sc.Main = append(sc.Main, turn(20_000, text("Done.")))
 	s := runClaude(t, sc, Options{Env: fixedLines()})
 	check(t, s, sc, expect(wants...))
+	checkLedger(t, s)
 }
 
 // TestDefaultCapsOn1MWindow: on a 1M-token model with nothing tuned but
@@ -190,6 +196,7 @@ func TestDefaultCapsOn1MWindow(t *testing.T) {
 	}}
 	s := runClaude(t, sc, Options{Model: "claude-opus-4-6[1m]", Env: map[string]string{"MUTHUR_CONTEXT_BUDGET_LINES": "fixed"}})
 	check(t, s, sc, Expect{Warn: 300_000, Pause: 400_000, Notices: []Want{warnAt(2, 0), pauseAt(4, 0)}})
+	checkLedger(t, s)
 	says(t, onlyNotice(t, s, "warning"), "the fixed cap")
 }
 
@@ -199,6 +206,7 @@ func TestManualModeOffersRelay(t *testing.T) {
 	sc := pauseJumpScript()
 	s := runClaude(t, sc, Options{Env: with(fixedLines(), "MUTHUR_MANUAL_CONTEXT_BUDGET_RELAY", "1")})
 	check(t, s, sc, expect(pauseAt(1, 0)))
+	checkLedger(t, s)
 	pause := onlyNotice(t, s, "pause")
 	says(t, pause, "offering /relay", "do not run it unasked")
 	saysNot(t, pause, "without asking and with no argument")
@@ -206,10 +214,6 @@ func TestManualModeOffersRelay(t *testing.T) {
 
 // Scenarios for later features, each one small test on these helpers:
 //
-//   - priced lines: once pricing runs in the hook, a notice of climbScript()
-//     carries the relay's dollars: says(t, onlyNotice(t, s, "warning"),
-//     "Relaying now costs about $").
-//   - the ledger: register the Stop hook with Options.Hooks
-//     ({"PostToolUse": "hook", "Stop": "ledger record"}), then read the row
-//     under s.Project/.claude/costs/sessions/ and compare its totals with
-//     the usage the mock served (Request.Served of s.Mock.Requests()).
+//   - priced lines: once the hook prices its lines, a notice of
+//     climbScript() carries the relay's dollars: says(t, onlyNotice(t, s,
+//     "warning"), "Relaying now costs about $").
