@@ -77,7 +77,11 @@ func TestClimb(t *testing.T) {
 	s := runClaude(t, sc, Options{Env: fixedLines()})
 	check(t, s, sc, expect(warnAt(2, 0), pauseAt(4, 0)))
 	checkLedger(t, s)
-	says(t, onlyNotice(t, s, "warning"), "The pause line is at 120k: about 60k tokens of room")
+	warn := onlyNotice(t, s, "warning")
+	says(t, warn, "The pause line is at 120k: about 60k tokens of room")
+	// claude-opus-4-6 is priced, so pricing runs and the notice carries
+	// the relay's dollars whichever rule set the line (design §6.1).
+	says(t, warn, "Relaying now costs about $", "over the next 100k tokens of work", "Give the operator these figures")
 	pause := onlyNotice(t, s, "pause")
 	says(t, pause, "Stop now", "without asking and with no argument, run /relay")
 	saysNot(t, pause, "do not run it unasked")
@@ -212,8 +216,52 @@ func TestManualModeOffersRelay(t *testing.T) {
 	saysNot(t, pause, "without asking and with no argument")
 }
 
-// Scenarios for later features, each one small test on these helpers:
-//
-//   - priced lines: once the hook prices its lines, a notice of
-//     climbScript() carries the relay's dollars: says(t, onlyNotice(t, s,
-//     "warning"), "Relaying now costs about $").
+// TestWindowLinesBeforeCompaction: with nothing tuned, on claude-opus-4-6's
+// 200k window, the lines are pulled in under the window's compaction point
+// (design §4.1): the pause reaches the model before Claude Code compacts
+// on its own. The lines are read from the notices; each must land on the
+// first call at or past its line.
+func TestWindowLinesBeforeCompaction(t *testing.T) {
+	sc := Script{Main: []Turn{turn(10_000, bash("echo 1"))}}
+	for i, r := range []int64{100_000, 115_000, 130_000, 145_000, 158_000, 164_000} {
+		sc.Main = append(sc.Main, crossing(turn(r, bash("echo "+strconv.Itoa(i+2)))))
+	}
+	sc.Main = append(sc.Main, turn(165_000, text("Done.")))
+	s := runClaude(t, sc, Options{})
+	warnK, pauseK := lineK(t, s, "warning"), lineK(t, s, "pause")
+	if pauseK >= claudeCompactsAtK {
+		t.Errorf("pause line %dk is not under the %dk at which Claude Code compacts a 200k window", pauseK, claudeCompactsAtK)
+	}
+	check(t, s, sc, Expect{Warn: warnK * 1000, Pause: pauseK * 1000,
+		Notices: []Want{warnAt(firstTurnAtK(s, warnK), 0), pauseAt(firstTurnAtK(s, pauseK), 0)}})
+	checkLedger(t, s)
+	says(t, onlyNotice(t, s, "pause"), "window")
+}
+
+// claudeCompactsAtK is where Claude Code 2.1.332 compacts claude-opus-4-6
+// on its own, in thousands: a response at 168k triggers it, 165k does not.
+const claudeCompactsAtK = 168
+
+// lineK is the line, in thousands, named by the run's only notice of a
+// level.
+func lineK(t *testing.T, s *Session, level string) int64 {
+	t.Helper()
+	for _, n := range s.Notices() {
+		if o, ok := n.Opening(); ok && o.Level == level {
+			return o.Line
+		}
+	}
+	t.Fatalf("no %s notice\n%s", level, s.Timeline())
+	return 0
+}
+
+// firstTurnAtK is the first main turn whose reading, in thousands, is at
+// or past k; -1 when none is.
+func firstTurnAtK(s *Session, k int64) int {
+	for _, c := range s.Calls() {
+		if c.Kind == KindMain && kilo(c.Reading) >= k {
+			return c.Turn
+		}
+	}
+	return -1
+}
