@@ -1,4 +1,5 @@
-# Thin wrapper over the go tool; CI (.ci/run) runs `make test` and `make check`.
+# Thin wrapper over the go tool; CI (.ci/run) runs `make test`, `make check`
+# and `make e2e`.
 GO          ?= go
 VERSION     ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
 LDFLAGS     := -s -w -X main.version=$(VERSION)
@@ -6,6 +7,10 @@ STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 # Where `make install` puts the binaries: /usr/local/bin when writable,
 # else ~/.local/bin. Override with `make install BINDIR=…`.
 BINDIR      ?= $(shell if [ -w /usr/local/bin ]; then echo /usr/local/bin; else echo $$HOME/.local/bin; fi)
+# The Claude Code release the end-to-end suite runs (e2e/doc.go pins the
+# same one) and the git-ignored folder it is installed into, once.
+CLAUDE_CODE_VERSION := 2.1.332
+CLAUDE_CACHE        := .cache/claude-code
 
 .PHONY: build install test check bench bench-ledger e2e fuzz clean
 
@@ -61,8 +66,19 @@ bench-ledger: build
 		bin/context-budget ledger record --transcript tmp/bench/big.jsonl --project tmp/bench/proj >/dev/null; done
 	$(GO) test ./internal/orientation -run '^$$' -bench 'Record100MB|Orientation100MB|Successor1000' -benchmem -benchtime 3x
 
+# The end-to-end suite: our hook inside the real Claude Code CLI, against a
+# mock Messages API on 127.0.0.1. Installs the pinned CLI with npm unless
+# CLAUDE_BIN names one or the cache already holds it; a failed install is
+# reported by the tests (a failure when CI=true, a skip elsewhere).
 e2e:
-	@echo "no end-to-end suite yet"
+	@if [ -z "$$CLAUDE_BIN" ] && ! $(CLAUDE_CACHE)/node_modules/.bin/claude --version 2>/dev/null | grep -q '^$(CLAUDE_CODE_VERSION) '; then \
+		echo "installing @anthropic-ai/claude-code@$(CLAUDE_CODE_VERSION) into $(CLAUDE_CACHE)"; \
+		mkdir -p $(CLAUDE_CACHE) && \
+		npm install --prefix $(CLAUDE_CACHE) --no-audit --no-fund --loglevel=error \
+			@anthropic-ai/claude-code@$(CLAUDE_CODE_VERSION) || \
+		echo "e2e: could not install the Claude Code CLI"; \
+	fi
+	CONTEXT_BUDGET_E2E=1 $(GO) test -count=1 -timeout 8m -v ./e2e
 
 clean:
 	rm -rf bin
