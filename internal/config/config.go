@@ -19,11 +19,12 @@ const (
 	EnvLines          = "MUTHUR_CONTEXT_BUDGET_LINES"
 	EnvManual         = "MUTHUR_MANUAL_CONTEXT_BUDGET_RELAY"
 	EnvWindow         = "MUTHUR_CONTEXT_BUDGET_WINDOW"
+	EnvRate           = "MUTHUR_CONTEXT_BUDGET_RATE"
 	EnvAutocompactPct = "CLAUDE_AUTOCOMPACT_PCT_OVERRIDE"
 )
 
 // Variables lists every variable the program reads, for doctor and help.
-var Variables = []string{EnvWarn, EnvPause, EnvWarnSaving, EnvPauseSaving, EnvLines, EnvManual, EnvWindow}
+var Variables = []string{EnvWarn, EnvPause, EnvWarnSaving, EnvPauseSaving, EnvLines, EnvManual, EnvWindow, EnvRate}
 
 // Defaults of the lines (design §4).
 const (
@@ -31,6 +32,12 @@ const (
 	PauseCap           = 400_000
 	DefaultWarnSaving  = 0.20
 	DefaultPauseSaving = 0.80
+)
+
+// The forecasts of MUTHUR_CONTEXT_BUDGET_RATE.
+const (
+	RateForecast      = "forecast"
+	RateSinceBoundary = "since-boundary"
 )
 
 // Settings are the validated tuning values.
@@ -46,6 +53,11 @@ type Settings struct {
 	Manual Switch
 	// Window is the context window in tokens; 0 means unset.
 	Window int64
+	// Rate is how the next slice is forecast: RateForecast (the session's
+	// measured pace, rewrites and output) or RateSinceBoundary (design
+	// §4's mean requests per token since the latest boundary, cache
+	// written once, output left out).
+	Rate string
 }
 
 // Error reports an invalid variable.
@@ -100,6 +112,14 @@ func FromEnv(getenv func(string) string) (Settings, error) {
 	s.Manual = ParseSwitch(getenv(EnvManual))
 	if s.Window, err = tokens(getenv, EnvWindow); err != nil {
 		return s, err
+	}
+	switch v := strings.ToLower(strings.TrimSpace(getenv(EnvRate))); v {
+	case "", RateForecast:
+		s.Rate = RateForecast
+	case RateSinceBoundary:
+		s.Rate = RateSinceBoundary
+	default:
+		return s, &Error{EnvRate, getenv(EnvRate), `must be "forecast" or "since-boundary"`}
 	}
 	return s, nil
 }

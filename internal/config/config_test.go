@@ -14,7 +14,7 @@ func env(kv ...string) func(string) string {
 }
 
 func TestFromEnvValid(t *testing.T) {
-	def := Settings{WarnSaving: DefaultWarnSaving, PauseSaving: DefaultPauseSaving}
+	def := Settings{WarnSaving: DefaultWarnSaving, PauseSaving: DefaultPauseSaving, Rate: RateForecast}
 	with := func(f func(*Settings)) Settings { s := def; f(&s); return s }
 	for _, tc := range []struct {
 		name string
@@ -114,6 +114,26 @@ func TestParseSwitch(t *testing.T) {
 	} {
 		if got := ParseSwitch(tc.in); got != tc.want {
 			t.Errorf("ParseSwitch(%q) = %v, want %v", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestRate(t *testing.T) {
+	for _, tc := range []struct {
+		v, want string
+		ok      bool
+	}{
+		{"", RateForecast, true}, {"forecast", RateForecast, true}, {" Since-Boundary ", RateSinceBoundary, true},
+		{"mean", "", false},
+	} {
+		s, err := FromEnv(func(k string) string {
+			if k == EnvRate {
+				return tc.v
+			}
+			return ""
+		})
+		if (err == nil) != tc.ok || (tc.ok && s.Rate != tc.want) {
+			t.Errorf("%s=%q: rate %q, err %v; want %q, ok %v", EnvRate, tc.v, s.Rate, err, tc.want, tc.ok)
 		}
 	}
 }

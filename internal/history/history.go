@@ -20,6 +20,7 @@ package history
 import (
 	"strings"
 
+	"github.com/muthur/context-budget/internal/forecast"
 	"github.com/muthur/context-budget/internal/restart"
 	"github.com/muthur/context-budget/internal/transcript"
 )
@@ -63,6 +64,8 @@ type History struct {
 	// AutoCompactAt is the preTokens of the latest automatic compaction:
 	// evidence of where Claude Code compacts this session.
 	AutoCompactAt int64 `json:"auto_compact_at,omitempty"`
+	// Pace is the session's measured pace, the forecast's input.
+	Pace forecast.Pace `json:"pace"`
 }
 
 // Add takes one decoded record into the history and reports whether it was
@@ -73,6 +76,7 @@ func (h *History) Add(r *transcript.Record) bool {
 	case r.IsBoundary():
 		h.Boundaries++
 		h.Since, h.Requests = nil, 0
+		h.Pace.Boundary()
 		if m := r.CompactMetadata; m != nil && r.Subtype == "compact_boundary" && m.Trigger == "auto" && m.PreTokens > 0 {
 			h.AutoCompactAt = m.PreTokens
 		}
@@ -93,6 +97,7 @@ func (h *History) Add(r *transcript.Record) bool {
 	h.Peak = max(h.Peak, resp.Context)
 	if h.Last != nil && resp.ID != "" && resp.ID == h.Last.ID {
 		// Another record of the latest response: keep the last record.
+		h.Pace.Response(resp.Context, u.CacheCreationInputTokens, u.OutputTokens, true)
 		h.Last = resp
 		if h.Since != nil && h.Since.ID == resp.ID {
 			h.Since = resp
@@ -103,6 +108,7 @@ func (h *History) Add(r *transcript.Record) bool {
 		return true
 	}
 	h.Responses++
+	h.Pace.Response(resp.Context, u.CacheCreationInputTokens, u.OutputTokens, false)
 	if h.First == nil {
 		h.First = resp
 	}

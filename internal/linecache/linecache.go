@@ -56,7 +56,7 @@ import (
 const Regrowth = 10_000
 
 // version changes the Key when the cache's meaning changes between builds.
-const version = "1"
+const version = "2"
 
 // Entry is what a session's .line file holds.
 type Entry struct {
@@ -92,8 +92,8 @@ func FileName(dir, id string) string {
 func (s *Session) Key() string {
 	var b strings.Builder
 	st := s.Settings
-	fmt.Fprintf(&b, "v%s|caps %d %d|env %d %d|usd %g %g|fixed %t|window %d|", version,
-		config.WarnCap, config.PauseCap, st.Warn, st.Pause, st.WarnSaving, st.PauseSaving, st.Fixed, st.Window)
+	fmt.Fprintf(&b, "v%s|caps %d %d|env %d %d|usd %g %g|fixed %t|window %d|rate %s|", version,
+		config.WarnCap, config.PauseCap, st.Warn, st.Pause, st.WarnSaving, st.PauseSaving, st.Fixed, st.Window, st.Rate)
 	fmt.Fprintf(&b, "compact %q %q|", s.Getenv(window.EnvPctOverride), s.Getenv(window.EnvCompactLimit))
 	fmt.Fprintf(&b, "as_of %s|", prices.EmbeddedAsOf())
 	for _, name := range prices.OverrideFiles(s.Root, s.Getenv) {

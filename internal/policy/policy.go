@@ -130,6 +130,11 @@ func (d *Decision) price(in Input) {
 	d.QMeasured = h.Measured()
 	d.Reorientation = Reorient(in.Root, in.SessionID, in.TranscriptPath, h, rt, in.Table)
 	d.Cost = restart.Model{Rates: rt, Q: h.Q(), W: d.Reorientation.Tokens, R: d.Reorientation.CostUSD}
+	if in.Settings.Rate != config.RateSinceBoundary {
+		d.Cost.Q = h.Pace.Q()
+		d.Cost.Rewrite = h.Pace.Rewrite()
+		d.Cost.OutPerRequest = h.Pace.OutPerRequest()
+	}
 	if row.BandAbove > 0 && row.Band != nil {
 		b := d.Cost
 		b.Rates = rates(*row.Band, h.TTL1h)

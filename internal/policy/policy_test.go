@@ -48,7 +48,8 @@ func decide(t *testing.T, env map[string]string, model string, c int64) Decision
 func near(a, b float64) bool { return math.Abs(a-b) < 1e-9 }
 
 func TestPinnedExample(t *testing.T) {
-	d := decide(t, nil, "claude-opus-4-6", 210_000)
+	// The pinned figures are the design's estimator's.
+	d := decide(t, map[string]string{config.EnvRate: config.RateSinceBoundary}, "claude-opus-4-6", 210_000)
 	want := lines.Lines{
 		Warn:  lines.Line{Tokens: 169_872, SetBy: lines.Priced, SavingUSD: 0.20},
 		Pause: lines.Line{Tokens: 200_641, SetBy: lines.Priced, SavingUSD: 0.80},
@@ -68,6 +69,21 @@ func TestPinnedExample(t *testing.T) {
 	}
 	if d.Window != (window.Window{Tokens: 1_000_000, Source: "observed", CompactsAt: 967_000}) {
 		t.Errorf("window %+v", d.Window)
+	}
+}
+
+// TestForecastQuotesOutput: with nothing measured the forecast's pace is
+// the design's default, so the lines and the saving are the pinned ones;
+// but carrying on now pays the slice's output (40 requests × 700 tokens ×
+// $25 per million = $0.70), which a fresh session pays alike.
+func TestForecastQuotesOutput(t *testing.T) {
+	d := decide(t, nil, "claude-opus-4-6", 210_000)
+	if d.Lines.Warn.Tokens != 169_872 || d.Lines.Pause.Tokens != 200_641 {
+		t.Errorf("lines %+v", d.Lines)
+	}
+	m := d.Money(210_000)
+	if !near(m.SavingUSD, 0.9825) || !near(m.CarryOnUSD, 5.825+0.70) {
+		t.Errorf("money %+v", m)
 	}
 }
 

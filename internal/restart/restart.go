@@ -50,11 +50,17 @@ func PerMillion(output, read, write float64) Rates {
 // Model is one session's situation.
 type Model struct {
 	Rates
-	// Q is the measured requests per token of growth.
+	// Q is the forecast requests per token of growth.
 	Q float64
 	// W is the successor's reorientation context in tokens, R its cost.
 	W int64
 	R float64
+	// Rewrite is the share ρ of its context a request re-writes to the
+	// cache beyond its growth (expiries, model switches, prunes), and
+	// OutPerRequest the output tokens ō of a request. Both zero is the
+	// design's model: the cache written once, output left out.
+	Rewrite       float64 `json:"rewrite,omitempty"`
+	OutPerRequest float64 `json:"out_per_request,omitempty"`
 }
 
 // N is the number of requests in the slice: S·q.
@@ -64,10 +70,19 @@ func (m Model) N() float64 { return Slice * m.Q }
 func (m Model) O() float64 { return SummaryOut * m.Output }
 
 // CarryOn is what carrying on over the slice costs from context c:
-// n·r·(C + S/2) + S·w (every request re-reads the context, which grows by
-// the slice; the slice's new tokens are written to the cache once).
+// n·r·(C + S/2) + S·w + ρ·n·w·(C + S/2) + n·ō·o (every request re-reads
+// the context, which grows by the slice; the slice's new tokens are
+// written to the cache once, and a share ρ of the context again per
+// request; every request pays its output).
 func (m Model) CarryOn(c int64) float64 {
-	return m.N()*m.Read*(float64(c)+Slice/2) + Slice*m.Write
+	return m.slice(float64(c))
+}
+
+// slice is the cost of the slice's requests from context c.
+func (m Model) slice(c float64) float64 {
+	n := m.N()
+	mid := c + Slice/2
+	return n*m.Read*mid + Slice*m.Write + m.Rewrite*n*m.Write*mid + n*m.OutPerRequest*m.Output
 }
 
 // RelayUpfront is what relaying at context c costs before any further
@@ -81,27 +96,32 @@ func (m Model) RelayUpfront(c int64) float64 {
 // the up-front cost plus the slice carried on from the successor's
 // reorientation context W.
 func (m Model) RelayOverSlice(c int64) float64 {
-	return m.RelayUpfront(c) + m.N()*m.Read*(float64(m.W)+Slice/2) + Slice*m.Write
+	return m.RelayUpfront(c) + m.slice(float64(m.W))
 }
 
 // Saving is what relaying at c saves over the slice against carrying on:
-// (n − 1)·r·C − n·r·W − O − R. Negative means relaying costs more.
+// (n − 1)·r·C − n·r·W + ρ·n·w·(C − W) − O − R (the output of the slice's
+// requests is the same either way and cancels). Negative means relaying
+// costs more.
 func (m Model) Saving(c int64) float64 {
 	n := m.N()
-	return (n-1)*m.Read*float64(c) - n*m.Read*float64(m.W) - m.O() - m.R
+	cf, wf := float64(c), float64(m.W)
+	return (n-1)*m.Read*cf - n*m.Read*wf + m.Rewrite*n*m.Write*(cf-wf) - m.O() - m.R
 }
 
 // Line is the context at which the saving reaches d dollars, rounded to
-// the nearest token: C* = (D + n·r·W + O + R) / (r·(n − 1)). There is no
-// line (ok false) when n ≤ 1 — with at most one request per slice a
-// bigger context never costs more to carry — or when the read rate is
-// not positive.
+// the nearest token: C* = (D + n·W·(r + ρ·w) + O + R) / ((n − 1)·r +
+// ρ·n·w), which with ρ = 0 is the design's (D + n·r·W + O + R) /
+// (r·(n − 1)). There is no line (ok false) when n ≤ 1 — with at most one
+// request per slice a bigger context never costs more to carry — or when
+// the read rate is not positive.
 func (m Model) Line(d float64) (tokens int64, ok bool) {
 	n := m.N()
 	if n <= 1 || m.Read <= 0 {
 		return 0, false
 	}
-	c := (d + n*m.Read*float64(m.W) + m.O() + m.R) / (m.Read * (n - 1))
+	rw := m.Rewrite * m.Write
+	c := (d + n*float64(m.W)*(m.Read+rw) + m.O() + m.R) / (m.Read*(n-1) + rw*n)
 	if math.IsNaN(c) || math.IsInf(c, 0) || c > math.MaxInt64/2 {
 		return 0, false
 	}

@@ -1,0 +1,147 @@
+// Package forecast measures a session's pace — how it grows, how often it
+// re-writes its cache, how much it outputs per request — and forecasts the
+// next slice of work from it (issue "Are the dollars right?").
+//
+// The design's model (§4) takes the requests a slice will need from the
+// mean growth per request since the latest boundary, writes each new token
+// to the cache once, and leaves output out. Measured against what real
+// sessions then spent, it under-predicted carrying on by about half:
+//
+//   - Growth per request is heavy-tailed. A session reads files in a few
+//     big steps — mostly while it orients — and then grows by many small
+//     ones, so the mean of the steps so far over-states the pace of the
+//     next slice and under-states its requests. Pace uses a trimmed mean:
+//     the largest quarter of the steps is dropped, the rest averaged, and
+//     the result shrunk towards the design's default (40 requests per
+//     100k) with the weight of a few requests, so an early estimate leans
+//     on the default and a late one on the session.
+//   - A request re-writes the whole context to the cache when the cache
+//     expired (a long tool run past the TTL, an idle operator), the model
+//     changed, or old tool results were pruned. Pace measures the tokens
+//     written beyond each request's growth, as a share of the context
+//     carried (the rewrite ratio), and the forecast charges that share of
+//     every request in the slice.
+//   - Output is paid on every request. Pace keeps the mean output per
+//     response over the whole session, shrunk towards the design's 700
+//     tokens. Output costs a fresh session the same per request, so it
+//     cancels out of the saving and the lines, but belongs in the
+//     carrying-on figure a notice quotes.
+//
+// Pace is plain data and round-trips through JSON: the line cache keeps it
+// inside the history.
+package forecast
+
+import (
+	"slices"
+)
+
+// Defaults the estimates shrink towards, and how many requests' weight
+// they carry.
+const (
+	// DefaultStep is the growth per request of the design's default q
+	// (40 requests per 100k tokens).
+	DefaultStep = 2_500
+	// DefaultOut is the output per request of the design's ramp-up
+	// estimate.
+	DefaultOut = 700
+	// PriorWeight is how many requests the defaults weigh.
+	PriorWeight = 5
+	// RewritePriorWeight is how many requests, at the session's mean
+	// context, the rewrite ratio's prior of zero weighs: a single cache
+	// expiry early on must not set the ratio alone.
+	RewritePriorWeight = 20
+	// MaxSteps bounds the steps kept: the most recent ones, which is also
+	// the window the pace is measured over.
+	MaxSteps = 400
+	// TrimShare is the share of the largest steps the pace leaves out.
+	TrimShare = 0.25
+)
+
+// Pace is the measured pace of a session.
+type Pace struct {
+	// Steps is the growth of each response over the one before it since
+	// the latest boundary, most recent last, at most MaxSteps.
+	Steps []int32 `json:"steps,omitempty"`
+	// Prev is the context of the latest response (0: none since the
+	// latest boundary).
+	Prev int64 `json:"prev,omitempty"`
+	// Rewritten is the cache writes beyond growth since the latest
+	// boundary, Carried the context those responses carried.
+	Rewritten int64 `json:"rewritten,omitempty"`
+	Carried   int64 `json:"carried,omitempty"`
+	// Output is the output tokens of the session's responses, Responses
+	// their count, LastOut the latest response's output (a response's
+	// records repeat it, growing).
+	Output    int64 `json:"output,omitempty"`
+	Responses int   `json:"responses,omitempty"`
+	LastOut   int64 `json:"last_out,omitempty"`
+}
+
+// Boundary resets what is measured since the latest boundary: after a
+// compaction the context starts again, and the first response after it
+// writes the whole summary, which is no rewrite.
+func (p *Pace) Boundary() {
+	p.Steps, p.Prev, p.Rewritten, p.Carried = nil, 0, 0, 0
+}
+
+// Response takes one response: its context, cache writes and output.
+// again is true for a further record of the latest response (same message
+// id), which only updates the output.
+func (p *Pace) Response(context, written, output int64, again bool) {
+	if again {
+		p.Output += output - p.LastOut
+		p.LastOut = output
+		return
+	}
+	p.Responses++
+	p.Output += output
+	p.LastOut = output
+	if p.Prev > 0 {
+		step := context - p.Prev
+		p.Steps = append(p.Steps, int32(min(max(step, -1<<31), 1<<31-1)))
+		if len(p.Steps) > MaxSteps {
+			p.Steps = slices.Delete(p.Steps, 0, len(p.Steps)-MaxSteps)
+		}
+		p.Rewritten += max(written-max(step, 0), 0)
+		p.Carried += context
+	}
+	p.Prev = context
+}
+
+// Step is the forecast growth per request: the trimmed mean of the
+// non-negative steps, shrunk towards DefaultStep.
+func (p *Pace) Step() float64 {
+	kept := make([]int64, 0, len(p.Steps))
+	for _, s := range p.Steps {
+		if s >= 0 {
+			kept = append(kept, int64(s))
+		}
+	}
+	slices.Sort(kept)
+	kept = kept[:len(kept)-int(float64(len(kept))*TrimShare)]
+	var sum int64
+	for _, s := range kept {
+		sum += s
+	}
+	step := (float64(sum) + DefaultStep*PriorWeight) / float64(len(kept)+PriorWeight)
+	return max(step, 1)
+}
+
+// Q is the forecast requests per token of growth.
+func (p *Pace) Q() float64 { return 1 / p.Step() }
+
+// Rewrite is the forecast share of the context a request re-writes to the
+// cache, beyond its growth.
+func (p *Pace) Rewrite() float64 {
+	n := len(p.Steps)
+	if n == 0 || p.Carried <= 0 {
+		return 0
+	}
+	mean := float64(p.Carried) / float64(n)
+	return float64(p.Rewritten) / (float64(p.Carried) + RewritePriorWeight*mean)
+}
+
+// OutPerRequest is the forecast output tokens per request.
+func (p *Pace) OutPerRequest() float64 {
+	return (float64(p.Output) + DefaultOut*PriorWeight) / float64(p.Responses+PriorWeight)
+}
