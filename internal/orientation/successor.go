@@ -57,7 +57,7 @@ func Words(s Source, count int) string {
 	case Own:
 		return "this session's own orientation"
 	}
-	return "an estimate (no session measured yet)"
+	return "an estimate, no session measured yet"
 }
 
 // SuccessorInputs are what Successor needs.

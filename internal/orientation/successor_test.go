@@ -69,7 +69,7 @@ func TestSuccessorSources(t *testing.T) {
 			ledgerRow(t, root, "c", "/go x", 50_000, 0.1)
 		}, Own, 105_000, readCost(90_000), "this session's own orientation", 0},
 		{"then the estimate", []rec{prompt("/go plan"), resp("a", 1, 90_000, "", tool("Write", "/repo/tmp/notes"))}, func(*testing.T, string) {},
-			Estimate, 142_000, 1.23, "an estimate (no session measured yet)", 0},
+			Estimate, 142_000, 1.23, "an estimate, no session measured yet", 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			root := t.TempDir()
