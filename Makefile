@@ -48,6 +48,9 @@ fuzz:
 	$(GO) test ./internal/reading -run '^$$' -fuzz '^FuzzLast$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./internal/transcript -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./internal/history -run '^$$' -fuzz '^FuzzFeed$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./ledger -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./internal/orientation -run '^$$' -fuzz '^FuzzRead$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./internal/orientation -run '^$$' -fuzz '^FuzzNormalizePrompt$$' -fuzztime $(FUZZTIME)
 
 # `ledger record` (the Stop hook) on a synthetic 100 MB transcript with
 # subagents: wall time, CPU and peak memory of the process; then the
