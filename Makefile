@@ -62,7 +62,7 @@ bench-ledger: build
 	rm -rf tmp/bench/proj
 	for i in 1 2 3; do /usr/bin/time -f "ledger record, 100 MB: %e s wall, %U s user, %S s sys, %M KB max RSS" \
 		bin/context-budget ledger record --transcript tmp/bench/big.jsonl --project tmp/bench/proj >/dev/null; done
-	$(GO) test ./internal/orientation -run '^$$' -bench 'Record100MB|Orientation100MB|Successor1000' -benchmem -benchtime 3x
+	$(GO) test ./internal/orientation -run '^$$' -bench 'Record100MB|Orientation100MB|Search100MB|Successor1000' -benchmem -benchtime 3x
 
 e2e:
 	@echo "no end-to-end suite yet"
