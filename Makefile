@@ -53,6 +53,9 @@ fuzz:
 	$(GO) test ./internal/reading -run '^$$' -fuzz '^FuzzLast$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./internal/transcript -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./internal/history -run '^$$' -fuzz '^FuzzFeed$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./ledger -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./internal/orientation -run '^$$' -fuzz '^FuzzRead$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./internal/orientation -run '^$$' -fuzz '^FuzzNormalizePrompt$$' -fuzztime $(FUZZTIME)
 
 # `ledger record` (the Stop hook) on a synthetic 100 MB transcript with
 # subagents: wall time, CPU and peak memory of the process; then the
@@ -64,7 +67,7 @@ bench-ledger: build
 	rm -rf tmp/bench/proj
 	for i in 1 2 3; do /usr/bin/time -f "ledger record, 100 MB: %e s wall, %U s user, %S s sys, %M KB max RSS" \
 		bin/context-budget ledger record --transcript tmp/bench/big.jsonl --project tmp/bench/proj >/dev/null; done
-	$(GO) test ./internal/orientation -run '^$$' -bench 'Record100MB|Orientation100MB|Successor1000' -benchmem -benchtime 3x
+	$(GO) test ./internal/orientation -run '^$$' -bench 'Record100MB|Orientation100MB|Search100MB|Successor1000' -benchmem -benchtime 3x
 
 # The end-to-end suite: our hook inside the real Claude Code CLI, against a
 # mock Messages API on 127.0.0.1. Installs the pinned CLI with npm unless

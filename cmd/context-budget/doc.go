@@ -80,10 +80,11 @@ Usage:
 Lines prints, for the transcript (or the one a hook payload on stdin names),
 the reading, both lines and what set them, what relaying now costs up front
 and saves over the next 100k tokens, the successor's re-orientation and its
-source, the requests per token q, the cache TTL, the price table's as_of and
-the window with its compaction point. The project (for price overrides) is
---project, else the payload's, else $CLAUDE_PROJECT_DIR, the top of the
-git work tree, or the current directory. --json prints one
+source (named as the notice names it), the requests per token q, the cache
+TTL, the price table's as_of and the window with its compaction point. The
+project (for price overrides and the ledger) is --project, else the
+payload's, else $CLAUDE_PROJECT_DIR, the top of the git work tree, or the
+current directory. --json prints one
 object. A price file that does not parse is an error here; the hook ignores
 it and uses the built-in table.
 

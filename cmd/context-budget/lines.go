@@ -52,6 +52,8 @@ type reorientation struct {
 	Tokens  int64   `json:"tokens"`
 	CostUSD float64 `json:"cost_usd"`
 	Source  string  `json:"source"`
+	// Words names the source as the notice does.
+	Words string `json:"words"`
 }
 
 // runLines is `context-budget lines`: the reading, both lines and what set
@@ -144,7 +146,7 @@ func linesFor(s config.Settings, path, root, session string) (*linesReport, erro
 		rep.RelayUpfrontUSD = dollars(m.RelayUpfront(r.Tokens))
 		rep.CarryOnUSD = dollars(m.CarryOn(r.Tokens))
 		ro := d.Reorientation
-		rep.Reorientation = &reorientation{Tokens: ro.Tokens, CostUSD: *dollars(ro.CostUSD), Source: ro.Source}
+		rep.Reorientation = &reorientation{Tokens: ro.Tokens, CostUSD: *dollars(ro.CostUSD), Source: ro.Source, Words: ro.Words}
 		q := roundSig(d.Cost.Q)
 		rep.RequestsPerToken, rep.TTL = &q, &d.TTL
 	}
@@ -206,7 +208,7 @@ func printLines(w io.Writer, rep *linesReport) {
 		fmt.Fprintf(w, "%-14s %s up front; %s %s over the next 100k tokens against carrying on at %s\n", "relaying now",
 			notice.USD(*rep.RelayUpfrontUSD), verb, notice.USD(saving), notice.USD(*rep.CarryOnUSD))
 		ro := rep.Reorientation
-		fmt.Fprintf(w, "%-14s %s tokens, %s (source: %s)\n", "reorientation", thousands(ro.Tokens), notice.USD(ro.CostUSD), ro.Source)
+		fmt.Fprintf(w, "%-14s %s tokens, %s (source: %s: %s)\n", "reorientation", thousands(ro.Tokens), notice.USD(ro.CostUSD), ro.Source, ro.Words)
 		fmt.Fprintf(w, "%-14s %g requests per token\n", "q", *rep.RequestsPerToken)
 		fmt.Fprintf(w, "%-14s %s\n", "cache ttl", *rep.TTL)
 	} else {

@@ -115,3 +115,27 @@ func BenchmarkOrientation100MB(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkSearch100MB is the first search of a 100 MB session that never
+// acts (only Bash calls, no prompt after the first): paid once per
+// session, after which each recompute searches only the new bytes.
+func BenchmarkSearch100MB(b *testing.B) {
+	dir := b.TempDir()
+	path := filepath.Join(dir, "s.jsonl")
+	f, _ := os.Create(path)
+	w := bufio.NewWriter(f)
+	result := strings.Repeat("x", 30<<10)
+	for i := 0; i < 3300; i++ {
+		fmt.Fprintf(w, `{"type":"assistant","cwd":"/repo","timestamp":"2026-09-01T08:00:00Z","message":{"id":"m%d","model":"claude-opus-4-6","stop_reason":"tool_use","content":[{"type":"tool_use","id":"t%d","name":"Bash","input":{"command":"ls"}}],"usage":{"input_tokens":3,"cache_read_input_tokens":40000,"output_tokens":50}}}`+"\n", i, i)
+		fmt.Fprintf(w, `{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t%d","content":"%s"}]}}`+"\n", i, result)
+	}
+	w.Flush()
+	f.Close()
+	defer reportCPU(b)()
+	for b.Loop() {
+		var p progress
+		if p.searchAll(path) {
+			b.Fatal("acted")
+		}
+	}
+}

@@ -37,6 +37,11 @@ func FuzzRead(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		var pr progress
+		pr.searchAll(path)
+		if pr.Main > int64(len(data)) {
+			t.Fatalf("searched to %d of %d bytes", pr.Main, len(data))
+		}
 		row := Row(s, p, "", Options{Finished: true})
 		if row.Total.Responses != int64(len(s.Responses)) {
 			t.Fatalf("%d responses, total says %d", len(s.Responses), row.Total.Responses)

@@ -266,3 +266,28 @@ func TestDamagedTranscript(t *testing.T) {
 		t.Errorf("%d responses, want 3", len(s.Responses))
 	}
 }
+
+// TestCostState: Claude Code's own total is the last cost-state record's,
+// whatever spelling of the field it carries; absent, it is nil.
+func TestCostState(t *testing.T) {
+	for _, tc := range []struct {
+		recs []rec
+		want string
+	}{
+		{[]rec{resp("a", 1, 100, "", text())}, "<nil>"},
+		{[]rec{{"type": "cost-state", "totalCostUSD": 0.5}, resp("a", 1, 100, "", text()), {"type": "cost-state", "totalCostUSD": 1.25, "modelUsage": rec{}}}, "1.25"},
+		{[]rec{{"type": "cost-state", "total_cost_usd": 2.5}}, "2.5"},
+		{[]rec{{"type": "cost-state", "totalCostUsd": 3.0}, {"type": "cost-state", "sessionId": "s"}}, "3"},
+		{[]rec{{"type": "cost-state", "totalCostUSD": "lots"}}, "<nil>"},
+		{[]rec{{"type": "user", "message": rec{"role": "user", "content": `say "cost-state" and {"totalCostUSD": 9}`}}}, "<nil>"},
+	} {
+		s := session(t, tc.recs)
+		got := "<nil>"
+		if s.ClaudeCodeTotalUSD != nil {
+			got = fmt.Sprint(*s.ClaudeCodeTotalUSD)
+		}
+		if got != tc.want {
+			t.Errorf("%v: claudeCodeTotalUsd %s, want %s", tc.recs, got, tc.want)
+		}
+	}
+}

@@ -57,7 +57,7 @@ func Words(s Source, count int) string {
 	case Own:
 		return "this session's own orientation"
 	}
-	return "an estimate (no session measured yet)"
+	return "an estimate, no session measured yet"
 }
 
 // SuccessorInputs are what Successor needs.
@@ -109,8 +109,10 @@ func (in SuccessorInputs) estimate() (int64, float64) {
 	return in.Estimate()
 }
 
-// ownCache is a session's measured orientation, kept in
-// <state>/<session>.orientation once the session has acted.
+// ownCache is <state>/<session>.orientation: the session's orientation
+// once measured; it never changes after. Until then
+// <state>/<session>.orientation-search keeps how far the session's files
+// were searched without a sign of acting.
 type ownCache struct {
 	Relayed bool         `json:"relayed"`
 	Phase   ledger.Phase `json:"phase"`
@@ -125,6 +127,20 @@ func ownOrientation(dir string, in SuccessorInputs) (ledger.Phase, bool, bool) {
 	if data, err := os.ReadFile(name); err == nil && json.Unmarshal(data, &c) == nil && c.Phase.Measured() {
 		return c.Phase, c.Relayed, true
 	}
+	searchName := name + "-search"
+	var p progress
+	if data, err := os.ReadFile(searchName); err != nil || json.Unmarshal(data, &p) != nil {
+		p = progress{}
+	}
+	saveSearch := func() {
+		if data, err := json.Marshal(p); err == nil && state.Ensure(dir) == nil {
+			state.WriteFile(searchName, append(data, '\n'))
+		}
+	}
+	if !p.searchAll(in.Transcript) {
+		saveSearch()
+		return ledger.Phase{}, false, false
+	}
 	s, err := ReadOrientation(in.Transcript)
 	if err != nil {
 		return ledger.Phase{}, false, false
@@ -137,11 +153,13 @@ func ownOrientation(dir string, in SuccessorInputs) (ledger.Phase, bool, bool) {
 	}
 	ph := Orientation(s, NewPricer(tab), Options{})
 	if !ph.Measured() {
+		saveSearch()
 		return ledger.Phase{}, false, false
 	}
 	c = ownCache{Relayed: Relayed(s), Phase: ph}
 	if data, err := json.Marshal(c); err == nil && state.Ensure(dir) == nil {
 		state.WriteFile(name, append(data, '\n'))
+		os.Remove(searchName)
 	}
 	return ph, c.Relayed, true
 }

@@ -69,7 +69,7 @@ func TestSuccessorSources(t *testing.T) {
 			ledgerRow(t, root, "c", "/go x", 50_000, 0.1)
 		}, Own, 105_000, readCost(90_000), "this session's own orientation", 0},
 		{"then the estimate", []rec{prompt("/go plan"), resp("a", 1, 90_000, "", tool("Write", "/repo/tmp/notes"))}, func(*testing.T, string) {},
-			Estimate, 142_000, 1.23, "an estimate (no session measured yet)", 0},
+			Estimate, 142_000, 1.23, "an estimate, no session measured yet", 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			root := t.TempDir()
@@ -182,4 +182,49 @@ func BenchmarkSuccessor1000(b *testing.B) {
 			Successor(in)
 		}
 	})
+}
+
+// TestOwnOrientationSearch: a session that has not acted is searched only
+// in its new bytes; when it acts, in its own file or a subagent's, the
+// measure is the full one.
+func TestOwnOrientationSearch(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		later []rec
+		sub   bool
+		by    string
+		ctx   int64
+		spent int64
+	}{
+		{"an edit of its own", []rec{resp("c", 3, 30_000, "", tool("Edit", "/repo/x.go"))}, false, "Edit", 30_000, 2},
+		{"a subagent's edit", []rec{sub(resp("s1", 3, 5_000, "", tool("Write", "/repo/y.go")))}, true, "Write", 5_000, 2},
+		{"a prompt after an open response", []rec{prompt("and now?")}, false, "end_turn", 20_000, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root, dir := t.TempDir(), t.TempDir()
+			first := []rec{prompt("/go plan"), resp("a", 1, 10_000, "", tool("Bash", "")), resp("b", 2, 20_000, "", tool("Write", "/repo/tmp/notes"))}
+			path := writeSession(t, dir, first)
+			in := SuccessorInputs{Root: root, Session: "s", Transcript: path, Estimate: estimate}
+			if got := Successor(in); got.Source != Estimate {
+				t.Fatalf("before acting: %+v", got)
+			}
+			search := filepath.Join(root, "tmp", "context-budget", "s.orientation-search")
+			if _, err := os.Stat(search); err != nil {
+				t.Fatalf("no search record: %v", err)
+			}
+			if tc.sub {
+				writeSession(t, dir, first, tc.later)
+			} else {
+				writeSession(t, dir, append(first, tc.later...))
+			}
+			got := Successor(in)
+			ph, _, ok := ownOrientation(filepath.Join(root, "tmp", "context-budget"), in)
+			if got.Source != Own || !ok || ph.EndedBy != tc.by || ph.ContextTokens != tc.ctx || ph.Spend.Responses != tc.spent {
+				t.Errorf("after acting: %+v, phase %+v", got, ph)
+			}
+			if _, err := os.Stat(search); err == nil {
+				t.Error("the search record outlived the measure")
+			}
+		})
+	}
 }

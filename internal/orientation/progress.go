@@ -1,0 +1,156 @@
+package orientation
+
+import (
+	"bufio"
+	"bytes"
+	"io"
+	"os"
+
+	"github.com/muthur/context-budget/internal/transcript"
+)
+
+// progress is how far a session's files were searched without a sign that
+// it acted, so that a session that has not acted (yet) costs each priced
+// recompute only its new bytes, not a pass over the whole transcript.
+type progress struct {
+	// Main is the main transcript's offset past its last complete line
+	// searched; Subs the same for each subagent file.
+	Main int64            `json:"main"`
+	Subs map[string]int64 `json:"subs,omitempty"`
+	// Cwd is the session's root, from its first own response.
+	Cwd string `json:"cwd,omitempty"`
+	// Open says the main file's last own response left stop_reason empty:
+	// an operator prompt after it ends the turn.
+	Open bool `json:"open,omitempty"`
+}
+
+// Words that mark a line that may act; only such lines are decoded.
+var signWords = [][]byte{
+	[]byte(`"Edit"`), []byte(`"Write"`), []byte(`"MultiEdit"`), []byte(`"NotebookEdit"`),
+	[]byte(`"AskUserQuestion"`), []byte(`"ExitPlanMode"`), []byte(`"end_turn"`),
+}
+
+var stopReasonString = []byte(`"stop_reason":"`)
+
+// search reads the complete lines of the file at path from offset from and
+// reports whether one shows the session acting, by the rules of Phases
+// (for a subagent's file, only its edits), and the offset past the last
+// complete line read.
+func (p *progress) search(path string, from int64, sub bool) (next int64, acted bool) {
+	f, err := os.Open(path)
+	if err != nil {
+		return from, false
+	}
+	defer f.Close()
+	if _, err := f.Seek(from, io.SeekStart); err != nil {
+		return from, false
+	}
+	br := bufio.NewReaderSize(f, 256<<10)
+	next = from
+	var long []byte
+	var pending int64 // bytes of a long line read so far
+	for {
+		chunk, err := br.ReadSlice('\n')
+		if err == bufio.ErrBufferFull {
+			pending += int64(len(chunk))
+			if len(long) <= maxLine {
+				long = append(long, chunk...)
+			}
+			continue
+		}
+		if err != nil {
+			return next, false // a final line without its newline waits
+		}
+		line := chunk
+		if pending > 0 {
+			next += pending
+			line = append(long, chunk...)
+			long, pending = nil, 0
+		}
+		next += int64(len(chunk))
+		if p.line(line, sub) {
+			return next, true
+		}
+	}
+}
+
+func (p *progress) line(line []byte, sub bool) bool {
+	// Each search may run through a tool result of megabytes: search as
+	// few words as the line's kind needs.
+	isAssistant := bytes.Contains(line, assistantWord)
+	sign := false
+	if isAssistant {
+		for _, w := range signWords {
+			if bytes.Contains(line, w) {
+				sign = true
+				break
+			}
+		}
+	}
+	needCwd := !sub && p.Cwd == "" && isAssistant
+	prompt := !sub && !isAssistant && bytes.Contains(line, userWord) &&
+		(!bytes.Contains(line, toolResultWord) || bytes.Contains(line, textWord))
+	if !sub && isAssistant && !sign {
+		// Tracked without decoding: a stop reason written as a string
+		// closes the response; null or none leaves it open.
+		p.Open = !bytes.Contains(line, stopReasonString)
+	}
+	if !sign && !needCwd && !prompt {
+		return false
+	}
+	acted := false
+	transcript.Decode(line, func(r *transcript.Record) {
+		switch {
+		case r.Type == "assistant" && r.Message != nil && r.Message.Usage != nil && r.Message.Model != transcript.Synthetic:
+			own := !sub && !r.IsSidechain
+			if own && p.Cwd == "" {
+				p.Cwd = r.Cwd
+			}
+			if own {
+				p.Open = r.Message.StopReason == ""
+				if r.Message.StopReason == "end_turn" {
+					acted = true
+				}
+			}
+			for _, b := range blocks(r.Message.Content) {
+				if b.Type != "tool_use" {
+					continue
+				}
+				switch b.Name {
+				case "Edit", "Write", "MultiEdit":
+					_, ok := Inside(p.Cwd, b.Input.FilePath)
+					acted = acted || ok
+				case "NotebookEdit":
+					_, ok := Inside(p.Cwd, b.Input.NotebookPath)
+					acted = acted || ok
+				case "AskUserQuestion", "ExitPlanMode":
+					acted = acted || own
+				}
+			}
+		case r.Type == "user" && !sub && !r.IsMeta && !r.IsSidechain && !r.IsCompactSummary && r.Message != nil:
+			if _, ok := promptText(r.Message.Content); ok && p.Open && p.Cwd != "" {
+				acted = true
+			}
+		}
+	})
+	return acted
+}
+
+// searchAll searches the new bytes of the main transcript and of every
+// subagent file; the offsets advance either way.
+func (p *progress) searchAll(transcriptPath string) (acted bool) {
+	if fi, err := os.Stat(transcriptPath); err != nil || fi.Size() < p.Main {
+		*p = progress{} // replaced or truncated: start over
+	}
+	next, a := p.search(transcriptPath, p.Main, false)
+	p.Main, acted = next, a
+	if p.Subs == nil {
+		p.Subs = map[string]int64{}
+	}
+	for _, name := range SubagentFiles(transcriptPath) {
+		next, a := p.search(name, p.Subs[name], true)
+		p.Subs[name] = next
+		acted = acted || a
+	}
+	return acted
+}
