@@ -1,5 +1,5 @@
-# Thin wrapper over the go tool; CI (.ci/run) runs `make test`, `make check`
-# and `make e2e`.
+# Thin wrapper over the go tool; CI (.ci/run) runs `make test` and
+# `make check`.
 GO          ?= go
 VERSION     ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
 LDFLAGS     := -s -w -X main.version=$(VERSION)
@@ -12,7 +12,7 @@ BINDIR      ?= $(shell if [ -w /usr/local/bin ]; then echo /usr/local/bin; else 
 CLAUDE_CODE_VERSION := 2.1.332
 CLAUDE_CACHE        := .cache/claude-code
 
-.PHONY: build install test check bench bench-ledger e2e fuzz clean
+.PHONY: build install test check bench bench-ledger e2e claude-cli fuzz clean
 
 build:
 	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o bin/ ./cmd/...
@@ -25,8 +25,10 @@ install: build
 	install -m 0755 bin/* $(BINDIR)/
 	$(BINDIR)/context-budget install --scope user
 
-test:
-	$(GO) test ./...
+# test runs every test, the end-to-end suite with the real Claude Code CLI
+# included (installed first, once).
+test: claude-cli
+	CONTEXT_BUDGET_E2E=1 $(GO) test -timeout 20m ./...
 
 check:
 	$(GO) vet ./...
@@ -69,11 +71,11 @@ bench-ledger: build
 		bin/context-budget ledger record --transcript tmp/bench/big.jsonl --project tmp/bench/proj >/dev/null; done
 	$(GO) test ./internal/orientation -run '^$$' -bench 'Record100MB|Orientation100MB|Search100MB|Successor1000' -benchmem -benchtime 3x
 
-# The end-to-end suite: our hook inside the real Claude Code CLI, against a
-# mock Messages API on 127.0.0.1. Installs the pinned CLI with npm unless
-# CLAUDE_BIN names one or the cache already holds it; a failed install is
-# reported by the tests (a failure when CI=true, a skip elsewhere).
-e2e:
+# The pinned Claude Code CLI for the end-to-end suite, installed with npm
+# into a git-ignored folder once, unless CLAUDE_BIN names one; a failed
+# install is reported by the tests (a failure when CI=true, a skip
+# elsewhere).
+claude-cli:
 	@if [ -z "$$CLAUDE_BIN" ] && ! $(CLAUDE_CACHE)/node_modules/.bin/claude --version 2>/dev/null | grep -q '^$(CLAUDE_CODE_VERSION) '; then \
 		echo "installing @anthropic-ai/claude-code@$(CLAUDE_CODE_VERSION) into $(CLAUDE_CACHE)"; \
 		mkdir -p $(CLAUDE_CACHE) && \
@@ -81,6 +83,10 @@ e2e:
 			@anthropic-ai/claude-code@$(CLAUDE_CODE_VERSION) || \
 		echo "e2e: could not install the Claude Code CLI"; \
 	fi
+
+# The end-to-end suite alone: our hook inside the real Claude Code CLI,
+# against a mock Messages API on 127.0.0.1.
+e2e: claude-cli
 	CONTEXT_BUDGET_E2E=1 $(GO) test -count=1 -timeout 8m -v ./e2e
 
 clean:

@@ -19,7 +19,6 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
-	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -165,8 +164,6 @@ func newScanner() *scanner {
 // maxLine bounds one transcript line; longer lines (never seen: the
 // longest real one was under 1 MB) are skipped.
 const maxLine = 64 << 20
-
-var errLineTooLong = errors.New("line too long")
 
 // file reads one transcript file line by line.
 func (sc *scanner) file(r io.Reader, sub bool) error {
