@@ -7,7 +7,7 @@ STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 # else ~/.local/bin. Override with `make install BINDIR=…`.
 BINDIR      ?= $(shell if [ -w /usr/local/bin ]; then echo /usr/local/bin; else echo $$HOME/.local/bin; fi)
 
-.PHONY: build install test check bench bench-ledger e2e fuzz clean
+.PHONY: build install test check bench bench-ledger bench-replay e2e fuzz clean
 
 build:
 	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o bin/ ./cmd/...
@@ -40,10 +40,12 @@ bench: bench-ledger
 	$(GO) test -run '^$$' -bench . -benchmem ./internal/reading/
 	$(GO) test -run '^$$' -bench 'Recompute|ColdPass|Hit' -benchtime 20x ./internal/linecache/
 	$(GO) test -run '^$$' -bench HookCacheHit -benchtime 1x ./cmd/context-budget/
+	$(MAKE) bench-replay
 
 # Each fuzz target for FUZZTIME; findings land in testdata/fuzz as seeds.
 FUZZTIME ?= 3m
 fuzz:
+	$(GO) test ./internal/replay -run '^$$' -fuzz '^FuzzReplay$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./internal/reading -run '^$$' -fuzz '^FuzzParsePayload$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./internal/reading -run '^$$' -fuzz '^FuzzLast$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./internal/transcript -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME)
@@ -60,6 +62,11 @@ bench-ledger: build
 	for i in 1 2 3; do /usr/bin/time -f "ledger record, 100 MB: %e s wall, %U s user, %S s sys, %M KB max RSS" \
 		bin/context-budget ledger record --transcript tmp/bench/big.jsonl --project tmp/bench/proj >/dev/null; done
 	$(GO) test ./internal/orientation -run '^$$' -bench 'Record100MB|Orientation100MB|Successor1000' -benchmem -benchtime 3x
+
+# Replay throughput over ≥ 1 GB of generated transcripts (budget: ≥ 100 MB/s
+# on two cores, bounded memory). The corpus is generated once into $TMPDIR.
+bench-replay:
+	$(GO) test -run '^$$' -bench 'Replay' -benchtime 1x -timeout 30m ./internal/replay/
 
 e2e:
 	@echo "no end-to-end suite yet"
