@@ -62,7 +62,7 @@ func (rd *reader) file(src Source, opt Options, count func(int)) Session {
 			if s.SessionID == "" && r.SessionID != "" {
 				s.SessionID = r.SessionID
 			}
-			w.record(r)
+			w.record(r, line)
 		})
 	})
 	w.end()
