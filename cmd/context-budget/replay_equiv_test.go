@@ -136,6 +136,7 @@ func TestReplayAgreesWithTheHook(t *testing.T) {
 			t.Run(filepath.Base(p), func(t *testing.T) {
 				n := check(t, p, low)
 				n += check(t, p, map[string]string{config.EnvWarn: "40000", config.EnvPause: "60000"})
+				check(t, p, map[string]string{}) // the default: priced, capped by the window
 				if strings.Contains(p, "-") && n < 4 {
 					t.Errorf("only %d notices in a session that climbs to 165k twice", n)
 				}
