@@ -135,7 +135,7 @@ func sessionChart(s *replay.Session, fallback lines.Lines) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		sc.GlyphStyle = draw.GlyphStyle{Shape: draw.TriangleGlyph{}, Radius: vg.Points(5), Color: warnColor}
+		sc.GlyphStyle = draw.GlyphStyle{Shape: draw.PyramidGlyph{}, Radius: vg.Points(5), Color: warnColor}
 		if level == "pause" {
 			sc.GlyphStyle = draw.GlyphStyle{Shape: draw.BoxGlyph{}, Radius: vg.Points(4.5), Color: pauseColor}
 		}

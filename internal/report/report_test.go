@@ -82,7 +82,7 @@ func TestRender(t *testing.T) {
 			t.Errorf("the page holds %q: it must load nothing", bad)
 		}
 	}
-	for _, want := range []string{"warn notice", "pause notice", "compaction", "1 sessions with no response"} {
+	for _, want := range []string{"warn notice", "pause notice", "compaction", "counted but not plotted: 1"} {
 		if !strings.Contains(page, want) {
 			t.Errorf("the page lacks %q", want)
 		}
