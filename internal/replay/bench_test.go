@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/muthur/context-budget/internal/gen"
 	"github.com/muthur/context-budget/internal/replay"
 	"github.com/muthur/context-budget/internal/replay/replaytest"
 )
@@ -44,62 +45,48 @@ func BenchmarkReplayFile(b *testing.B) {
 }
 
 // benchCorpus writes (once; it is kept in the temporary folder between
-// runs) at least size bytes of generated sessions: climbs with compactions
-// near 167k, of 0.3–40 MB each.
-func benchCorpus(b *testing.B, size int64) (string, int64) {
-	dir := filepath.Join(os.TempDir(), fmt.Sprintf("context-budget-replay-bench-%d", size>>20))
+// runs) at least size bytes of sessions from internal/gen, the bench's own
+// generator: 0.5–40 MB each, climbing to their compactions, with its
+// occasional multi-megabyte tool results. It returns the folder, its size
+// and the responses and compactions gen says it wrote.
+func benchCorpus(b *testing.B, size int64) (dir string, total int64, responses, compactions int) {
+	dir = filepath.Join(os.TempDir(), fmt.Sprintf("context-budget-replay-gen-%d", size>>20))
 	done := filepath.Join(dir, ".done")
-	if _, err := os.Stat(done); err != nil {
-		os.RemoveAll(dir)
-		rng := rand.New(rand.NewPCG(42, 42))
-		var total int64
-		for i := 0; total < size; i++ {
-			n := 20 + rng.IntN(2000)
-			rs := make([]replaytest.Response, n)
-			reading := int64(20_000)
-			for j := range rs {
-				reading += rng.Int64N(4000)
-				if reading > 167_000 {
-					rs[j].Before = "compact"
-					reading = 30_000 + rng.Int64N(20_000)
-				}
-				rs[j].Reading = reading
-			}
-			sub := filepath.Join(dir, fmt.Sprintf("-home-user-project-%d", i%7))
-			os.MkdirAll(sub, 0o755)
-			f, err := os.Create(filepath.Join(sub, fmt.Sprintf("%08d-0000-4000-8000-000000000000.jsonl", i)))
-			if err != nil {
-				b.Fatal(err)
-			}
-			err = replaytest.Write(f, replaytest.Session{ID: fmt.Sprintf("%08d-0000-4000-8000-000000000000", i),
-				Responses: rs, Seed: uint64(i), Progress: 7})
-			if err == nil {
-				err = f.Close()
-			}
-			if err != nil {
-				b.Fatal(err)
-			}
-			fi, _ := os.Stat(f.Name())
-			total += fi.Size()
+	if data, err := os.ReadFile(done); err == nil {
+		if _, err := fmt.Sscan(string(data), &total, &responses, &compactions); err == nil {
+			return dir, total, responses, compactions
 		}
-		os.WriteFile(done, nil, 0o644)
 	}
-	sources, err := replay.Discover([]string{dir})
-	if err != nil {
-		b.Fatal(err)
+	os.RemoveAll(dir)
+	rng := rand.New(rand.NewPCG(42, 42))
+	for i := 0; total < size; i++ {
+		sub := filepath.Join(dir, fmt.Sprintf("-home-user-project-%d", i%7))
+		os.MkdirAll(sub, 0o755)
+		id := fmt.Sprintf("%08d-0000-4000-8000-000000000000", i)
+		f, err := os.Create(filepath.Join(sub, id+".jsonl"))
+		if err != nil {
+			b.Fatal(err)
+		}
+		res, err := gen.Write(f, gen.Options{Size: 512<<10 + rng.Int64N(40<<20), Seed: uint64(i), SessionID: id})
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			b.Fatal(err)
+		}
+		total += res.Bytes
+		responses += res.Responses
+		compactions += res.Compactions
 	}
-	var total int64
-	for _, s := range sources {
-		total += s.Size
-	}
-	return dir, total
+	os.WriteFile(done, fmt.Appendf(nil, "%d %d %d", total, responses, compactions), 0o644)
+	return dir, total, responses, compactions
 }
 
 // BenchmarkReplay1GB replays a gigabyte of generated transcripts on every
 // core (the budget: ≥ 100 MB/s on two), and reports the heap's high-water
 // mark, which must not grow with the corpus.
 func BenchmarkReplay1GB(b *testing.B) {
-	dir, total := benchCorpus(b, 1<<30)
+	dir, total, responses, compactions := benchCorpus(b, 1<<30)
 	b.SetBytes(total)
 	var peak atomic.Uint64
 	stop := make(chan struct{})
@@ -126,8 +113,16 @@ func BenchmarkReplay1GB(b *testing.B) {
 			b.Fatal(err)
 		}
 		rep := replay.Run(sources, fixed(caps))
-		if rep.Totals.Bytes != total || rep.Totals.Errors != 0 {
-			b.Fatalf("replayed %d bytes, %d errors", rep.Totals.Bytes, rep.Totals.Errors)
+		if rep.Totals.Bytes != total || rep.Totals.Errors != 0 || rep.Totals.Responses != responses {
+			b.Fatalf("replayed %d bytes, %d responses, %d errors; gen wrote %d bytes, %d responses",
+				rep.Totals.Bytes, rep.Totals.Responses, rep.Totals.Errors, total, responses)
+		}
+		n := 0
+		for _, s := range rep.Sessions {
+			n += s.Compactions
+		}
+		if n != compactions {
+			b.Fatalf("%d compactions, gen wrote %d", n, compactions)
 		}
 	}
 	wall := time.Since(start)
