@@ -195,7 +195,7 @@ func peaksChart(sessions []replay.Session, ls lines.Lines) ([]byte, error) {
 		l.Color, l.Width = v.c, vg.Points(2)
 		l.Dashes = []vg.Length{vg.Points(5), vg.Points(3)}
 		p.Add(l)
-		leg.Add(fmt.Sprintf("%s (%s)", v.name, v.l.SetBy), l)
+		leg.Add(v.name+" line", l)
 	}
 	p.Y.Min, p.Y.Max = 0, ymax
 	p.X.Min, p.X.Max = 0, hi
