@@ -275,12 +275,15 @@ hook would have had the transcript ended there: the same reading, the same
 lines (from the same environment), the same once-per-climb rule. It prints
 a row per session: its responses, its peak reading, its compactions, and
 each notice as level@response reading (responses count from 0). At each
-pause it also reports what carrying on really cost: the session's own
+pause it reports what the cost model predicted (what relaying saves over
+the next 100,000 tokens, what carrying on costs) and what carrying on
+really cost: the session's own
 responses after the pause, up to and including the first whose reading is
 100,000 tokens higher, at the price table's rates; there is no figure when
 a compaction or an unpriced model comes first or the session ends. The
 totals count sessions, notices, pauses and the sessions that compacted
-before any notice.
+before any notice, and give the median of |predicted − actual| / actual
+over the pauses that have both.
 
 	--json        print the replay as JSON instead of the table
 	--readings    with --json, include every session's readings and lines
