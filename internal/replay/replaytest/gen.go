@@ -334,9 +334,6 @@ func filler(rng *rand.Rand, n int) string {
 	n = min(n, len(p)/2)
 	i := rng.IntN(len(p) - n)
 	s := p[i : i+n]
-	// Do not end inside an escape.
-	if strings.HasSuffix(s, `\`) {
-		s = s[:len(s)-1]
-	}
-	return s
+	// Do not end inside an escape (the pool's only one is \n).
+	return strings.TrimSuffix(s, `\`)
 }
