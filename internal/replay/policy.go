@@ -19,12 +19,21 @@ import (
 // made, a drop, a crossing of 200,000 from below — so a replayed session
 // sees the lines the hook would have seen after each response. With
 // fixed lines there is no pricing and no cache, as in the hook.
+//
+// One difference, on purpose: replay reads and writes nothing of the
+// session's project, so the successor's reorientation is always the
+// estimate (policy.Reorient without a root). The hook, once the session
+// has acted or the ledger holds relayed sessions, prices it from those
+// instead (design §8), and its priced lines can then sit a few thousand
+// tokens apart from replay's. The ledger as it stood when the session
+// ran is gone anyway; the session's own orientation could be measured
+// read-only, which is left to do.
 type PolicyModel struct {
 	Settings config.Settings
 	// Table is the price table; nil means the embedded one.
 	Table *prices.Table
-	// Root and Path locate the session for the reorientation; an empty
-	// Root is taken from the session's records (their cwd).
+	// Root and Path locate the session for the reorientation. Replay
+	// leaves Root empty: the estimate, and no file read or written.
 	Root, Path string
 	Getenv     func(string) string
 
@@ -45,10 +54,6 @@ func NewPolicyModel(s config.Settings, table *prices.Table, root, path string, g
 
 // Observe feeds the history, as the hook's pass over the transcript would.
 func (m *PolicyModel) Observe(r *transcript.Record, line []byte) {
-	if m.Root == "" && r.Cwd != "" {
-		// The hook's root is the session's project: its working folder.
-		m.Root = r.Cwd
-	}
 	if m.Settings.Fixed {
 		if r.IsResponse() {
 			m.requested = r.RequestedModel

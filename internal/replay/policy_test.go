@@ -87,7 +87,7 @@ func compare(t *testing.T, path string, env map[string]string) {
 	}
 	live := filepath.Join(root, "transcript.jsonl")
 	opt := replay.Options{Series: true, NewModel: func(string) replay.Model {
-		return replay.NewPolicyModel(s, nil, root, live, getenv)
+		return replay.NewPolicyModel(s, nil, "", live, getenv)
 	}}
 	got := replay.File(replay.Source{Path: path}, opt)
 
@@ -113,7 +113,8 @@ func compare(t *testing.T, path string, env map[string]string) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		sess := &linecache.Session{Dir: filepath.Join(root, "state"), ID: "s", Root: root, Transcript: live,
+		// No root, as replay: the reorientation is the estimate.
+		sess := &linecache.Session{Dir: filepath.Join(root, "state"), ID: "s", Transcript: live,
 			Settings: s, Getenv: getenv, Reading: r.Tokens, RequestedModel: r.RequestedModel}
 		var d policy.Decision
 		if s.Fixed {
