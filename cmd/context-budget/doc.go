@@ -272,7 +272,11 @@ that session and are not replayed as sessions of their own.
 For each session replay walks its own responses in order (main chain, not
 synthetic, one per message id) and, after each one, decides exactly as the
 hook would have had the transcript ended there: the same reading, the same
-lines (from the same environment), the same once-per-climb rule. It prints
+lines (from the same environment), the same once-per-climb rule. Replay
+reads and writes nothing of the sessions' projects, so it prices the
+successor's reorientation by the estimate; once a session has acted, or
+its project's ledger holds relayed sessions, the hook's priced lines may
+sit a few thousand tokens from replay's. It prints
 a row per session: its responses, its peak reading, its compactions, and
 each notice as level@response reading (responses count from 0). At each
 pause it reports what the cost model predicted (what relaying saves over
