@@ -12,7 +12,7 @@ BINDIR      ?= $(shell if [ -w /usr/local/bin ]; then echo /usr/local/bin; else 
 CLAUDE_CODE_VERSION := 2.1.332
 CLAUDE_CACHE        := .cache/claude-code
 
-.PHONY: build install test check bench bench-ledger e2e claude-cli fuzz clean
+.PHONY: build install test check bench bench-ledger bench-replay e2e claude-cli chromium fuzz clean
 
 build:
 	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o bin/ ./cmd/...
@@ -27,7 +27,7 @@ install: build
 
 # test runs every test, the end-to-end suite with the real Claude Code CLI
 # included (installed first, once).
-test: claude-cli
+test: claude-cli chromium
 	CONTEXT_BUDGET_E2E=1 $(GO) test -timeout 20m ./...
 
 check:
@@ -42,15 +42,17 @@ check:
 # transcript (BenchmarkRecompute, ≤ 20 ms), a line-cache hit in process
 # (BenchmarkHit) and as a process against the floor (BenchmarkHookCacheHit);
 # first the ledger's (bench-ledger).
-bench: bench-ledger
+bench: bench-ledger bench-replay
 	GO=$(GO) $(GO) run ./bench/run
 	$(GO) test -run '^$$' -bench . -benchmem ./internal/reading/
 	$(GO) test -run '^$$' -bench 'Recompute|ColdPass|Hit' -benchtime 20x ./internal/linecache/
 	$(GO) test -run '^$$' -bench HookCacheHit -benchtime 1x ./cmd/context-budget/
+	$(MAKE) bench-replay
 
 # Each fuzz target for FUZZTIME; findings land in testdata/fuzz as seeds.
 FUZZTIME ?= 3m
 fuzz:
+	$(GO) test ./internal/replay -run '^$$' -fuzz '^FuzzReplay$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./internal/reading -run '^$$' -fuzz '^FuzzParsePayload$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./internal/reading -run '^$$' -fuzz '^FuzzLast$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./internal/transcript -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME)
@@ -71,6 +73,11 @@ bench-ledger: build
 		bin/context-budget ledger record --transcript tmp/bench/big.jsonl --project tmp/bench/proj >/dev/null; done
 	$(GO) test ./internal/orientation -run '^$$' -bench 'Record100MB|Orientation100MB|Search100MB|Successor1000' -benchmem -benchtime 3x
 
+# Replay throughput over ≥ 1 GB of generated transcripts (budget: ≥ 100 MB/s
+# on two cores, bounded memory). The corpus is generated once into $TMPDIR.
+bench-replay:
+	$(GO) test -run '^$$' -bench 'Replay' -benchtime 1x -timeout 30m ./internal/replay/
+
 # The pinned Claude Code CLI for the end-to-end suite, installed with npm
 # into a git-ignored folder once, unless CLAUDE_BIN names one; a failed
 # install is reported by the tests (a failure when CI=true, a skip
@@ -88,6 +95,15 @@ claude-cli:
 # against a mock Messages API on 127.0.0.1.
 e2e: claude-cli
 	CONTEXT_BUDGET_E2E=1 $(GO) test -count=1 -timeout 8m -v ./e2e
+
+# Headless Chromium for the HTML report's test, from Debian's packages when
+# it is missing and this user may install (the test skips without it, or
+# fails when CI=true).
+chromium:
+	@if ! command -v chromium >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1 && [ "$$(id -u)" = 0 ]; then \
+		echo "installing chromium"; \
+		(apt-get update -qq && apt-get install -y -qq chromium >/dev/null) || echo "could not install chromium"; \
+	fi
 
 clean:
 	rm -rf bin

@@ -22,6 +22,8 @@ The commands are:
 	doctor      check what is installed where and how the transcripts read
 	ledger      list the project's session rows with their costs and
 	            orientation; ledger record is the Stop hook that writes them
+	replay      run the hook's policy over past transcripts: where each
+	            notice would have fired, peaks, compactions, dollars
 	help        print this manual
 	version     print the version
 
@@ -216,6 +218,7 @@ than a letter or digit replaced by "-", as Claude Code names it, or
 $CLAUDE_CODE_PROJECT_DIR_NAME. Doctor exits with status 0 when all is well,
 1 with the list of problems otherwise; unknown record types are reported
 but are no problem.
+
 # The ledger
 
 	context-budget ledger [--json] [--project DIR]
@@ -256,6 +259,48 @@ the first source that has one, this session's own orientation if it was
 itself relayed, the mean over the ledger's relayed sessions, this
 session's own orientation, else an estimate; the notice names it, e.g.
 "the mean of 4 relayed sessions in the ledger".
+
+# Replay
+
+	context-budget replay [--json] [--readings] [--html FILE] [--workers N] [PATH…]
+
+Replay runs the hook's policy over past sessions, so that you can see on
+your own history what it would have done before you trust it. PATH is a
+transcript or a folder searched recursively; the default is
+~/.claude/projects. Files under a session's subagents/ folder belong to
+that session and are not replayed as sessions of their own.
+
+For each session replay walks its own responses in order (main chain, not
+synthetic, one per message id) and, after each one, decides exactly as the
+hook would have had the transcript ended there: the same reading, the same
+lines (from the same environment), the same once-per-climb rule. Replay
+reads and writes nothing of the sessions' projects, so it prices the
+successor's reorientation by the estimate; once a session has acted, or
+its project's ledger holds relayed sessions, the hook's priced lines may
+sit a few thousand tokens from replay's. It prints
+a row per session: its responses, its peak reading, its compactions, and
+each notice as level@response reading (responses count from 0). At each
+pause it reports what the cost model predicted (what relaying saves over
+the next 100,000 tokens, what carrying on costs) and what carrying on
+really cost: the session's own
+responses after the pause, up to and including the first whose reading is
+100,000 tokens higher, at the price table's rates; there is no figure when
+a compaction or an unpriced model comes first or the session ends. The
+totals count sessions, notices, pauses and the sessions that compacted
+before any notice, and give the median of |predicted − actual| / actual
+over the pauses that have both.
+
+	--json        print the replay as JSON instead of the table
+	--readings    with --json, include every session's readings and lines
+	--html FILE   also write a self-contained HTML report with a chart per
+	              session (reading over requests, the lines, the notices
+	              and the compactions) and the distribution of peaks; it is
+	              drawn by context-budget-report, which must sit beside
+	              context-budget or on PATH
+	--workers N   files replayed at once (default: one per CPU)
+
+On a terminal replay shows its progress on stderr (files done of the total,
+MB/s).
 
 # Tuning
 

@@ -9,6 +9,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/muthur/context-budget/internal/operator"
+	"github.com/muthur/context-budget/internal/report"
 )
 
 func TestMain(m *testing.M) {
@@ -20,6 +21,8 @@ func TestMain(m *testing.M) {
 	testscript.Main(isolated{m}, map[string]func(){
 		"context-budget":          main,
 		"context-budget-operator": operatorMain,
+		// The report's own program, which replay --html runs.
+		"context-budget-report": func() { os.Exit(report.Command(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
 	})
 }
 

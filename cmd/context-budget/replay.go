@@ -10,7 +10,7 @@ import (
 	"path/filepath"
 
 	"github.com/muthur/context-budget/internal/config"
-	"github.com/muthur/context-budget/internal/lines"
+	"github.com/muthur/context-budget/internal/policy"
 	"github.com/muthur/context-budget/internal/prices"
 	"github.com/muthur/context-budget/internal/replay"
 )
@@ -49,7 +49,9 @@ func runReplay(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(stderr, err, "replay takes transcripts (.jsonl) or folders of them, by default ~/.claude/projects")
 	}
-	ls := lines.Fixed(s)
+	// The lines to show the peaks against: a session's on the default
+	// 200k window before pricing moves them.
+	ls := policy.Decide(policy.Input{Settings: s, Getenv: os.Getenv}).Lines
 	table, err := prices.Load(prices.OverrideFiles(projectRoot(""), os.Getenv))
 	if err != nil {
 		return fail(stderr, err, "fix or remove the price file")

@@ -112,8 +112,8 @@ func TestActualCarryOn(t *testing.T) {
 // predicting is a Model with fixed lines that predicts a set carry-on.
 type predicting struct{ usd float64 }
 
-func (predicting) Observe(*transcript.Record) {}
-func (predicting) Lines(int64) lines.Lines    { return caps }
+func (predicting) Observe(*transcript.Record, []byte) {}
+func (predicting) Lines(int64) lines.Lines            { return caps }
 func (p predicting) Predict(int64) *replay.Prediction {
 	return &replay.Prediction{SavingUSD: 1, CarryOnUSD: p.usd, Requests: 40}
 }

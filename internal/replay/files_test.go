@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/muthur/context-budget/internal/gen"
 	"github.com/muthur/context-budget/internal/lines"
 	"github.com/muthur/context-budget/internal/replay"
 	"github.com/muthur/context-budget/internal/replay/replaytest"
@@ -233,5 +234,36 @@ func golden(t *testing.T, dir string, opt replay.Options, name string) {
 	}
 	if !bytes.Equal(got, want) {
 		t.Errorf("%s differs from the replay; run go test -update and review the diff\n%s", file, got)
+	}
+}
+
+// TestAgainstGen replays transcripts of internal/gen, another generator
+// than ours, and finds the responses and compactions it says it wrote.
+func TestAgainstGen(t *testing.T) {
+	dir := t.TempDir()
+	for i, size := range []int64{300 << 10, 20 << 20} {
+		p := filepath.Join(dir, fmt.Sprintf("g%d.jsonl", i))
+		f, err := os.Create(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The small one carries a result past the hook's line limit.
+		opt := gen.Options{Size: size, Seed: uint64(i + 1), HugeEvery: 100 << 10, HugeResult: 5 << 20}
+		if size > 1<<20 {
+			opt = gen.Options{Size: size, Seed: uint64(i + 1)}
+		}
+		res, err := gen.Write(f, opt)
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := replay.File(replay.Source{Path: p}, fixed(caps))
+		if s.Responses != res.Responses || s.Compactions != res.Compactions || s.Readings != nil {
+			t.Errorf("%d bytes: %d responses, %d compactions; gen wrote %d and %d",
+				size, s.Responses, s.Compactions, res.Responses, res.Compactions)
+		}
+		if res.Compactions == 0 && size > 1<<20 {
+			t.Errorf("gen wrote no compaction in %d bytes; the test proves less", size)
+		}
 	}
 }

@@ -128,7 +128,7 @@ type recorder struct {
 	log []string
 }
 
-func (r *recorder) Observe(rec *transcript.Record) {
+func (r *recorder) Observe(rec *transcript.Record, _ []byte) {
 	switch {
 	case rec.IsResponse():
 		r.log = append(r.log, "response "+rec.Message.ID)

@@ -13,9 +13,11 @@ import (
 const bufSize = 256 << 10
 
 // needles pick the lines worth decoding: an assistant record (the word
-// the hook's own tail scan looks for) or a compaction boundary. Everything
-// else, user tool results above all, is skipped by this byte test alone.
-var needles = [][]byte{[]byte(`"assistant"`), []byte(`compact_boundary"`)}
+// the hook's own tail scan looks for), a compaction boundary, an API
+// request (window evidence) — the words the history's pass looks for.
+// Everything else, user tool results above all, is skipped by this byte
+// test alone.
+var needles = [][]byte{[]byte(`"assistant"`), []byte(`_boundary"`), []byte(`"api-request"`)}
 
 // wanted reports whether a line may hold a record the walk needs.
 func wanted(line []byte) bool {

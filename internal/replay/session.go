@@ -2,6 +2,7 @@ package replay
 
 import (
 	"bufio"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -42,8 +43,24 @@ func File(src Source, opt Options) Session {
 }
 
 func (rd *reader) file(src Source, opt Options, count func(int)) Session {
-	s := Session{Path: src.Path, Bytes: src.Size, Subagents: len(src.Subagents),
+	f, err := os.Open(src.Path)
+	if err != nil {
+		s := newSession(src)
+		s.Error = err.Error()
+		return s
+	}
+	defer f.Close()
+	return rd.replay(f, src, opt, count)
+}
+
+func newSession(src Source) Session {
+	return Session{Path: src.Path, Bytes: src.Size, Subagents: len(src.Subagents),
 		Boundaries: []Boundary{}, Notices: []Notice{}, Pauses: []Pause{}}
+}
+
+// replay walks one transcript read from r.
+func (rd *reader) replay(r io.Reader, src Source, opt Options, count func(int)) Session {
+	s := newSession(src)
 	w := walker{model: opt.NewModel(src.Path), prices: opt.Prices, series: opt.Series, out: &s}
 	w.carry.done = func(i int, usd float64, n int, ok bool) {
 		if ok {
@@ -51,18 +68,12 @@ func (rd *reader) file(src Source, opt Options, count func(int)) Session {
 			s.Pauses[i].ActualRequests = ptr(n)
 		}
 	}
-	f, err := os.Open(src.Path)
-	if err != nil {
-		s.Error = err.Error()
-		return s
-	}
-	defer f.Close()
-	err = eachLine(f, rd.buf, &rd.long, count, func(line []byte) {
+	err := eachLine(r, rd.buf, &rd.long, count, func(line []byte) {
 		transcript.Decode(line, func(r *transcript.Record) {
 			if s.SessionID == "" && r.SessionID != "" {
 				s.SessionID = r.SessionID
 			}
-			w.record(r)
+			w.record(r, line)
 		})
 	})
 	w.end()

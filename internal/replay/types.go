@@ -11,9 +11,10 @@ import (
 // the transcript ended there, would have computed its lines; so a Model
 // that keeps the hook's line cache rule reproduces the hook's lines.
 type Model interface {
-	// Observe is told every decoded record, in order. r is valid only
-	// during the call.
-	Observe(r *transcript.Record)
+	// Observe is told every decoded record, in order, with the line it
+	// came from (the whole line, when damage spliced several records on
+	// it). Neither is valid after the call.
+	Observe(r *transcript.Record, line []byte)
 	// Lines returns the lines in force after the latest response, whose
 	// reading is given.
 	Lines(reading int64) lines.Lines
@@ -47,6 +48,6 @@ type fixedModel struct{ ls lines.Lines }
 // prices anything: what the hook does with fixed lines.
 func FixedModel(ls lines.Lines) Model { return fixedModel{ls} }
 
-func (fixedModel) Observe(*transcript.Record) {}
-func (m fixedModel) Lines(int64) lines.Lines  { return m.ls }
-func (fixedModel) Predict(int64) *Prediction  { return nil }
+func (fixedModel) Observe(*transcript.Record, []byte) {}
+func (m fixedModel) Lines(int64) lines.Lines          { return m.ls }
+func (fixedModel) Predict(int64) *Prediction          { return nil }

@@ -1,6 +1,8 @@
 package replay
 
 import (
+	"bytes"
+
 	"github.com/muthur/context-budget/internal/state"
 	"github.com/muthur/context-budget/internal/transcript"
 )
@@ -13,7 +15,7 @@ type walker struct {
 
 	st    state.Record // what the hook's state file would hold
 	cur   *response    // the response not yet evaluated
-	held  []transcript.Record
+	held  []held
 	carry carry
 	out   *Session
 }
@@ -27,8 +29,14 @@ type response struct {
 	usage   transcript.Usage
 }
 
-// record takes the next decoded record of the file.
-func (w *walker) record(r *transcript.Record) {
+// held is a record kept back, with a copy of its line.
+type held struct {
+	r    transcript.Record
+	line []byte
+}
+
+// record takes the next decoded record of the file and its line.
+func (w *walker) record(r *transcript.Record, line []byte) {
 	switch {
 	case r.IsResponse():
 		if w.cur != nil && r.Message.ID != "" && r.Message.ID == w.cur.id {
@@ -37,32 +45,32 @@ func (w *walker) record(r *transcript.Record) {
 			w.flush()
 			w.cur.usage = *r.Message.Usage
 			w.cur.model = r.Message.Model
-			w.model.Observe(r)
+			w.model.Observe(r, line)
 			return
 		}
 		w.finish()
 		w.flush()
 		u := r.Message.Usage
 		w.cur = &response{id: r.Message.ID, reading: u.Context(), model: r.Message.Model, usage: *u}
-		w.model.Observe(r)
+		w.model.Observe(r, line)
 	case r.IsBoundary():
 		w.finish()
 		w.flush()
 		w.boundary(r)
-		w.model.Observe(r)
+		w.model.Observe(r, line)
 	case w.cur != nil:
 		// Held until the response is evaluated: had the transcript ended
 		// with the response's last record, the hook would not have seen
 		// this one.
-		w.held = append(w.held, *r)
+		w.held = append(w.held, held{*r, bytes.Clone(line)})
 	default:
-		w.model.Observe(r)
+		w.model.Observe(r, line)
 	}
 }
 
 func (w *walker) flush() {
 	for i := range w.held {
-		w.model.Observe(&w.held[i])
+		w.model.Observe(&w.held[i].r, w.held[i].line)
 	}
 	clear(w.held)
 	w.held = w.held[:0]

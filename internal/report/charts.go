@@ -74,13 +74,13 @@ func sessionChart(s *replay.Session, fallback lines.Lines) ([]byte, error) {
 	readingLine.Color = readingColor
 	readingLine.Width = vg.Points(1.5)
 
-	warnLine, err := plotter.NewLine(extend(bucket(warn)))
+	warnLine, err := plotter.NewLine(extend(bucket(warn), n))
 	if err != nil {
 		return nil, err
 	}
 	warnLine.Color, warnLine.Dashes = warnColor, []vg.Length{vg.Points(5), vg.Points(3)}
 	warnLine.StepStyle = plotter.PostStep
-	pauseLine, err := plotter.NewLine(extend(bucket(pause)))
+	pauseLine, err := plotter.NewLine(extend(bucket(pause), n))
 	if err != nil {
 		return nil, err
 	}
@@ -135,7 +135,7 @@ func sessionChart(s *replay.Session, fallback lines.Lines) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		sc.GlyphStyle = draw.GlyphStyle{Shape: draw.TriangleGlyph{}, Radius: vg.Points(5), Color: warnColor}
+		sc.GlyphStyle = draw.GlyphStyle{Shape: draw.PyramidGlyph{}, Radius: vg.Points(5), Color: warnColor}
 		if level == "pause" {
 			sc.GlyphStyle = draw.GlyphStyle{Shape: draw.BoxGlyph{}, Radius: vg.Points(4.5), Color: pauseColor}
 		}
@@ -195,7 +195,7 @@ func peaksChart(sessions []replay.Session, ls lines.Lines) ([]byte, error) {
 		l.Color, l.Width = v.c, vg.Points(2)
 		l.Dashes = []vg.Length{vg.Points(5), vg.Points(3)}
 		p.Add(l)
-		leg.Add(fmt.Sprintf("%s (%s)", v.name, v.l.SetBy), l)
+		leg.Add(v.name+" line", l)
 	}
 	p.Y.Min, p.Y.Max = 0, ymax
 	p.X.Min, p.X.Max = 0, hi
@@ -224,11 +224,11 @@ func render(p *plot.Plot, leg plot.Legend, w, h vg.Length) ([]byte, error) {
 	return out, nil
 }
 
-// extend carries a line's last value one request on, so that a line in
-// force at a session's only request still shows.
-func extend(pts plotter.XYs) plotter.XYs {
+// extend carries a line's last value to the chart's right edge, so that
+// a line in force at a session's only request still shows.
+func extend(pts plotter.XYs, n int) plotter.XYs {
 	last := pts[len(pts)-1]
-	return append(pts, plotter.XY{X: last.X + 1, Y: last.Y})
+	return append(pts, plotter.XY{X: math.Max(float64(n-1), 1), Y: last.Y})
 }
 
 func constant(v int64, n int) []int64 {

@@ -36,7 +36,7 @@ code { font-size: 0.9em; }
 </figure>
 
 <h2>Sessions</h2>
-{{if .Unplotted}}<p class="meta">{{.Unplotted}} sessions with no response of their own are counted but not plotted.</p>{{end}}
+{{if .Unplotted}}<p class="meta">Sessions with no response of their own, counted but not plotted: {{.Unplotted}}.</p>{{end}}
 {{range .Sessions}}
 <section class="session" data-session="{{.SessionID}}">
 <h2><code>{{.SessionID}}</code></h2>

@@ -1,17 +1,21 @@
 // Package replaytest writes synthetic Claude Code transcripts for tests
 // and benchmarks: sessions whose readings, compactions and damage are
 // known, in the shapes Claude Code 2.1 writes (one assistant record per
-// content block, tool results as user records, progress records embedding
-// subagent messages, synthetic and sidechain records).
+// content block, tool results as user records holding the output twice,
+// progress records, some embedding a subagent's messages, synthetic and
+// sidechain records). The mix of record sizes follows the real transcripts
+// in ../shared/data/transcripts, so that a benchmark over generated files
+// says something about real ones.
 package replaytest
 
 import (
 	"bufio"
-	"encoding/json"
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"strconv"
 	"strings"
+	"sync"
 )
 
 // Response is one of the session's own responses.
@@ -48,7 +52,8 @@ type Session struct {
 	Responses []Response
 	// Seed makes the filler reproducible.
 	Seed uint64
-	// Progress is how many progress records follow each response.
+	// Progress is how many progress records follow each response; one in
+	// ten embeds a subagent's assistant message, as in real files.
 	Progress int
 }
 
@@ -63,16 +68,17 @@ func Climb(start, step int64, n int) []Response {
 
 // Write writes s as JSONL to w.
 func Write(w io.Writer, s Session) error {
-	bw := bufio.NewWriterSize(w, 256<<10)
-	g := gen{w: bw, s: s, rng: rand.New(rand.NewPCG(s.Seed, 0x5eed))}
+	g := gen{w: bufio.NewWriterSize(w, 256<<10), s: s, rng: rand.New(rand.NewPCG(s.Seed, 0x5eed))}
+	g.prefix = strings.ReplaceAll(s.ID, "-", "")
+	g.prefix = g.prefix[:min(len(g.prefix), 8)]
 	g.run()
 	if g.pending {
 		g.w.WriteByte('\n')
 	}
-	if g.err != nil {
-		return g.err
+	if err := g.w.Flush(); err != nil {
+		return err
 	}
-	return bw.Flush()
+	return g.err
 }
 
 type gen struct {
@@ -80,30 +86,27 @@ type gen struct {
 	s      Session
 	rng    *rand.Rand
 	err    error
+	prefix string
 	n      int // records written, for uuids
 	msgs   int
-	parent string
 	clock  int
+	parent string
+	buf    []byte
 	// pending is the newline owed to the last line, written before the
 	// next one unless that one is spliced on.
 	pending bool
 	splice  bool
 }
 
-func (g *gen) line(v any) {
-	if g.err != nil {
-		return
-	}
-	data, err := json.Marshal(v)
-	if err != nil {
-		g.err = err
-		return
-	}
+// emit writes g.buf as one record line.
+func (g *gen) emit() {
 	if g.pending && !g.splice {
 		g.w.WriteByte('\n')
 	}
 	g.splice = false
-	_, g.err = g.w.Write(data)
+	if _, err := g.w.Write(g.buf); err != nil && g.err == nil {
+		g.err = err
+	}
 	g.pending = true
 }
 
@@ -121,29 +124,39 @@ func (g *gen) uuid() string {
 	return fmt.Sprintf("%08x-0000-4000-8000-%012x", g.s.Seed&0xffffffff, g.n)
 }
 
-func (g *gen) timestamp() string {
+// envelope starts g.buf with the fields every conversational record
+// carries, in Claude Code's order, and leaves it open for more.
+func (g *gen) envelope(typ string, sidechain bool) {
+	id := g.uuid()
 	g.clock += 1 + g.rng.IntN(20)
-	return fmt.Sprintf("2026-02-12T%02d:%02d:%02d.000Z", 10+g.clock/3600%12, g.clock/60%60, g.clock%60)
+	b := append(g.buf[:0], `{"parentUuid":`...)
+	if g.parent == "" {
+		b = append(b, "null"...)
+	} else {
+		b = strconv.AppendQuote(b, g.parent)
+	}
+	b = append(b, `,"isSidechain":`...)
+	b = strconv.AppendBool(b, sidechain)
+	b = append(b, `,"userType":"external","cwd":"/home/user/project","sessionId":`...)
+	b = strconv.AppendQuote(b, g.s.ID)
+	b = append(b, `,"version":"2.1.39","gitBranch":"main","type":"`...)
+	b = append(b, typ...)
+	b = append(b, `","uuid":"`...)
+	b = append(b, id...)
+	b = fmt.Appendf(b, `","timestamp":"2026-02-12T%02d:%02d:%02d.000Z"`, 10+g.clock/3600%12, g.clock/60%60, g.clock%60)
+	g.buf = b
+	g.parent = id
 }
 
-// envelope is the fields every conversational record carries.
-func (g *gen) envelope(typ string) map[string]any {
-	id := g.uuid()
-	m := map[string]any{
-		"parentUuid": g.parent, "isSidechain": false, "userType": "external",
-		"cwd": "/home/user/project", "sessionId": g.s.ID, "version": "2.1.39",
-		"gitBranch": "main", "type": typ, "uuid": id, "timestamp": g.timestamp(),
-	}
-	g.parent = id
-	return m
-}
+func (g *gen) close() { g.buf = append(g.buf, '}') }
 
 func (g *gen) run() {
-	g.line(map[string]any{"type": "file-history-snapshot", "messageId": g.uuid(),
-		"snapshot": map[string]any{"trackedFileBackups": map[string]any{}}, "isSnapshotUpdate": false})
-	u := g.envelope("user")
-	u["message"] = map[string]any{"role": "user", "content": "Work through the plan in PLAN.md."}
-	g.line(u)
+	g.buf = fmt.Appendf(g.buf[:0], `{"type":"file-history-snapshot","messageId":"%s","snapshot":{"trackedFileBackups":{}},"isSnapshotUpdate":false}`, g.uuid())
+	g.emit()
+	g.envelope("user", false)
+	g.buf = append(g.buf, `,"message":{"role":"user","content":"Work through the plan in PLAN.md."}`...)
+	g.close()
+	g.emit()
 	for i, r := range g.s.Responses {
 		g.before(r)
 		g.splice = r.Spliced
@@ -161,38 +174,31 @@ func (g *gen) run() {
 func (g *gen) before(r Response) {
 	switch r.Before {
 	case "compact", "microcompact":
-		b := g.envelope("system")
-		b["parentUuid"] = nil
-		b["subtype"] = r.Before + "_boundary"
-		b["content"] = "Conversation compacted"
-		meta := map[string]any{"trigger": "auto", "preTokens": 167000 + g.rng.Int64N(3000)}
+		g.parent = ""
+		g.envelope("system", false)
+		g.buf = fmt.Appendf(g.buf, `,"subtype":"%s_boundary","content":"Conversation compacted","%sMetadata":{"trigger":"auto","preTokens":%d}`,
+			r.Before, r.Before, 167000+g.rng.Int64N(3000))
+		g.close()
+		g.emit()
 		if r.Before == "compact" {
-			b["compactMetadata"] = meta
-		} else {
-			b["microcompactMetadata"] = meta
-		}
-		g.line(b)
-		if r.Before == "compact" {
-			s := g.envelope("user")
-			s["isCompactSummary"] = true
-			s["message"] = map[string]any{"role": "user",
-				"content": "This session is being continued from a previous conversation that ran out of context."}
-			g.line(s)
+			g.envelope("user", false)
+			g.buf = append(g.buf, `,"isCompactSummary":true,"message":{"role":"user","content":"This session is being continued from a previous conversation that ran out of context."}`...)
+			g.close()
+			g.emit()
 		}
 	case "synthetic":
-		a := g.envelope("assistant")
-		a["isApiErrorMessage"] = true
-		a["message"] = map[string]any{"id": g.uuid(), "model": "<synthetic>", "role": "assistant", "type": "message",
-			"content": []any{map[string]any{"type": "text", "text": "API Error: 529 overloaded"}},
-			"usage":   map[string]any{"input_tokens": 0, "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0, "output_tokens": 0}}
-		g.line(a)
+		g.envelope("assistant", false)
+		g.buf = fmt.Appendf(g.buf, `,"isApiErrorMessage":true,"message":{"id":"%s","model":"<synthetic>","role":"assistant","type":"message","content":[{"type":"text","text":"API Error: 529 overloaded"}],"usage":{"input_tokens":0,"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"output_tokens":0}}`, g.uuid())
+		g.close()
+		g.emit()
 	case "sidechain":
-		a := g.envelope("assistant")
-		a["isSidechain"] = true
 		g.msgs++
-		a["message"] = g.message(fmt.Sprintf("msg_side%06d", g.msgs), g.model(Response{}), 5, 100, false,
-			map[string]any{"type": "text", "text": "subagent work"})
-		g.line(a)
+		g.envelope("assistant", true)
+		g.message(fmt.Sprintf("msg_side%06d", g.msgs), g.model(Response{}), 5, 1, 100, false)
+		g.buf = append(g.buf, `{"type":"text","text":"subagent work"}]`...)
+		g.close()
+		g.close()
+		g.emit()
 	case "damaged":
 		// A record cut short and spliced onto the next one, then NULs.
 		g.raw(`{"parentUuid":"x","type":"user","message":{"role":"user","content":"cut sho` +
@@ -211,28 +217,23 @@ func (g *gen) model(r Response) string {
 	return "claude-opus-4-6"
 }
 
-// message builds an API message whose usage reads ctx in total, mostly
-// from the cache, with a little written.
-func (g *gen) message(id, model string, ctx, out int64, oneHour bool, block map[string]any) map[string]any {
-	write := min(ctx, 500+g.rng.Int64N(3000))
+// message appends an API message whose usage reads ctx tokens in total,
+// write of them written to the cache, and leaves its content array open.
+func (g *gen) message(id, model string, ctx, write, out int64, oneHour bool) {
+	write = min(ctx, write)
 	input := min(ctx-write, 3)
 	read := ctx - write - input
-	cc := map[string]any{"ephemeral_5m_input_tokens": write, "ephemeral_1h_input_tokens": 0}
+	w5, w1 := write, int64(0)
 	if oneHour {
-		cc = map[string]any{"ephemeral_5m_input_tokens": 0, "ephemeral_1h_input_tokens": write}
+		w5, w1 = 0, write
 	}
-	return map[string]any{"model": model, "id": id, "type": "message", "role": "assistant",
-		"content": []any{block}, "stop_reason": nil, "stop_sequence": nil,
-		"usage": map[string]any{"input_tokens": input, "cache_creation_input_tokens": write,
-			"cache_read_input_tokens": read, "cache_creation": cc, "output_tokens": out,
-			"service_tier": "standard", "inference_geo": "global"}}
+	g.buf = fmt.Appendf(g.buf, `,"message":{"model":%q,"id":%q,"type":"message","role":"assistant","stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":%d,"cache_creation_input_tokens":%d,"cache_read_input_tokens":%d,"cache_creation":{"ephemeral_5m_input_tokens":%d,"ephemeral_1h_input_tokens":%d},"output_tokens":%d,"service_tier":"standard","inference_geo":"global"},"content":[`,
+		model, id, input, write, read, w5, w1, out)
 }
 
 func (g *gen) response(i int, r Response) {
 	g.msgs++
-	prefix := strings.ReplaceAll(g.s.ID, "-", "")
-	prefix = prefix[:min(len(prefix), 8)]
-	id := fmt.Sprintf("msg_%s_%06d", prefix, g.msgs)
+	id := fmt.Sprintf("msg_%s_%06d", g.prefix, g.msgs)
 	blocks := r.Blocks
 	if blocks == 0 {
 		blocks = 1 + g.rng.IntN(3)
@@ -241,70 +242,98 @@ func (g *gen) response(i int, r Response) {
 	if out == 0 {
 		out = 50 + g.rng.Int64N(900)
 	}
-	// Keep the usage numbers fixed across the blocks but for output,
-	// which grows, as Claude Code writes them.
-	seed := g.rng.Uint64()
+	// The usage is the same on every block but for output, which grows,
+	// as Claude Code writes it.
+	write := 500 + g.rng.Int64N(3000)
 	for b := range blocks {
-		var block map[string]any
+		g.envelope("assistant", false)
+		g.buf = fmt.Appendf(g.buf, `,"requestId":"req_%d"`, i)
+		g.message(id, g.model(r), r.Reading, write, max(out*int64(b+1)/int64(blocks), 1), r.Write1h)
 		switch {
 		case b == blocks-1:
-			block = map[string]any{"type": "tool_use", "id": fmt.Sprintf("toolu_%s_%d", id, b), "name": "Bash",
-				"input": map[string]any{"command": "go test ./...", "description": "run the tests"}}
+			g.buf = fmt.Appendf(g.buf, `{"type":"tool_use","id":"toolu_%s_%d","name":"Bash","input":{"command":"go test ./...","description":"run the tests"}}]`, id, b)
 		case b == 0:
-			block = map[string]any{"type": "thinking", "thinking": filler(g.rng, 200+g.rng.IntN(800)), "signature": "sig"}
+			g.buf = append(g.buf, `{"type":"thinking","thinking":"`...)
+			g.buf = append(g.buf, filler(g.rng, 200+g.rng.IntN(800))...)
+			g.buf = append(g.buf, `","signature":"sig"}]`...)
 		default:
-			block = map[string]any{"type": "text", "text": filler(g.rng, 50+g.rng.IntN(300))}
+			g.buf = append(g.buf, `{"type":"text","text":"`...)
+			g.buf = append(g.buf, filler(g.rng, 50+g.rng.IntN(300))...)
+			g.buf = append(g.buf, `"}]`...)
 		}
-		a := g.envelope("assistant")
-		a["requestId"] = fmt.Sprintf("req_%d", i)
-		saved := g.rng
-		g.rng = rand.New(rand.NewPCG(seed, 1))
-		partial := out * int64(b+1) / int64(blocks)
-		a["message"] = g.message(id, g.model(r), r.Reading, max(partial, 1), r.Write1h, block)
-		g.rng = saved
-		g.line(a)
+		g.close()
+		g.close()
+		g.emit()
 	}
 }
 
 func (g *gen) toolResult(r Response) {
 	n := r.ToolResult
 	if n == 0 {
-		n = 200 + g.rng.IntN(6000)
+		n = 300 + g.rng.IntN(7000)
 	}
 	text := filler(g.rng, n)
-	u := g.envelope("user")
-	u["message"] = map[string]any{"role": "user", "content": []any{map[string]any{
-		"type": "tool_result", "tool_use_id": "toolu_x", "content": text}}}
-	u["toolUseResult"] = map[string]any{"stdout": text, "stderr": "", "interrupted": false}
-	u["sourceToolAssistantUUID"] = g.parent
-	g.line(u)
+	src := g.parent
+	g.envelope("user", false)
+	g.buf = append(g.buf, `,"message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_x","content":"`...)
+	g.buf = append(g.buf, text...)
+	g.buf = append(g.buf, `"}]},"toolUseResult":{"stdout":"`...)
+	g.buf = append(g.buf, text...)
+	g.buf = append(g.buf, `","stderr":"","interrupted":false},"sourceToolAssistantUUID":"`...)
+	g.buf = append(g.buf, src...)
+	g.buf = append(g.buf, '"')
+	g.close()
+	g.emit()
 }
 
-// progress writes a progress record embedding a subagent's message, as
-// Claude Code 2.1 does: it carries the word "assistant" and usage, and must
-// not count as the session's own response.
+// progress writes a progress record. One in ten embeds a subagent's
+// message, as Claude Code 2.1 does: it carries the word "assistant" and
+// usage, and must not count as the session's own response.
 func (g *gen) progress() {
-	p := g.envelope("progress")
+	parent := g.parent
+	g.envelope("progress", false)
+	g.parent = parent // progress records hang off the chain
+	if g.rng.IntN(10) != 0 {
+		g.buf = append(g.buf, `,"data":{"type":"bash_progress","output":"`...)
+		g.buf = append(g.buf, filler(g.rng, 300+g.rng.IntN(900))...)
+		g.buf = append(g.buf, `","elapsedTimeSeconds":3},"toolUseID":"bash-progress-0"`...)
+		g.close()
+		g.emit()
+		return
+	}
 	g.msgs++
-	p["data"] = map[string]any{"type": "agent_progress", "message": map[string]any{
-		"type": "assistant", "message": g.message(fmt.Sprintf("msg_agent%06d", g.msgs), "claude-haiku-4-5", 9000, 40, false,
-			map[string]any{"type": "text", "text": filler(g.rng, 100)})}}
-	g.line(p)
+	g.buf = append(g.buf, `,"data":{"type":"agent_progress","message":{"type":"assistant"`...)
+	g.message(fmt.Sprintf("msg_agent%06d", g.msgs), "claude-haiku-4-5", 9000, 500, 40, false)
+	g.buf = append(g.buf, `{"type":"text","text":"`...)
+	g.buf = append(g.buf, filler(g.rng, 100+g.rng.IntN(400))...)
+	g.buf = append(g.buf, `"}]}}}`...)
+	g.close()
+	g.emit()
 }
 
-var words = strings.Fields(`the of context session tool result read file line test build plan go
-	token cache write budget notice relay pause warn reading compaction agent transcript record`)
-
-func filler(rng *rand.Rand, n int) string {
+// pool is text to cut filler from: words, with JSON-escaped newlines.
+var pool = sync.OnceValue(func() string {
+	words := strings.Fields(`the of context session tool result read file line test build plan go
+		token cache write budget notice relay pause warn reading compaction agent transcript record`)
+	rng := rand.New(rand.NewPCG(1, 2))
 	var b strings.Builder
-	b.Grow(n + 16)
-	for b.Len() < n {
+	for b.Len() < 1<<20 {
 		b.WriteString(words[rng.IntN(len(words))])
 		if rng.IntN(12) == 0 {
-			b.WriteString(".\n")
+			b.WriteString(`.\n`)
 		} else {
 			b.WriteByte(' ')
 		}
 	}
 	return b.String()
+})
+
+// filler returns about n bytes of JSON-safe text.
+func filler(rng *rand.Rand, n int) string {
+	p := pool()
+	n = min(n, len(p)/2)
+	i := rng.IntN(len(p) - n)
+	s := p[i : i+n]
+	// Do not end inside an escape (the pool's only one is \n).
+	return strings.TrimSuffix(s, `\`)
 }

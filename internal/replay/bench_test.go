@@ -1,0 +1,136 @@
+package replay_test
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/muthur/context-budget/internal/gen"
+	"github.com/muthur/context-budget/internal/replay"
+	"github.com/muthur/context-budget/internal/replay/replaytest"
+)
+
+// cpuTime is the CPU this process has used, user and system. On a shared
+// machine wall time measures the neighbours too; CPU time per byte does
+// not.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// BenchmarkReplayFile replays one generated 20 MB session on one core.
+func BenchmarkReplayFile(b *testing.B) {
+	dir := b.TempDir()
+	var buf bytes.Buffer
+	replaytest.Write(&buf, replaytest.Session{ID: "bench", Responses: replaytest.Climb(10_000, 60, 1200), Seed: 3, Progress: 7})
+	p := filepath.Join(dir, "bench.jsonl")
+	os.WriteFile(p, buf.Bytes(), 0o644)
+	src := replay.Source{Path: p, Size: int64(buf.Len())}
+	b.SetBytes(src.Size)
+	cpu := cpuTime()
+	for b.Loop() {
+		if s := replay.File(src, fixed(caps)); s.Responses != 1200 {
+			b.Fatal(s.Responses)
+		}
+	}
+	b.ReportMetric(float64(src.Size)*float64(b.N)/1e6/(cpuTime()-cpu).Seconds(), "MB/cpu-s")
+}
+
+// benchCorpus writes (once; it is kept in the temporary folder between
+// runs) at least size bytes of sessions from internal/gen, the bench's own
+// generator: 0.5–40 MB each, climbing to their compactions, with its
+// occasional multi-megabyte tool results. It returns the folder, its size
+// and the responses and compactions gen says it wrote.
+func benchCorpus(b *testing.B, size int64) (dir string, total int64, responses, compactions int) {
+	dir = filepath.Join(os.TempDir(), fmt.Sprintf("context-budget-replay-gen-%d", size>>20))
+	done := filepath.Join(dir, ".done")
+	if data, err := os.ReadFile(done); err == nil {
+		if _, err := fmt.Sscan(string(data), &total, &responses, &compactions); err == nil {
+			return dir, total, responses, compactions
+		}
+	}
+	os.RemoveAll(dir)
+	rng := rand.New(rand.NewPCG(42, 42))
+	for i := 0; total < size; i++ {
+		sub := filepath.Join(dir, fmt.Sprintf("-home-user-project-%d", i%7))
+		os.MkdirAll(sub, 0o755)
+		id := fmt.Sprintf("%08d-0000-4000-8000-000000000000", i)
+		f, err := os.Create(filepath.Join(sub, id+".jsonl"))
+		if err != nil {
+			b.Fatal(err)
+		}
+		res, err := gen.Write(f, gen.Options{Size: 512<<10 + rng.Int64N(40<<20), Seed: uint64(i), SessionID: id})
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			b.Fatal(err)
+		}
+		total += res.Bytes
+		responses += res.Responses
+		compactions += res.Compactions
+	}
+	os.WriteFile(done, fmt.Appendf(nil, "%d %d %d", total, responses, compactions), 0o644)
+	return dir, total, responses, compactions
+}
+
+// BenchmarkReplay1GB replays a gigabyte of generated transcripts on every
+// core (the budget: ≥ 100 MB/s on two), and reports the heap's high-water
+// mark, which must not grow with the corpus.
+func BenchmarkReplay1GB(b *testing.B) {
+	dir, total, responses, compactions := benchCorpus(b, 1<<30)
+	b.SetBytes(total)
+	var peak atomic.Uint64
+	stop := make(chan struct{})
+	go func() {
+		var ms runtime.MemStats
+		for {
+			select {
+			case <-stop:
+				return
+			case <-time.After(20 * time.Millisecond):
+				runtime.ReadMemStats(&ms)
+				if ms.HeapInuse > peak.Load() {
+					peak.Store(ms.HeapInuse)
+				}
+			}
+		}
+	}()
+	b.ResetTimer()
+	cpu := cpuTime()
+	start := time.Now()
+	for b.Loop() {
+		sources, err := replay.Discover([]string{dir})
+		if err != nil {
+			b.Fatal(err)
+		}
+		rep := replay.Run(sources, fixed(caps))
+		if rep.Totals.Bytes != total || rep.Totals.Errors != 0 || rep.Totals.Responses != responses {
+			b.Fatalf("replayed %d bytes, %d responses, %d errors; gen wrote %d bytes, %d responses",
+				rep.Totals.Bytes, rep.Totals.Responses, rep.Totals.Errors, total, responses)
+		}
+		n := 0
+		for _, s := range rep.Sessions {
+			n += s.Compactions
+		}
+		if n != compactions {
+			b.Fatalf("%d compactions, gen wrote %d", n, compactions)
+		}
+	}
+	wall := time.Since(start)
+	used := cpuTime() - cpu
+	close(stop)
+	mb := float64(total) * float64(b.N) / 1e6
+	b.ReportMetric(mb/used.Seconds(), "MB/cpu-s")
+	b.ReportMetric(used.Seconds()/wall.Seconds(), "cores-busy")
+	b.ReportMetric(float64(peak.Load())/(1<<20), "peak-heap-MiB")
+	b.ReportMetric(float64(runtime.GOMAXPROCS(0)), "procs")
+}
