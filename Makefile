@@ -41,8 +41,8 @@ check:
 # the budgets of design §11 for priced lines: the recompute on a 100 MB
 # transcript (BenchmarkRecompute, ≤ 20 ms), a line-cache hit in process
 # (BenchmarkHit) and as a process against the floor (BenchmarkHookCacheHit);
-# first the ledger's (bench-ledger).
-bench: bench-ledger bench-replay
+# first the ledger's (bench-ledger), last replay's (bench-replay).
+bench: bench-ledger
 	GO=$(GO) $(GO) run ./bench/run
 	$(GO) test -run '^$$' -bench . -benchmem ./internal/reading/
 	$(GO) test -run '^$$' -bench 'Recompute|ColdPass|Hit' -benchtime 20x ./internal/linecache/
