@@ -36,7 +36,7 @@ func runHooks(t *testing.T, n int, payload []byte) []string {
 	}, n)
 	for i := range procs {
 		p := &proc{cmd: exec.Command(os.Args[0], "hook")}
-		p.cmd.Env = append(os.Environ(), testOnlyRunMain+"=1", "CLAUDE_PROJECT_DIR=")
+		p.cmd.Env = append(os.Environ(), testOnlyRunMain+"=1", "CLAUDE_PROJECT_DIR=", "MUTHUR_CONTEXT_BUDGET_RATE=since-boundary")
 		p.cmd.Stdout, p.cmd.Stderr = &p.stdout, &p.err
 		in, err := p.cmd.StdinPipe()
 		if err != nil {

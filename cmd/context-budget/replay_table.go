@@ -52,9 +52,13 @@ func writeReplayTable(w io.Writer, rep replay.Report) error {
 		notice.K(rep.Lines.Pause.Tokens), rep.Lines.Pause.SetBy)
 	if t.CarryOnPoints > 0 {
 		fmt.Fprintf(w, "Carrying on after the pauses: predicted %s, actual %s over %d pauses; median absolute error %s.\n",
-			usdOrDash(t.PredictedCarryOnUSD), usdOrDash(t.ActualCarryOnUSD), t.CarryOnPoints, pctOrDash(t.CarryOnMedianAbsError))
+			usdOrDash(t.PredictedCarryOnUSD), usdOrDash(t.ActualCarryOnUSD), t.CarryOnPoints, pctOrDash(t.PauseCarryOnMedianAbsError))
 	} else {
 		fmt.Fprintln(w, "Carrying on after the pauses: no pause has both a prediction and an actual cost to judge it by.")
+	}
+	if t.Points > 0 {
+		fmt.Fprintf(w, "The forecast of carrying on 100k tokens, at the %d responses after which a session did: median absolute error %s (requests: %s).\n",
+			t.Points, pctOrDash(t.CarryOnMedianAbsError), pctOrDash(t.RequestsMedianAbsError))
 	}
 	return nil
 }

@@ -7,14 +7,22 @@
 // to the cache once, and leaves output out. Measured against what real
 // sessions then spent, it under-predicted carrying on by about half:
 //
-//   - Growth per request is heavy-tailed. A session reads files in a few
-//     big steps — mostly while it orients — and then grows by many small
-//     ones, so the mean of the steps so far over-states the pace of the
-//     next slice and under-states its requests. Pace uses a trimmed mean:
-//     the largest quarter of the steps is dropped, the rest averaged, and
-//     the result shrunk towards the design's default (40 requests per
-//     100k) with the weight of a few requests, so an early estimate leans
-//     on the default and a late one on the session.
+//   - A session orients first: it reads files in a few big steps before
+//     it first acts, and then works in many small ones, so the mean of
+//     all steps since the boundary over-states the pace of the next slice
+//     and under-states its requests. Pace leaves the orientation out: the
+//     steps up to and including the first response that acts (an Edit,
+//     Write or NotebookEdit, an AskUserQuestion or ExitPlanMode, or the
+//     end of a turn — design §8's acting, less its path rule) are not
+//     counted, after a compaction likewise. A session that works through
+//     Bash alone never acts in that sense, so orientation also ends once
+//     the context has grown by the design's RAMP_UP (60,000 tokens, its
+//     estimate of what re-orienting takes) since it began. The mean of the steps after it
+//     is shrunk towards the design's default (40 requests per 100k) with
+//     the weight of a few requests, so an early estimate leans on the
+//     default and a late one on the session. A plain mean, not a trimmed
+//     one: once a session works, its big steps recur (a test run's log, a
+//     file read mid-task), and leaving them out under-states its pace.
 //   - A request re-writes the whole context to the cache when the cache
 //     expired (a long tool run past the TTL, an idle operator), the model
 //     changed, or old tool results were pruned. Pace measures the tokens
@@ -46,29 +54,38 @@ const (
 	DefaultOut = 700
 	// PriorWeight is how many requests the defaults weigh.
 	PriorWeight = 5
+	// DefaultRewrite is the rewrite ratio assumed before any is measured:
+	// one whole-context re-write per hundred requests (a cache expiry, a
+	// model switch, a prune), where the design assumed none.
+	DefaultRewrite = 0.01
 	// RewritePriorWeight is how many requests, at the session's mean
-	// context, the rewrite ratio's prior of zero weighs: a single cache
-	// expiry early on must not set the ratio alone.
+	// context, that prior weighs: a single cache expiry early on must not
+	// set the ratio alone.
 	RewritePriorWeight = 20
+	// OrientationGrowth is the growth after which a session counts as
+	// working even if it has not acted: the design's RAMP_UP.
+	OrientationGrowth = 60_000
 	// MaxSteps bounds the steps kept: the most recent ones, which is also
 	// the window the pace is measured over.
 	MaxSteps = 400
-	// TrimShare is the share of the largest steps the pace leaves out.
-	TrimShare = 0.25
 )
 
 // Pace is the measured pace of a session.
 type Pace struct {
+	// Working is set once the session acted since the latest boundary;
 	// Steps is the growth of each response over the one before it since
-	// the latest boundary, most recent last, at most MaxSteps.
-	Steps []int32 `json:"steps,omitempty"`
+	// then, most recent last, at most MaxSteps.
+	Working bool    `json:"working,omitempty"`
+	Steps   []int32 `json:"steps,omitempty"`
 	// Prev is the context of the latest response (0: none since the
-	// latest boundary).
-	Prev int64 `json:"prev,omitempty"`
+	// latest boundary), Start the context of the first.
+	Prev  int64 `json:"prev,omitempty"`
+	Start int64 `json:"start,omitempty"`
 	// Rewritten is the cache writes beyond growth since the latest
 	// boundary, Carried the context those responses carried.
 	Rewritten int64 `json:"rewritten,omitempty"`
 	Carried   int64 `json:"carried,omitempty"`
+	Rewrites  int   `json:"rewrites,omitempty"`
 	// Output is the output tokens of the session's responses, Responses
 	// their count, LastOut the latest response's output (a response's
 	// records repeat it, growing).
@@ -81,16 +98,18 @@ type Pace struct {
 // compaction the context starts again, and the first response after it
 // writes the whole summary, which is no rewrite.
 func (p *Pace) Boundary() {
-	p.Steps, p.Prev, p.Rewritten, p.Carried = nil, 0, 0, 0
+	p.Steps, p.Prev, p.Start, p.Rewritten, p.Carried, p.Working = nil, 0, 0, 0, 0, false
 }
 
-// Response takes one response: its context, cache writes and output.
-// again is true for a further record of the latest response (same message
-// id), which only updates the output.
-func (p *Pace) Response(context, written, output int64, again bool) {
+// Response takes one response: its context, cache writes and output, and
+// whether it acts. again is true for a further record of the latest
+// response (same message id), which only updates the output and whether
+// it acts.
+func (p *Pace) Response(context, written, output int64, acts, again bool) {
 	if again {
 		p.Output += output - p.LastOut
 		p.LastOut = output
+		p.Working = p.Working || acts
 		return
 	}
 	p.Responses++
@@ -98,32 +117,31 @@ func (p *Pace) Response(context, written, output int64, again bool) {
 	p.LastOut = output
 	if p.Prev > 0 {
 		step := context - p.Prev
-		p.Steps = append(p.Steps, int32(min(max(step, -1<<31), 1<<31-1)))
-		if len(p.Steps) > MaxSteps {
-			p.Steps = slices.Delete(p.Steps, 0, len(p.Steps)-MaxSteps)
+		if p.Working {
+			p.Steps = append(p.Steps, int32(min(max(step, -1<<31), 1<<31-1)))
+			if len(p.Steps) > MaxSteps {
+				p.Steps = slices.Delete(p.Steps, 0, len(p.Steps)-MaxSteps)
+			}
 		}
 		p.Rewritten += max(written-max(step, 0), 0)
 		p.Carried += context
+		p.Rewrites++
+	} else {
+		p.Start = context
 	}
 	p.Prev = context
+	p.Working = p.Working || acts || context-p.Start >= OrientationGrowth
 }
 
-// Step is the forecast growth per request: the trimmed mean of the
-// non-negative steps, shrunk towards DefaultStep.
+// Step is the forecast growth per request: the mean of the steps since
+// the session began to work, a shrink (a prune without a boundary record)
+// counting as no growth, shrunk towards DefaultStep.
 func (p *Pace) Step() float64 {
-	kept := make([]int64, 0, len(p.Steps))
-	for _, s := range p.Steps {
-		if s >= 0 {
-			kept = append(kept, int64(s))
-		}
-	}
-	slices.Sort(kept)
-	kept = kept[:len(kept)-int(float64(len(kept))*TrimShare)]
 	var sum int64
-	for _, s := range kept {
-		sum += s
+	for _, s := range p.Steps {
+		sum += max(int64(s), 0)
 	}
-	step := (float64(sum) + DefaultStep*PriorWeight) / float64(len(kept)+PriorWeight)
+	step := (float64(sum) + DefaultStep*PriorWeight) / float64(len(p.Steps)+PriorWeight)
 	return max(step, 1)
 }
 
@@ -133,12 +151,12 @@ func (p *Pace) Q() float64 { return 1 / p.Step() }
 // Rewrite is the forecast share of the context a request re-writes to the
 // cache, beyond its growth.
 func (p *Pace) Rewrite() float64 {
-	n := len(p.Steps)
+	n := p.Rewrites
 	if n == 0 || p.Carried <= 0 {
-		return 0
+		return DefaultRewrite
 	}
-	mean := float64(p.Carried) / float64(n)
-	return float64(p.Rewritten) / (float64(p.Carried) + RewritePriorWeight*mean)
+	prior := RewritePriorWeight * float64(p.Carried) / float64(n)
+	return (float64(p.Rewritten) + DefaultRewrite*prior) / (float64(p.Carried) + prior)
 }
 
 // OutPerRequest is the forecast output tokens per request.

@@ -39,7 +39,9 @@ type fixture struct {
 
 func newFixture(t *testing.T) *fixture {
 	root := t.TempDir()
-	f := &fixture{t: t, env: map[string]string{"HOME": filepath.Join(root, "home")}}
+	// The pinned lines are the design's estimator's (§4).
+	f := &fixture{t: t, env: map[string]string{"HOME": filepath.Join(root, "home"),
+		config.EnvRate: config.RateSinceBoundary}}
 	f.s = Session{Dir: state.Dir(root), ID: "s1", Root: root, Transcript: filepath.Join(root, "s1.jsonl"),
 		Getenv: func(k string) string { return f.env[k] }}
 	return f

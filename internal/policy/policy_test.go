@@ -41,15 +41,20 @@ func table(t *testing.T) *prices.Table {
 	return tb
 }
 
+// decide decides for a climb with the design's estimator (§4), whose
+// figures the issue pins, unless env names another.
 func decide(t *testing.T, env map[string]string, model string, c int64) Decision {
-	return Decide(Input{Settings: settings(t, env), Table: table(t), History: climb(model, c), Reading: c})
+	e := map[string]string{config.EnvRate: config.RateSinceBoundary}
+	for k, v := range env {
+		e[k] = v
+	}
+	return Decide(Input{Settings: settings(t, e), Table: table(t), History: climb(model, c), Reading: c})
 }
 
 func near(a, b float64) bool { return math.Abs(a-b) < 1e-9 }
 
 func TestPinnedExample(t *testing.T) {
-	// The issue's pinned figures are the design's estimator's.
-	d := decide(t, map[string]string{config.EnvRate: config.RateSinceBoundary}, "claude-opus-4-6", 210_000)
+	d := decide(t, nil, "claude-opus-4-6", 210_000)
 	want := lines.Lines{
 		Warn:  lines.Line{Tokens: 169_872, SetBy: lines.Priced, SavingUSD: 0.20},
 		Pause: lines.Line{Tokens: 200_641, SetBy: lines.Priced, SavingUSD: 0.80},
@@ -72,17 +77,28 @@ func TestPinnedExample(t *testing.T) {
 	}
 }
 
-// TestForecastQuotesOutput: with nothing measured the forecast's pace is
-// the design's default, so the lines and the saving are the pinned ones;
-// but carrying on now pays the slice's output (40 requests × 700 tokens ×
-// $25 per million = $0.70), which a fresh session pays alike.
-func TestForecastQuotesOutput(t *testing.T) {
-	d := decide(t, nil, "claude-opus-4-6", 210_000)
-	if d.Lines.Warn.Tokens != 169_872 || d.Lines.Pause.Tokens != 200_641 {
+// TestForecast: with nothing measured the forecast's pace is the design's
+// default (n = 40) plus one re-write of the context per hundred requests
+// (ρ = 0.01) and 700 tokens of output a request. By hand, at Opus 4.6's
+// 5-minute rates (r = 0.5, w = 6.25, o = 25 per million), W = 100,000,
+// R = $0.9125, O = $0.20:
+//
+//	pause = (0.80 + n·W·(r + ρ·w) + O + R) / ((n − 1)·r + ρ·n·w)
+//	      = (0.80 + 2.25 + 0.20 + 0.9125) / 0.000022 = 189,204.5
+//	carry on at 210k = n·r·(C + S/2) + S·w + ρ·n·w·(C + S/2) + n·ō·o
+//	      = 5.20 + 0.625 + 0.65 + 0.70 = 7.175
+//
+// The output (0.70) is in the carrying-on figure but not in the saving: a
+// fresh session pays it alike.
+func TestForecast(t *testing.T) {
+	d := decide(t, map[string]string{config.EnvRate: config.RateForecast}, "claude-opus-4-6", 210_000)
+	if d.Lines.Pause.Tokens != 189_205 || d.Lines.Warn.Tokens != 161_932 {
 		t.Errorf("lines %+v", d.Lines)
 	}
 	m := d.Money(210_000)
-	if !near(m.SavingUSD, 0.9825) || !near(m.CarryOnUSD, 5.825+0.70) {
+	// saving = (n − 1)·r·C − n·r·W + ρ·n·w·(C − W) − O − R
+	//        = 4.095 − 2.0 + 0.275 − 0.2 − 0.9125 = 1.2575
+	if !near(m.SavingUSD, 1.2575) || !near(m.CarryOnUSD, 7.175) {
 		t.Errorf("money %+v", m)
 	}
 }
@@ -159,11 +175,11 @@ func TestWindowCap(t *testing.T) {
 	}
 }
 
-// Haiku 4.5 is cheap: its priced lines land past a 200k window, so the
-// window sets both.
+// Haiku 4.5 is cheap: its priced lines (the design's estimator, §4) land
+// past a 200k window, so the window sets both.
 func TestHaikuWindow(t *testing.T) {
 	h := climb("claude-haiku-4-5-20251001", 150_000)
-	s := settings(t, nil)
+	s := settings(t, map[string]string{config.EnvRate: config.RateSinceBoundary})
 	free := Decide(Input{Settings: s, Table: table(t), History: h, Reading: 150_000, StatuslineWindow: 2_000_000})
 	if free.Lines.Warn.SetBy != lines.Priced || free.Lines.Warn.Tokens < 200_000 {
 		t.Errorf("on a large window, haiku's warn: %+v", free.Lines.Warn)

@@ -4,41 +4,44 @@ package replay
 // of growth (design §4).
 const Slice = 100_000
 
-// carry measures what carrying on really cost after each pause: the
-// session's own responses after it, up to and including the first whose
-// reading is at least the pause's reading + Slice. A window closes without
-// an actual when a boundary, an unpriced response or the end of the
-// session comes first.
+// carry measures what carrying on really cost after a point of a session
+// (a pause, or any response for the forecast's points): the session's own
+// responses after it, up to and including the first whose reading is at
+// least the point's reading + Slice. A window closes without an actual
+// when a boundary, an unpriced response or the end of the session comes
+// first.
 type carry struct {
 	windows []window
-	// done receives each closed window: the pause it belongs to, and its
-	// cost and request count when it reached its target.
-	done func(pause int, usd float64, requests int, ok bool)
+	// done receives each closed window, ok when it reached its target.
+	done func(w window, ok bool)
 }
 
+// window is one point being measured: a pause (index into the session's
+// pauses) or a forecast point (index into the walker's pending points).
 type window struct {
-	pause    int
+	point    bool
+	index    int
 	target   int64
-	usd      float64
+	cost     Parts
 	requests int
 }
 
-func (c *carry) open(pause int, reading int64) {
-	c.windows = append(c.windows, window{pause: pause, target: reading + Slice})
+func (c *carry) open(point bool, index int, reading int64) {
+	c.windows = append(c.windows, window{point: point, index: index, target: reading + Slice})
 }
 
 // add takes one response's reading and cost (ok false: unpriced).
-func (c *carry) add(reading int64, usd float64, ok bool) {
+func (c *carry) add(reading int64, cost Parts, ok bool) {
 	kept := c.windows[:0]
 	for _, w := range c.windows {
 		if !ok {
-			c.done(w.pause, 0, 0, false)
+			c.done(w, false)
 			continue
 		}
-		w.usd += usd
+		w.cost = w.cost.plus(cost)
 		w.requests++
 		if reading >= w.target {
-			c.done(w.pause, w.usd, w.requests, true)
+			c.done(w, true)
 			continue
 		}
 		kept = append(kept, w)
@@ -51,7 +54,7 @@ func (c *carry) end()      { c.close() }
 
 func (c *carry) close() {
 	for _, w := range c.windows {
-		c.done(w.pause, 0, 0, false)
+		c.done(w, false)
 	}
 	c.windows = c.windows[:0]
 }

@@ -16,13 +16,16 @@ import (
 // table is a price table for tests: USD per million tokens.
 type table map[string][5]float64 // input, 5m write, 1h write, read, output
 
-func (t table) Cost(model, speed string, u *transcript.Usage) (float64, bool) {
+func (t table) Cost(model, speed string, u *transcript.Usage) (replay.Parts, bool) {
 	r, ok := t[model]
 	if !ok {
-		return 0, false
+		return replay.Parts{}, false
 	}
-	return (float64(u.InputTokens)*r[0] + float64(u.Write5m())*r[1] + float64(u.Write1h())*r[2] +
-		float64(u.CacheReadInputTokens)*r[3] + float64(u.OutputTokens)*r[4]) / 1e6, true
+	return replay.Parts{
+		Write:  (float64(u.InputTokens)*r[0] + float64(u.Write5m())*r[1] + float64(u.Write1h())*r[2]) / 1e6,
+		Read:   float64(u.CacheReadInputTokens) * r[3] / 1e6,
+		Output: float64(u.OutputTokens) * r[4] / 1e6,
+	}, true
 }
 
 var opus = table{"claude-opus-4-6": {5, 6.25, 10, 0.50, 25}}
@@ -117,6 +120,7 @@ func (predicting) Lines(int64) lines.Lines            { return caps }
 func (p predicting) Predict(int64) *replay.Prediction {
 	return &replay.Prediction{SavingUSD: 1, CarryOnUSD: p.usd, Requests: 40}
 }
+func (p predicting) Forecast(r int64) *replay.Prediction { return p.Predict(r) }
 
 func TestTotals(t *testing.T) {
 	const m = "claude-opus-4-6"
@@ -153,8 +157,8 @@ func TestTotals(t *testing.T) {
 		t.Errorf("compacted before any notice = %d, want 2 (quiet, late)", tot.CompactedBeforeAnyNotice)
 	}
 	wantErr := replay.Median([]float64{math.Abs(10-a0) / a0, math.Abs(10-a1) / a1})
-	if tot.CarryOnPoints != 2 || tot.CarryOnMedianAbsError == nil || math.Abs(*tot.CarryOnMedianAbsError-wantErr) > 1e-12 {
-		t.Errorf("median error = %v over %d, want %.6f over 2", tot.CarryOnMedianAbsError, tot.CarryOnPoints, wantErr)
+	if tot.CarryOnPoints != 2 || tot.PauseCarryOnMedianAbsError == nil || math.Abs(*tot.PauseCarryOnMedianAbsError-wantErr) > 1e-12 {
+		t.Errorf("median error = %v over %d, want %.6f over 2", tot.PauseCarryOnMedianAbsError, tot.CarryOnPoints, wantErr)
 	}
 	if *tot.PredictedCarryOnUSD != 20 || math.Abs(*tot.ActualCarryOnUSD-(a0+a1)) > 1e-9 {
 		t.Errorf("sums = %v / %v", *tot.PredictedCarryOnUSD, *tot.ActualCarryOnUSD)

@@ -13,8 +13,8 @@ import (
 
 type flatPrices struct{}
 
-func (flatPrices) Cost(model, _ string, u *transcript.Usage) (float64, bool) {
-	return float64(u.Context()+u.OutputTokens) / 1e6, model != "unpriced"
+func (flatPrices) Cost(model, _ string, u *transcript.Usage) (Parts, bool) {
+	return Parts{Read: float64(u.Context()) / 1e6, Output: float64(u.OutputTokens) / 1e6}, model != "unpriced"
 }
 
 // FuzzReplay feeds arbitrary bytes to the walk: it must not panic, and

@@ -75,12 +75,35 @@ func (m *PolicyModel) Lines(reading int64) lines.Lines {
 
 // Predict returns the model's figures at reading when pricing ran.
 func (m *PolicyModel) Predict(reading int64) *Prediction {
-	d := m.decide(reading)
+	return predict(m.decide(reading), reading)
+}
+
+// Forecast returns the cost model's figures at reading made afresh from
+// the history so far, as if the line cache had just been recomputed: the
+// estimator itself, which the forecast's points judge. The hook quotes
+// the cached figures, up to Regrowth tokens older.
+func (m *PolicyModel) Forecast(reading int64) *Prediction {
+	if m.Settings.Fixed {
+		return nil
+	}
+	table := m.Table
+	if table == nil {
+		table, _ = prices.Embedded()
+	}
+	d := policy.Decide(policy.Input{Settings: m.Settings, Table: table, History: &m.h,
+		Reading: reading, RequestedModel: m.requested, Root: m.Root, TranscriptPath: m.Path,
+		Getenv: m.Getenv})
+	return predict(&d, reading)
+}
+
+func predict(d *policy.Decision, reading int64) *Prediction {
 	if !d.Priced {
 		return nil
 	}
 	c := d.At(reading)
-	return &Prediction{SavingUSD: c.Saving(reading), CarryOnUSD: c.CarryOn(reading), Requests: c.N()}
+	read, write, output := c.Parts(reading)
+	return &Prediction{SavingUSD: c.Saving(reading), CarryOnUSD: c.CarryOn(reading), Requests: c.N(),
+		Parts: Parts{Read: read, Write: write, Output: output}}
 }
 
 func (m *PolicyModel) decide(reading int64) *policy.Decision {

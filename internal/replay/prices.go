@@ -12,13 +12,19 @@ type TablePrices struct {
 }
 
 // Cost implements Prices.
-func (p TablePrices) Cost(model, speed string, u *transcript.Usage) (float64, bool) {
+func (p TablePrices) Cost(model, speed string, u *transcript.Usage) (Parts, bool) {
 	if p.Table == nil {
-		return 0, false
+		return Parts{}, false
 	}
 	row, ok := p.Table.Lookup(model, speed)
 	if !ok {
-		return 0, false
+		return Parts{}, false
 	}
-	return row.Cost(u), true
+	rt := row.At(u.Context())
+	return Parts{
+		Read: float64(u.CacheReadInputTokens) * rt.CacheRead / 1e6,
+		Write: (float64(u.InputTokens)*rt.Input + float64(u.Write5m())*rt.CacheWrite5m +
+			float64(u.Write1h())*rt.CacheWrite1h) / 1e6,
+		Output: float64(u.OutputTokens) * rt.Output / 1e6,
+	}, true
 }

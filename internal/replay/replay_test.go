@@ -142,7 +142,8 @@ func (r *recorder) Lines(reading int64) lines.Lines {
 	r.log = append(r.log, fmt.Sprintf("lines %d", reading))
 	return caps
 }
-func (r *recorder) Predict(int64) *replay.Prediction { return nil }
+func (r *recorder) Predict(int64) *replay.Prediction  { return nil }
+func (r *recorder) Forecast(int64) *replay.Prediction { return nil }
 
 // TestModelSeesWhatTheHookWould checks the order of the seam's calls: the
 // lines after a response are asked for once all its records are observed,

@@ -35,6 +35,12 @@ type Session struct {
 	Boundaries  []Boundary `json:"boundaries"`
 	Notices     []Notice   `json:"notices"`
 	Pauses      []Pause    `json:"pauses"`
+	// Points are the responses after which the session went on 100k
+	// tokens without a boundary: the forecast there against what carrying
+	// on really cost. CarryOnMedianAbsError is the median of
+	// |predicted − actual| / actual over them.
+	Points                []Point  `json:"points"`
+	CarryOnMedianAbsError *float64 `json:"carry_on_median_abs_error,omitempty"`
 	// Readings is the reading after each response, and WarnLines and
 	// PauseLines the lines in force there, when asked for (the HTML
 	// report plots them).
@@ -87,6 +93,27 @@ type Pause struct {
 	ActualRequests *int `json:"actual_requests,omitempty"`
 }
 
+// Point is one response after which the session went on Slice tokens
+// without a compaction, an unpriced response or its end: what the cost
+// model forecast there for carrying on over the slice, and what the
+// session's own responses then cost, up to and including the first whose
+// reading is at least the point's + 100,000. Costs split into cache
+// reads, input and cache writes, and output.
+type Point struct {
+	Response            int     `json:"response"`
+	Reading             int64   `json:"reading"`
+	PredictedRequests   float64 `json:"predicted_requests"`
+	ActualRequests      int     `json:"actual_requests"`
+	PredictedCarryOnUSD float64 `json:"predicted_carry_on_usd"`
+	ActualCarryOnUSD    float64 `json:"actual_carry_on_usd"`
+	PredictedReadUSD    float64 `json:"predicted_read_usd"`
+	ActualReadUSD       float64 `json:"actual_read_usd"`
+	PredictedWriteUSD   float64 `json:"predicted_write_usd"`
+	ActualWriteUSD      float64 `json:"actual_write_usd"`
+	PredictedOutputUSD  float64 `json:"predicted_output_usd"`
+	ActualOutputUSD     float64 `json:"actual_output_usd"`
+}
+
 // Totals sum the sessions.
 type Totals struct {
 	Sessions  int   `json:"sessions"`
@@ -104,7 +131,13 @@ type Totals struct {
 	CarryOnPoints       int      `json:"carry_on_points"`
 	PredictedCarryOnUSD *float64 `json:"predicted_carry_on_usd"`
 	ActualCarryOnUSD    *float64 `json:"actual_carry_on_usd"`
-	// CarryOnMedianAbsError is the median of |predicted − actual| / actual
-	// over those pauses: 0.07 means the model was off by 7%.
-	CarryOnMedianAbsError *float64 `json:"carry_on_median_abs_error"`
+	// PauseCarryOnMedianAbsError is the median of |predicted − actual| /
+	// actual over those pauses: 0.07 means the model was off by 7%.
+	PauseCarryOnMedianAbsError *float64 `json:"pause_carry_on_median_abs_error"`
+	// Points counts the forecast's points over all sessions, and
+	// CarryOnMedianAbsError is the median relative error over all of them;
+	// RequestsMedianAbsError likewise for the requests a slice took.
+	Points                 int      `json:"points"`
+	CarryOnMedianAbsError  *float64 `json:"carry_on_median_abs_error"`
+	RequestsMedianAbsError *float64 `json:"requests_median_abs_error"`
 }

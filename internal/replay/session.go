@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/muthur/context-budget/internal/transcript"
@@ -55,17 +56,24 @@ func (rd *reader) file(src Source, opt Options, count func(int)) Session {
 
 func newSession(src Source) Session {
 	return Session{Path: src.Path, Bytes: src.Size, Subagents: len(src.Subagents),
-		Boundaries: []Boundary{}, Notices: []Notice{}, Pauses: []Pause{}}
+		Boundaries: []Boundary{}, Notices: []Notice{}, Pauses: []Pause{}, Points: []Point{}}
 }
 
 // replay walks one transcript read from r.
 func (rd *reader) replay(r io.Reader, src Source, opt Options, count func(int)) Session {
 	s := newSession(src)
 	w := walker{model: opt.NewModel(src.Path), prices: opt.Prices, series: opt.Series, out: &s}
-	w.carry.done = func(i int, usd float64, n int, ok bool) {
-		if ok {
-			s.Pauses[i].ActualCarryOnUSD = ptr(usd)
-			s.Pauses[i].ActualRequests = ptr(n)
+	w.carry.done = func(cw window, ok bool) {
+		switch {
+		case !ok:
+		case cw.point:
+			p := w.pending[cw.index]
+			p.ActualRequests, p.ActualCarryOnUSD = cw.requests, cw.cost.Total()
+			p.ActualReadUSD, p.ActualWriteUSD, p.ActualOutputUSD = cw.cost.Read, cw.cost.Write, cw.cost.Output
+			s.Points = append(s.Points, p)
+		default:
+			s.Pauses[cw.index].ActualCarryOnUSD = ptr(cw.cost.Total())
+			s.Pauses[cw.index].ActualRequests = ptr(cw.requests)
 		}
 	}
 	err := eachLine(r, rd.buf, &rd.long, count, func(line []byte) {
@@ -77,6 +85,8 @@ func (rd *reader) replay(r io.Reader, src Source, opt Options, count func(int)) 
 		})
 	})
 	w.end()
+	slices.SortFunc(s.Points, func(a, b Point) int { return a.Response - b.Response })
+	s.CarryOnMedianAbsError = medianAbsError(s.Points)
 	if err != nil {
 		s.Error = err.Error()
 	}

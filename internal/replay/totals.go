@@ -8,7 +8,7 @@ import (
 // Total sums sessions into the report's totals.
 func Total(sessions []Session) Totals {
 	var t Totals
-	var errs []float64
+	var errs, pointErrs, reqErrs []float64
 	var predicted, actual float64
 	for i := range sessions {
 		s := &sessions[i]
@@ -25,6 +25,15 @@ func Total(sessions []Session) Totals {
 			}
 		}
 		t.Pauses += len(s.Pauses)
+		t.Points += len(s.Points)
+		for _, p := range s.Points {
+			if p.ActualCarryOnUSD > 0 {
+				pointErrs = append(pointErrs, math.Abs(p.PredictedCarryOnUSD-p.ActualCarryOnUSD)/p.ActualCarryOnUSD)
+			}
+			if p.ActualRequests > 0 {
+				reqErrs = append(reqErrs, math.Abs(p.PredictedRequests-float64(p.ActualRequests))/float64(p.ActualRequests))
+			}
+		}
 		if compactedFirst(s) {
 			t.CompactedBeforeAnyNotice++
 		}
@@ -44,7 +53,13 @@ func Total(sessions []Session) Totals {
 		t.PredictedCarryOnUSD, t.ActualCarryOnUSD = ptr(predicted), ptr(actual)
 	}
 	if len(errs) > 0 {
-		t.CarryOnMedianAbsError = ptr(Median(errs))
+		t.PauseCarryOnMedianAbsError = ptr(Median(errs))
+	}
+	if len(pointErrs) > 0 {
+		t.CarryOnMedianAbsError = ptr(Median(pointErrs))
+	}
+	if len(reqErrs) > 0 {
+		t.RequestsMedianAbsError = ptr(Median(reqErrs))
 	}
 	return t
 }
@@ -73,4 +88,19 @@ func Median(xs []float64) float64 {
 		return xs[n/2]
 	}
 	return (xs[n/2-1] + xs[n/2]) / 2
+}
+
+// medianAbsError is the median of |predicted − actual| / actual over the
+// points; nil for none.
+func medianAbsError(points []Point) *float64 {
+	var errs []float64
+	for _, p := range points {
+		if p.ActualCarryOnUSD > 0 {
+			errs = append(errs, math.Abs(p.PredictedCarryOnUSD-p.ActualCarryOnUSD)/p.ActualCarryOnUSD)
+		}
+	}
+	if len(errs) == 0 {
+		return nil
+	}
+	return ptr(Median(errs))
 }

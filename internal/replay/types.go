@@ -19,8 +19,12 @@ type Model interface {
 	// reading is given.
 	Lines(reading int64) lines.Lines
 	// Predict returns the model's figures at the latest response, or nil
-	// when pricing did not run (fixed lines, an unpriced model).
+	// when pricing did not run (fixed lines, an unpriced model): what the
+	// hook would quote there.
 	Predict(reading int64) *Prediction
+	// Forecast is Predict made afresh at the latest response, without the
+	// line cache's lag: what the forecast's points judge.
+	Forecast(reading int64) *Prediction
 }
 
 // Prediction is what the cost model says at one point of a session.
@@ -31,13 +35,28 @@ type Prediction struct {
 	CarryOnUSD float64
 	// Requests is how many requests the model expects the slice to take.
 	Requests float64
+	// Parts splits CarryOnUSD into cache reads, cache writes and output.
+	Parts Parts
+}
+
+// Parts splits a cost into what was paid for cache reads, for input and
+// cache writes, and for output.
+type Parts struct {
+	Read, Write, Output float64
+}
+
+// Total is the whole cost.
+func (p Parts) Total() float64 { return p.Read + p.Write + p.Output }
+
+func (p Parts) plus(q Parts) Parts {
+	return Parts{p.Read + q.Read, p.Write + q.Write, p.Output + q.Output}
 }
 
 // Prices prices one response: its input, cache writes (5-minute and
 // 1-hour), cache reads and output at its model's rates. ok is false when
 // the model is unknown to the table.
 type Prices interface {
-	Cost(model, speed string, u *transcript.Usage) (usd float64, ok bool)
+	Cost(model, speed string, u *transcript.Usage) (usd Parts, ok bool)
 }
 
 // fixedModel is the Model of fixed lines: the same lines after every
@@ -51,3 +70,4 @@ func FixedModel(ls lines.Lines) Model { return fixedModel{ls} }
 func (fixedModel) Observe(*transcript.Record, []byte) {}
 func (m fixedModel) Lines(int64) lines.Lines          { return m.ls }
 func (fixedModel) Predict(int64) *Prediction          { return nil }
+func (fixedModel) Forecast(int64) *Prediction         { return nil }

@@ -18,6 +18,9 @@ type walker struct {
 	held  []held
 	carry carry
 	out   *Session
+	// pending are the forecast's points whose slice is still being
+	// measured; those that reach it move to out.Points.
+	pending []Point
 }
 
 // response is one of the session's own responses, gathered from its
@@ -97,11 +100,18 @@ func (w *walker) finish() {
 	s.Peak = max(s.Peak, c.reading)
 	s.Model = c.model
 	// The response's own cost belongs to the windows opened before it.
-	usd, ok := 0.0, false
+	var cost Parts
+	ok := false
 	if w.prices != nil {
-		usd, ok = w.prices.Cost(c.model, c.usage.Speed, &c.usage)
+		cost, ok = w.prices.Cost(c.model, c.usage.Speed, &c.usage)
 	}
-	w.carry.add(c.reading, usd, ok)
+	w.carry.add(c.reading, cost, ok)
+	if pr := w.model.Forecast(c.reading); pr != nil && w.prices != nil {
+		w.pending = append(w.pending, Point{Response: k, Reading: c.reading,
+			PredictedRequests: pr.Requests, PredictedCarryOnUSD: pr.CarryOnUSD,
+			PredictedReadUSD: pr.Parts.Read, PredictedWriteUSD: pr.Parts.Write, PredictedOutputUSD: pr.Parts.Output})
+		w.carry.open(true, len(w.pending)-1, c.reading)
+	}
 
 	ls := w.model.Lines(c.reading)
 	if w.series {
@@ -130,7 +140,7 @@ func (w *walker) finish() {
 		p.PredictedRequests = ptr(pr.Requests)
 	}
 	s.Pauses = append(s.Pauses, p)
-	w.carry.open(len(s.Pauses)-1, c.reading)
+	w.carry.open(false, len(s.Pauses)-1, c.reading)
 }
 
 func (w *walker) boundary(r *transcript.Record) {

@@ -80,9 +80,20 @@ func (m Model) CarryOn(c int64) float64 {
 
 // slice is the cost of the slice's requests from context c.
 func (m Model) slice(c float64) float64 {
+	read, write, output := m.parts(c)
+	return read + write + output
+}
+
+// Parts splits CarryOn(c) into what the slice's requests pay for cache
+// reads, for cache writes, and for output.
+func (m Model) Parts(c int64) (read, write, output float64) {
+	return m.parts(float64(c))
+}
+
+func (m Model) parts(c float64) (read, write, output float64) {
 	n := m.N()
 	mid := c + Slice/2
-	return n*m.Read*mid + Slice*m.Write + m.Rewrite*n*m.Write*mid + n*m.OutPerRequest*m.Output
+	return n * m.Read * mid, Slice*m.Write + m.Rewrite*n*m.Write*mid, n * m.OutPerRequest * m.Output
 }
 
 // RelayUpfront is what relaying at context c costs before any further
