@@ -1,0 +1,86 @@
+package replay_test
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/muthur/context-budget/internal/config"
+	"github.com/muthur/context-budget/internal/gen"
+	"github.com/muthur/context-budget/internal/prices"
+	"github.com/muthur/context-budget/internal/replay"
+)
+
+// TestFidelity measures the cost model against what sessions really spent
+// carrying on 100k tokens (the forecast's points), with the forecast and
+// with the design's estimator, on the shared real transcripts and on
+// generated ones, and prints the figures (go test -v -run Fidelity). The
+// forecast must beat the design's estimator on both.
+func TestFidelity(t *testing.T) {
+	table, err := prices.Embedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	genDir := t.TempDir()
+	for seed := range uint64(3) {
+		f, err := os.Create(filepath.Join(genDir, "g"+string(rune('a'+seed))+".jsonl"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := gen.Write(f, gen.Options{Size: 8 << 20, Seed: seed + 1}); err != nil {
+			t.Fatal(err)
+		}
+		f.Close()
+	}
+	sets := map[string]func(t *testing.T) []string{
+		"real": func(t *testing.T) []string {
+			real := sharedTranscripts(t)
+			return []string{filepath.Join(real, "4d5611e5-241a-462a-8d15-5122611a9569.jsonl"),
+				filepath.Join(real, "258c7280-ae70-4798-800f-63464d01a85d.jsonl")}
+		},
+		"generated": func(*testing.T) []string { return []string{genDir} },
+	}
+	for _, name := range []string{"real", "generated"} {
+		t.Run(name, func(t *testing.T) { fidelity(t, name, sets[name](t), table) })
+	}
+}
+
+func fidelity(t *testing.T, name string, paths []string, table *prices.Table) {
+	{
+		errs := map[string]float64{}
+		for _, rate := range []string{config.RateForecast, config.RateSinceBoundary} {
+			s, err := config.FromEnv(func(k string) string {
+				if k == config.EnvRate {
+					return rate
+				}
+				return ""
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			sources, err := replay.Discover(paths)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rep := replay.Run(sources, replay.Options{Prices: replay.TablePrices{Table: table},
+				NewModel: func(path string) replay.Model { return replay.NewPolicyModel(s, table, "", path, nil) }})
+			for _, sess := range rep.Sessions {
+				if sess.CarryOnMedianAbsError != nil {
+					t.Logf("%s %s %s: %d points, median error %.1f%%", name, rate, filepath.Base(sess.Path),
+						len(sess.Points), 100**sess.CarryOnMedianAbsError)
+				}
+			}
+			tot := rep.Totals
+			if tot.CarryOnMedianAbsError == nil || tot.RequestsMedianAbsError == nil {
+				t.Fatalf("%s %s: no points", name, rate)
+			}
+			t.Logf("%s %s: %d points, carrying-on median error %.1f%%, requests %.1f%%", name, rate,
+				tot.Points, 100**tot.CarryOnMedianAbsError, 100**tot.RequestsMedianAbsError)
+			errs[rate] = *tot.CarryOnMedianAbsError
+		}
+		if errs[config.RateForecast] >= errs[config.RateSinceBoundary] {
+			t.Errorf("%s: the forecast (%.3f) does not beat the design's estimator (%.3f)", name,
+				errs[config.RateForecast], errs[config.RateSinceBoundary])
+		}
+	}
+}
