@@ -314,6 +314,13 @@ naming the variable, and the hook sends no notice on that call.
 	MUTHUR_CONTEXT_BUDGET_LINES             "priced" (default) or "fixed": caps only
 	MUTHUR_MANUAL_CONTEXT_BUDGET_RELAY      truthy: the pause offers /relay (no look-up)
 	MUTHUR_CONTEXT_BUDGET_WINDOW            the context window, in tokens
+	MUTHUR_CONTEXT_BUDGET_RATE              "forecast" (default) or "since-boundary"
+
+The forecast prices the next 100k tokens from the session's measured pace
+of work (growth per request since it first acted), its cache re-writes and
+its output per request; "since-boundary" is the design's estimator: the
+mean growth per request since the latest compaction, the cache written
+once, output left out.
 
 With MUTHUR_CONTEXT_BUDGET_LINES=fixed the lines are the caps (warn at
 300,000 tokens, pause at 400,000) and the window's, and no pricing work is
