@@ -28,11 +28,16 @@ func cmdInstallbin(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	src, err := exec.LookPath("context-budget")
 	ts.Check(err)
-	data, err := os.ReadFile(src)
-	ts.Check(err)
 	dir := ts.MkAbs(args[0])
 	ts.Check(os.MkdirAll(dir, 0o755))
-	ts.Check(os.WriteFile(filepath.Join(dir, "context-budget"), data, 0o755))
+	// cp, not os.WriteFile: an executable this process held open for
+	// writing would leak its descriptor into any child forked meanwhile by
+	// a parallel script, and exec would fail with "text file busy".
+	dst := filepath.Join(dir, "context-budget")
+	if out, err := exec.Command("cp", src, dst).CombinedOutput(); err != nil {
+		ts.Fatalf("cp: %v: %s", err, out)
+	}
+	ts.Check(os.Chmod(dst, 0o755))
 }
 
 // cmdJSONEq compares two JSON files by meaning, not by bytes:
