@@ -169,10 +169,22 @@ func peaksChart(sessions []replay.Session, ls lines.Lines) ([]byte, error) {
 	}
 	ymax := 1.0
 	if len(peaks) > 0 {
-		bins := max(5, min(40, int(math.Sqrt(float64(len(peaks)))*2)))
-		h, err := plotter.NewHist(peaks, bins)
+		h, err := plotter.NewHist(peaks, 1)
 		if err != nil {
 			return nil, err
+		}
+		// Bins of a fixed width from zero, not over the peaks' own range:
+		// peaks close together would otherwise draw as slivers.
+		// 10k tokens a bin, wider only past 60 bins.
+		h.Width = max(10_000, math.Ceil(hi/60/1000)*1000)
+		h.Bins = make([]plotter.HistogramBin, int(math.Ceil(hi/h.Width)))
+		for i := range h.Bins {
+			h.Bins[i].Min, h.Bins[i].Max = float64(i)*h.Width, float64(i+1)*h.Width
+		}
+		for _, v := range peaks {
+			if i := int(v / h.Width); i >= 0 && i < len(h.Bins) {
+				h.Bins[i].Weight++
+			}
 		}
 		h.FillColor = readingColor
 		h.LineStyle.Color = color.White
