@@ -139,7 +139,9 @@ Install registers this binary, by its absolute path, in a Claude Code
 settings file: the PostToolUse hook ("<path> hook", matcher "*"), the Stop
 hook ("<path> ledger record") and, with --statusline, the statusLine
 command ("<path> statusline"). It copies the skills into the matching
-skills folder. The scopes are:
+skills folder; a SKILL.md it replaces (an older version, or a skill of
+the same name that is not ours) is kept beside it as SKILL.md.bak. The
+scopes are:
 
 	user     ~/.claude/settings.json, skills in ~/.claude/skills/
 	project  <root>/.claude/settings.json, skills in <root>/.claude/skills/
@@ -165,7 +167,8 @@ and the skills it would copy, and writes nothing.
 Uninstall removes every registration of ours from the scope's file, and
 the groups, event lists and hooks object that only held them, so the file
 means again what it meant before install. It removes a skill only when the
-file is still word for word the one this version installs.
+file is still word for word the one this version installs, and leaves
+its SKILL.md.bak, if any, in place.
 
 # Plugin
 
