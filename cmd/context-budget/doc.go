@@ -213,8 +213,9 @@ whether the skills are present, each tuning variable's value and where it
 comes from (the env block of which settings file, or the process
 environment), the price table's as_of date and the user files laid over
 it, and for the three newest transcripts under
-~/.claude/projects/<project>/ the reading and the lines the hook would use (and what relaying now would save, when priced), with anything
-odd: a line set in the environment past Claude Code's compaction point,
+~/.claude/projects/<project>/ the reading and the lines the hook would
+use (and what relaying now would save, when priced), with anything odd: a
+line set in the environment past Claude Code's compaction point,
 lines that did not parse, readings above 1M tokens, record types it does
 not know. <project> is the root's absolute path with every character other
 than a letter or digit replaced by "-", as Claude Code names it, or
