@@ -150,6 +150,10 @@ func linesFor(s config.Settings, path, root, session string) (*linesReport, erro
 		q := roundSig(d.Cost.Q)
 		rep.RequestsPerToken, rep.TTL = &q, &d.TTL
 	}
+	if w, p := d.Lines.Warn, d.Lines.Pause; w.Tokens >= p.Tokens {
+		rep.Warnings = append(rep.Warnings, fmt.Sprintf("the warn line (%s tokens, set by %s) lies at or past the pause line (%s tokens, set by %s): only the pause will fire",
+			thousands(w.Tokens), w.SetBy, thousands(p.Tokens), p.SetBy))
+	}
 	for _, name := range d.PastCompaction() {
 		rep.Warnings = append(rep.Warnings, fmt.Sprintf("the %s line fixed by MUTHUR_CONTEXT_BUDGET_%s lies at or past the compaction point (%s tokens): Claude Code will compact before it fires",
 			name, strings.ToUpper(name), thousands(d.Window.CompactsAt)))
