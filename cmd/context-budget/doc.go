@@ -271,7 +271,7 @@ session's own orientation, else an estimate; the notice names it, e.g.
 Replay runs the hook's policy over past sessions, so that you can see on
 your own history what it would have done before you trust it. PATH is a
 transcript or a folder searched recursively; the default is
-~/.claude/projects. Files under a session's subagents/ folder belong to
+~/.claude/projects ($CLAUDE_CONFIG_DIR/projects when that is set). Files under a session's subagents/ folder belong to
 that session and are not replayed as sessions of their own.
 
 For each session replay walks its own responses in order (main chain, not
