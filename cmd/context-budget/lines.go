@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -81,10 +82,14 @@ func runLines(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	path, root, session := *transcriptFlag, *projectFlag, ""
 	if path == "" {
 		data, _ := io.ReadAll(io.LimitReader(stdin, maxPayload))
-		p, err := reading.ParsePayload(data)
-		if err != nil || p.TranscriptPath == "" {
+		if len(bytes.TrimSpace(data)) == 0 {
 			fmt.Fprintln(stderr, "context-budget: error: no transcript: give --transcript FILE or a hook payload on stdin")
 			return 2
+		}
+		// Something came on stdin: bad input, not a usage error.
+		p, err := reading.ParsePayload(data)
+		if err != nil || p.TranscriptPath == "" {
+			return fail(stderr, errors.New("stdin is not a hook payload naming a transcript_path"), "give --transcript FILE, or pipe the hook's JSON payload")
 		}
 		path, session = p.TranscriptPath, p.SessionID
 		if root == "" {
