@@ -139,7 +139,9 @@ Install registers this binary, by its absolute path, in a Claude Code
 settings file: the PostToolUse hook ("<path> hook", matcher "*"), the Stop
 hook ("<path> ledger record") and, with --statusline, the statusLine
 command ("<path> statusline"). It copies the skills into the matching
-skills folder. The scopes are:
+skills folder; a SKILL.md it replaces (an older version, or a skill of
+the same name that is not ours) is kept beside it as SKILL.md.bak. The
+scopes are:
 
 	user     ~/.claude/settings.json, skills in ~/.claude/skills/
 	project  <root>/.claude/settings.json, skills in <root>/.claude/skills/
@@ -165,7 +167,8 @@ and the skills it would copy, and writes nothing.
 Uninstall removes every registration of ours from the scope's file, and
 the groups, event lists and hooks object that only held them, so the file
 means again what it meant before install. It removes a skill only when the
-file is still word for word the one this version installs.
+file is still word for word the one this version installs, and leaves
+its SKILL.md.bak, if any, in place.
 
 # Plugin
 
@@ -210,8 +213,9 @@ whether the skills are present, each tuning variable's value and where it
 comes from (the env block of which settings file, or the process
 environment), the price table's as_of date and the user files laid over
 it, and for the three newest transcripts under
-~/.claude/projects/<project>/ the reading and the lines the hook would use (and what relaying now would save, when priced), with anything
-odd: a line set in the environment past Claude Code's compaction point,
+~/.claude/projects/<project>/ the reading and the lines the hook would
+use (and what relaying now would save, when priced), with anything odd: a
+line set in the environment past Claude Code's compaction point,
 lines that did not parse, readings above 1M tokens, record types it does
 not know. <project> is the root's absolute path with every character other
 than a letter or digit replaced by "-", as Claude Code names it, or
@@ -267,7 +271,7 @@ session's own orientation, else an estimate; the notice names it, e.g.
 Replay runs the hook's policy over past sessions, so that you can see on
 your own history what it would have done before you trust it. PATH is a
 transcript or a folder searched recursively; the default is
-~/.claude/projects. Files under a session's subagents/ folder belong to
+~/.claude/projects ($CLAUDE_CONFIG_DIR/projects when that is set). Files under a session's subagents/ folder belong to
 that session and are not replayed as sessions of their own.
 
 For each session replay walks its own responses in order (main chain, not

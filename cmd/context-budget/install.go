@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -174,7 +175,9 @@ func edit(p place, dry bool, stdout, stderr io.Writer,
 const notePrefix = "note: "
 
 // installSkills copies skills into dir/<name>/SKILL.md, replacing an
-// older copy.
+// older copy. The file it replaces may be the user's own skill of the
+// same name or one they edited, so it is kept beside it as SKILL.md.bak,
+// as settings.json is; the new file is written atomically.
 func installSkills(all []skills.Skill) func(dir string, dry bool) ([]string, error) {
 	return func(dir string, dry bool) ([]string, error) {
 		var changes []string
@@ -184,18 +187,20 @@ func installSkills(all []skills.Skill) func(dir string, dry bool) ([]string, err
 			if err == nil && bytes.Equal(cur, s.Content) {
 				continue
 			}
-			verb := "added"
-			if err == nil {
-				verb = "updated"
+			if err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return nil, err
 			}
-			changes = append(changes, fmt.Sprintf("skill %s: %s %s", s.Name, verb, name))
+			change := fmt.Sprintf("skill %s: added %s", s.Name, name)
+			if err == nil {
+				change = fmt.Sprintf("skill %s: updated %s (the previous one is kept in %s)", s.Name, name, settings.BackupName(name))
+			} else {
+				cur = nil
+			}
+			changes = append(changes, change)
 			if dry {
 				continue
 			}
-			if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
-				return nil, err
-			}
-			if err := os.WriteFile(name, s.Content, 0o644); err != nil {
+			if err := settings.Write(name, s.Content, cur); err != nil {
 				return nil, err
 			}
 		}
@@ -224,6 +229,9 @@ func removeSkills(all []skills.Skill) func(dir string, dry bool) ([]string, erro
 			}
 			if err := os.Remove(name); err != nil {
 				return nil, err
+			}
+			if _, err := os.Stat(settings.BackupName(name)); err == nil {
+				changes = append(changes, fmt.Sprintf("%sskill %s: left %s, the file install replaced", notePrefix, s.Name, settings.BackupName(name)))
 			}
 			// The folder goes too when nothing else is in it.
 			os.Remove(filepath.Dir(name))

@@ -97,6 +97,13 @@ func TestSkillsCopyAndRemove(t *testing.T) {
 			t.Errorf("%s: got %q, %v; want %q", s.Name, data, err, s.Content)
 		}
 	}
+	// The replaced skill may have been the user's own: it is kept.
+	if data, err := os.ReadFile(old + ".bak"); err != nil || string(data) != "relay v1\n" {
+		t.Errorf("backup of the replaced relay skill: %q, %v; want %q", data, err, "relay v1\n")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "go", "SKILL.md.bak")); !os.IsNotExist(err) {
+		t.Errorf("an added skill got a backup (stat: %v)", err)
+	}
 	if got, _ := installSkills(all)(dir, false); len(got) != 0 {
 		t.Errorf("second install changed %q", got)
 	}
@@ -107,14 +114,31 @@ func TestSkillsCopyAndRemove(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := os.Stat(filepath.Join(dir, "relay")); !os.IsNotExist(err) {
-		t.Errorf("relay folder still there (stat: %v)", err)
+	if _, err := os.Stat(old); !os.IsNotExist(err) {
+		t.Errorf("relay skill still there (stat: %v)", err)
 	}
+	if !strings.Contains(strings.Join(got, "\n"), "note: skill relay: left "+old+".bak") {
+		t.Errorf("changes = %q, want a note on the relay backup", got)
+	}
+
 	if data, _ := os.ReadFile(filepath.Join(dir, "go", "SKILL.md")); string(data) != "mine\n" {
 		t.Errorf("edited go skill = %q, want it kept", data)
 	}
 	if !strings.Contains(strings.Join(got, "\n"), "note: skill go: left") {
 		t.Errorf("changes = %q", got)
+	}
+
+	// With no backup beside it, the folder goes with the skill.
+	os.Remove(old + ".bak")
+	os.Remove(filepath.Dir(old))
+	if _, err := installSkills(all[:1])(dir, false); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := removeSkills(all[:1])(dir, false); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "relay")); !os.IsNotExist(err) {
+		t.Errorf("relay folder still there (stat: %v)", err)
 	}
 }
 

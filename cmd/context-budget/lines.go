@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -81,10 +82,14 @@ func runLines(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	path, root, session := *transcriptFlag, *projectFlag, ""
 	if path == "" {
 		data, _ := io.ReadAll(io.LimitReader(stdin, maxPayload))
-		p, err := reading.ParsePayload(data)
-		if err != nil || p.TranscriptPath == "" {
+		if len(bytes.TrimSpace(data)) == 0 {
 			fmt.Fprintln(stderr, "context-budget: error: no transcript: give --transcript FILE or a hook payload on stdin")
 			return 2
+		}
+		// Something came on stdin: bad input, not a usage error.
+		p, err := reading.ParsePayload(data)
+		if err != nil || p.TranscriptPath == "" {
+			return fail(stderr, errors.New("stdin is not a hook payload naming a transcript_path"), "give --transcript FILE, or pipe the hook's JSON payload")
 		}
 		path, session = p.TranscriptPath, p.SessionID
 		if root == "" {
@@ -149,6 +154,10 @@ func linesFor(s config.Settings, path, root, session string) (*linesReport, erro
 		rep.Reorientation = &reorientation{Tokens: ro.Tokens, CostUSD: *dollars(ro.CostUSD), Source: ro.Source, Words: ro.Words}
 		q := roundSig(d.Cost.Q)
 		rep.RequestsPerToken, rep.TTL = &q, &d.TTL
+	}
+	if w, p := d.Lines.Warn, d.Lines.Pause; w.Tokens >= p.Tokens {
+		rep.Warnings = append(rep.Warnings, fmt.Sprintf("the warn line (%s tokens, set by %s) lies at or past the pause line (%s tokens, set by %s): only the pause will fire",
+			thousands(w.Tokens), w.SetBy, thousands(p.Tokens), p.SetBy))
 	}
 	for _, name := range d.PastCompaction() {
 		rep.Warnings = append(rep.Warnings, fmt.Sprintf("the %s line fixed by MUTHUR_CONTEXT_BUDGET_%s lies at or past the compaction point (%s tokens): Claude Code will compact before it fires",

@@ -13,6 +13,7 @@ import (
 	"github.com/muthur/context-budget/internal/policy"
 	"github.com/muthur/context-budget/internal/prices"
 	"github.com/muthur/context-budget/internal/replay"
+	"github.com/muthur/context-budget/internal/settings"
 )
 
 // runReplay is `context-budget replay [--json] [--html FILE] [PATH…]`.
@@ -39,7 +40,8 @@ func runReplay(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		if err != nil {
 			return fail(stderr, err, "name the transcripts or folders to replay")
 		}
-		paths = []string{filepath.Join(home, ".claude", "projects")}
+		// Where Claude Code keeps the transcripts, as doctor finds them.
+		paths = []string{filepath.Join(settings.ConfigDir(os.Getenv, home), "projects")}
 	}
 	s, err := config.FromEnv(os.Getenv)
 	if err != nil {

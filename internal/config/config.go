@@ -83,11 +83,13 @@ func FromEnv(getenv func(string) string) (Settings, error) {
 	if s.Warn > 0 && s.Pause > 0 && s.Warn >= s.Pause {
 		return s, &Error{EnvWarn, getenv(EnvWarn), fmt.Sprintf("the warn line must be below the pause line (%s=%d)", EnvPause, s.Pause)}
 	}
+	// A warn line alone at or past the pause cap can never fire. A pause
+	// line alone below the warn cap can: the warn line in force is often
+	// priced or set by the window far lower (122k on a 200k window), and a
+	// pause fixed at, say, 150k is exactly what such a window needs. Where
+	// the warn line does land past it, only the pause fires, once.
 	if s.Warn > 0 && s.Pause == 0 && s.Warn >= PauseCap {
 		return s, &Error{EnvWarn, getenv(EnvWarn), fmt.Sprintf("the warn line must be below the pause cap (%d)", PauseCap)}
-	}
-	if s.Pause > 0 && s.Warn == 0 && s.Pause <= WarnCap {
-		return s, &Error{EnvPause, getenv(EnvPause), fmt.Sprintf("the pause line must be above the warn cap (%d)", WarnCap)}
 	}
 	if s.WarnSaving, err = dollars(getenv, EnvWarnSaving, DefaultWarnSaving); err != nil {
 		return s, err

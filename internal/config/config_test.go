@@ -27,6 +27,7 @@ func TestFromEnvValid(t *testing.T) {
 		{"warn alone under the pause cap", []string{EnvWarn, "399999"}, with(func(s *Settings) { s.Warn = 399999 })},
 		{"pause", []string{EnvPause, "500000"}, with(func(s *Settings) { s.Pause = 500000 })},
 		{"pause alone over the warn cap", []string{EnvPause, "300001"}, with(func(s *Settings) { s.Pause = 300001 })},
+		{"pause alone under the warn cap, for a 200k window", []string{EnvPause, "150000"}, with(func(s *Settings) { s.Pause = 150000 })},
 		{"both, low", []string{EnvWarn, "100000", EnvPause, "150000"}, with(func(s *Settings) { s.Warn, s.Pause = 100000, 150000 })},
 		{"both, one apart", []string{EnvWarn, "1", EnvPause, "2"}, with(func(s *Settings) { s.Warn, s.Pause = 1, 2 })},
 		{"warn saving", []string{EnvWarnSaving, "0.5"}, with(func(s *Settings) { s.WarnSaving = 0.5 })},
@@ -68,8 +69,6 @@ func TestFromEnvInvalid(t *testing.T) {
 		{[]string{EnvWarn, "250000", EnvPause, "200000"}, EnvWarn},
 		{[]string{EnvWarn, "400000"}, EnvWarn},
 		{[]string{EnvWarn, "500000"}, EnvWarn},
-		{[]string{EnvPause, "300000"}, EnvPause},
-		{[]string{EnvPause, "150000"}, EnvPause},
 		// savings
 		{[]string{EnvWarnSaving, "cheap"}, EnvWarnSaving},
 		{[]string{EnvWarnSaving, "-0.10"}, EnvWarnSaving},

@@ -29,7 +29,8 @@
 // lines in force now; a level fires only when it is higher than the one
 // recorded in this climb; and the climb ends (both notices re-arm) only
 // when the reading falls below both the warn line in force when the last
-// notice fired and the warn line in force now. So a line that moves out
+// notice fired and the warn line in force now (or the pause line, where a
+// warn line fixed in the environment lies past it). So a line that moves out
 // never re-fires a level already given (the recorded level still covers
 // it), a line that moves in fires the level now due at once (that is its
 // cause), and a moved line alone never re-arms: only a real drop of the

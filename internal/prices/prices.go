@@ -7,6 +7,7 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -127,7 +128,7 @@ func Load(files []string) (*Table, error) {
 		return nil, err
 	}
 	for _, name := range files {
-		data, err := os.ReadFile(name)
+		data, err := readOverride(name)
 		if errors.Is(err, os.ErrNotExist) {
 			continue
 		}
@@ -142,6 +143,28 @@ func Load(files []string) (*Table, error) {
 		t.Files = append(t.Files, name)
 	}
 	return t, nil
+}
+
+// maxOverride bounds what is read of an override file. The project's file
+// is committed content the hook reads on a recompute, under a memory budget
+// of 16 MiB; a real table is a few kilobytes.
+const maxOverride = 1 << 20
+
+// readOverride reads an override file, refusing one past maxOverride.
+func readOverride(name string) ([]byte, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxOverride+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > maxOverride {
+		return nil, fmt.Errorf("%s: larger than %d bytes, not a price table", name, maxOverride)
+	}
+	return data, nil
 }
 
 // merge lays o over t: a row of o replaces t's row of the same id and

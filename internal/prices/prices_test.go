@@ -4,6 +4,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/muthur/context-budget/internal/transcript"
@@ -96,5 +97,10 @@ func TestOverride(t *testing.T) {
 	os.WriteFile(bad, []byte("[[model]]\nid = \"x\"\ninptu = 1\n"), 0o644)
 	if _, err := Load([]string{bad}); err == nil {
 		t.Error("a misspelt key loaded without error")
+	}
+	huge := filepath.Join(dir, "huge.toml")
+	os.WriteFile(huge, append([]byte("# "), make([]byte, maxOverride)...), 0o644)
+	if _, err := Load([]string{huge}); err == nil || !strings.Contains(err.Error(), "larger than") {
+		t.Errorf("an override past %d bytes: err = %v, want it refused", maxOverride, err)
 	}
 }

@@ -221,24 +221,3 @@ func encodeString(b *bytes.Buffer, s string) {
 	enc.Encode(s)
 	b.Write(bytes.TrimSuffix(sb.Bytes(), []byte("\n")))
 }
-
-// Plain converts v to the plain values encoding/json produces (maps,
-// slices, float64 kept as json.Number), for comparing meaning in tests and
-// checks.
-func Plain(v any) any {
-	switch t := v.(type) {
-	case *Object:
-		m := make(map[string]any, t.Len())
-		for _, k := range t.keys {
-			m[k] = Plain(t.vals[k])
-		}
-		return m
-	case []any:
-		a := make([]any, len(t))
-		for i, e := range t {
-			a[i] = Plain(e)
-		}
-		return a
-	}
-	return v
-}

@@ -13,7 +13,8 @@
 //
 //   - A climb ends, and both notices re-arm, only when the reading falls
 //     below the warn line in force when the last notice fired and below the
-//     warn line in force now. A line that moves does not by itself clear
+//     warn line in force now (below the pause line, where a warn line fixed
+//     in the environment lies past it). A line that moves does not by itself clear
 //     or skip a level; a compaction re-arms.
 //   - The level due is pause at or past the current pause line, warn at or
 //     past the current warn line. Only a level higher than the one recorded
@@ -62,6 +63,14 @@ func (ls Lines) Due(reading int64) Level {
 		return Warn
 	}
 	return None
+}
+
+// Lowest is the line where a climb starts: the warn line, or the pause
+// line when a warn line fixed in the environment lies past a priced or
+// window pause. Re-arming under the warn line alone would clear a pause
+// on every call whose reading sits between the two, and repeat it.
+func (ls Lines) Lowest() int64 {
+	return min(ls.Warn, ls.Pause)
 }
 
 // Record is what a session's state file holds.
@@ -162,7 +171,7 @@ func Advance(dir, session string, reading int64, lines Lines) (Level, error) {
 // under the session's lock; replay applies it to past transcripts, so both
 // decide alike.
 func Step(rec Record, reading int64, lines Lines) (next Record, fire Level) {
-	if rec.Level != None && reading < min(rec.Lines.Warn, lines.Warn) {
+	if rec.Level != None && reading < min(rec.Lines.Lowest(), lines.Lowest()) {
 		rec = Record{}
 	}
 	due := lines.Due(reading)

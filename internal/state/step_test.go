@@ -11,6 +11,7 @@ import (
 func TestStep(t *testing.T) {
 	caps := Lines{Warn: 300_000, Pause: 400_000}
 	moved := Lines{Warn: 200_000, Pause: 250_000}
+	inverted := Lines{Warn: 200_000, Pause: 152_000}
 	type call struct {
 		reading int64
 		lines   Lines
@@ -30,6 +31,13 @@ func TestStep(t *testing.T) {
 		{"but crossing its pause does", []call{{310_000, caps}, {260_000, moved}}, []Level{Warn, Pause}},
 		{"re-arm needs the reading under the old and the new warn line", []call{{310_000, caps}, {240_000, moved}, {199_000, moved}, {210_000, moved}},
 			[]Level{Warn, None, None, Warn}},
+		// A warn line fixed in the environment may lie past a priced or
+		// window pause line: the climb starts at the lower line, and a
+		// reading between the two is still in it.
+		{"a warn line past the pause fires the pause once", []call{{100_000, inverted}, {160_000, inverted}, {170_000, inverted}, {190_000, inverted}, {210_000, inverted}},
+			[]Level{None, Pause, None, None, None}},
+		{"and re-arms under the pause line", []call{{160_000, inverted}, {140_000, inverted}, {160_000, inverted}},
+			[]Level{Pause, None, Pause}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

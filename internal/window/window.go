@@ -156,11 +156,6 @@ func ReadFile(name string) int64 {
 	return n
 }
 
-// WriteFile records a window for a session (the statusline's side).
-func WriteFile(name string, tokens int64) error {
-	return os.WriteFile(name, []byte(strconv.FormatInt(tokens, 10)+"\n"), 0o644)
-}
-
 // Words describes the window for a notice: "the 200k window's compaction
 // point at 167k; window size from the default".
 func (w Window) Words() string {

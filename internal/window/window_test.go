@@ -1,6 +1,7 @@
 package window
 
 import (
+	"os"
 	"path/filepath"
 	"testing"
 )
@@ -54,7 +55,7 @@ func TestFile(t *testing.T) {
 	if got := ReadFile(name); got != 0 {
 		t.Errorf("missing file: %d", got)
 	}
-	if err := WriteFile(name, 1_000_000); err != nil {
+	if err := os.WriteFile(name, []byte("1000000\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if got := ReadFile(name); got != 1_000_000 {

@@ -1,0 +1,35 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/muthur/context-budget/internal/config"
+)
+
+// TestDocsNameEverything keeps the manual and the README true to the
+// program: every command of the table is in the manual's list, and every
+// variable the program reads is in the manual's and the README's tuning
+// tables.
+func TestDocsNameEverything(t *testing.T) {
+	m := manual()
+	for _, c := range commands {
+		if !strings.Contains(m, "\n\t"+c.name+" ") {
+			t.Errorf("the manual's command list lacks %q", c.name)
+		}
+	}
+	readme, err := os.ReadFile(filepath.Join(repoRoot(t), "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range config.Variables {
+		if !strings.Contains(m, "\n\t"+v+" ") {
+			t.Errorf("the manual's tuning table lacks %s", v)
+		}
+		if !strings.Contains(string(readme), "| `"+v+"` |") {
+			t.Errorf("the README's tuning table lacks %s", v)
+		}
+	}
+}
