@@ -5,8 +5,9 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
+
+	"github.com/muthur/context-budget/internal/state"
 )
 
 // ErrName reports a session id that cannot be a file name.
@@ -16,7 +17,7 @@ var ErrName = errors.New("session id is not a plain file name")
 // month of the session's first response (UTC). A row with no first
 // response is filed under the month of now.
 func Path(root string, r *Row) (string, error) {
-	if !plainName(r.SessionID) {
+	if !state.PlainName(r.SessionID) {
 		return "", ErrName
 	}
 	month := ""
@@ -26,10 +27,6 @@ func Path(root string, r *Row) (string, error) {
 		month = time.Now().UTC().Format("2006-01")
 	}
 	return filepath.Join(Dir(root), month, r.SessionID+".json"), nil
-}
-
-func plainName(id string) bool {
-	return id != "" && len(id) <= 200 && !strings.ContainsAny(id, "/\\\x00") && !strings.HasPrefix(id, ".")
 }
 
 // Marshal returns the row as it is written: indented JSON and a final

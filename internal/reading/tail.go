@@ -47,6 +47,9 @@ const (
 // MaxBack bytes of its end.
 var ErrNoReading = errors.New("no main-chain response with usage in the transcript's tail")
 
+// ErrNotRegular reports a transcript path that is not a regular file.
+var ErrNotRegular = errors.New("transcript is not a regular file")
+
 // Options tune Read.
 type Options struct {
 	// ToolUseID is the payload's tool_use_id. When set, Read waits for the
@@ -65,6 +68,13 @@ func DefaultOptions(toolUseID string) Options {
 
 // Read returns the reading of the transcript at path.
 func Read(path string, opt Options) (Reading, error) {
+	// Only a regular file: opening a FIFO or a device would block or read
+	// what no transcript holds.
+	if fi, err := os.Stat(path); err != nil {
+		return Reading{}, err
+	} else if !fi.Mode().IsRegular() {
+		return Reading{}, ErrNotRegular
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return Reading{}, err

@@ -26,7 +26,6 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"strings"
 )
 
 // Level is how far a climb has gone.
@@ -89,10 +88,23 @@ func Dir(root string) string {
 // ErrName reports an id that is not a plain file name.
 var ErrName = errors.New("not a plain name")
 
-// PlainName reports whether id can be used as a file name: not empty, no
-// slash or backslash, no leading dot, no NUL.
+// PlainName reports whether id can be used in a file name: 1 to 200
+// letters, digits, '-' or '_'. That is stricter than the design's rule
+// (no slash, no leading dot, no NUL) on purpose: a dot would let an id such
+// as "x.lock" or "x.line" name another session's side files. Claude Code's
+// session ids are UUIDs.
 func PlainName(id string) bool {
-	return id != "" && !strings.ContainsAny(id, "/\\\x00") && !strings.HasPrefix(id, ".") && len(id) <= 200
+	if id == "" || len(id) > 200 {
+		return false
+	}
+	for _, c := range []byte(id) {
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9', c == '-', c == '_':
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // Ensure creates dir with a .gitignore of "*" so the state never shows in

@@ -136,7 +136,7 @@ func TestPlainName(t *testing.T) {
 		id   string
 		want bool
 	}{
-		{"4d5611e5-241a-462a-8d15-5122611a9569", true}, {"s1", true}, {"a.b", true}, {"a..b", true},
+		{"4d5611e5-241a-462a-8d15-5122611a9569", true}, {"s1", true}, {"a.b", false}, {"a..b", false}, {"x.lock", false}, {"A_b-9", true},
 		{"", false}, {".", false}, {"..", false}, {".hidden", false}, {"../x", false}, {"a/b", false},
 		{`a\b`, false}, {"a\x00", false}, {long, false},
 	} {
