@@ -173,8 +173,8 @@ func ScanBack(f io.ReaderAt, size int64, fn func(line []byte) bool) error {
 // found. A 3 MB tool result then costs one pass of reads in dropBlock
 // pieces and a few hundred KB of memory, not a buffer of its size.
 const (
-	dropAfter = 256 << 10
-	dropBlock = 256 << 10
+	dropAfter = 64 << 10
+	dropBlock = 64 << 10
 )
 
 // scanBack is ScanBack passing only the lines that contain filter (all
