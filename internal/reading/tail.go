@@ -40,7 +40,7 @@ type Reading struct {
 const (
 	MaxLine    = 4 << 20
 	MaxBack    = 256 << 20
-	firstBlock = 64 << 10
+	firstBlock = 16 << 10
 )
 
 // ErrNoReading reports a transcript with no qualifying response within
