@@ -39,10 +39,9 @@ package linecache
 
 import (
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
+	"strconv"
 
 	"github.com/muthur/context-budget/internal/config"
 	"github.com/muthur/context-budget/internal/history"
@@ -91,20 +90,39 @@ func FileName(dir, id string) string {
 // Key names everything a Decision depends on besides the reading and the
 // transcript, cheaply: it is computed on every hook call.
 func (s *Session) Key() string {
-	var b strings.Builder
+	// strconv, not fmt: the same text, without fmt's reflection on every
+	// hook call.
 	st := s.Settings
-	fmt.Fprintf(&b, "v%s|caps %d %d|env %d %d|usd %g %g|fixed %t|window %d|rate %s|", version,
-		config.WarnCap, config.PauseCap, st.Warn, st.Pause, st.WarnSaving, st.PauseSaving, st.Fixed, st.Window, st.Rate)
-	fmt.Fprintf(&b, "compact %q %q|", s.Getenv(window.EnvPctOverride), s.Getenv(window.EnvCompactLimit))
-	fmt.Fprintf(&b, "as_of %s|", prices.EmbeddedAsOf())
+	b := make([]byte, 0, 512)
+	num := func(n int64) { b = append(strconv.AppendInt(b, n, 10), ' ') }
+	b = append(b, "v"+version+"|caps "...)
+	num(config.WarnCap)
+	b = strconv.AppendInt(b, config.PauseCap, 10)
+	b = append(b, "|env "...)
+	num(st.Warn)
+	b = strconv.AppendInt(b, st.Pause, 10)
+	b = append(b, "|usd "...)
+	b = append(strconv.AppendFloat(b, st.WarnSaving, 'g', -1, 64), ' ')
+	b = strconv.AppendFloat(b, st.PauseSaving, 'g', -1, 64)
+	b = append(b, "|fixed "...)
+	b = strconv.AppendBool(b, st.Fixed)
+	b = append(b, "|window "...)
+	b = strconv.AppendInt(b, st.Window, 10)
+	b = append(b, "|rate "+st.Rate+"|compact "...)
+	b = append(strconv.AppendQuote(b, s.Getenv(window.EnvPctOverride)), ' ')
+	b = strconv.AppendQuote(b, s.Getenv(window.EnvCompactLimit))
+	b = append(b, "|as_of "+prices.EmbeddedAsOf()+"|"...)
 	for _, name := range prices.OverrideFiles(s.Root, s.Getenv) {
 		if fi, err := os.Stat(name); err == nil {
-			fmt.Fprintf(&b, "%s %d %d|", name, fi.Size(), fi.ModTime().UnixNano())
+			b = append(b, name+" "...)
+			num(fi.Size())
+			b = append(strconv.AppendInt(b, fi.ModTime().UnixNano(), 10), '|')
 		}
 	}
-	fmt.Fprintf(&b, "statusline %d|", s.statusline())
-	fmt.Fprintf(&b, "reorient %s|transcript %s", policy.ReorientStamp(s.Root, s.ID, s.Transcript), s.Transcript)
-	return b.String()
+	b = append(b, "statusline "...)
+	b = append(strconv.AppendInt(b, s.statusline(), 10), '|')
+	b = append(b, "reorient "+policy.ReorientStamp(s.Root, s.ID, s.Transcript)+"|transcript "+s.Transcript...)
+	return string(b)
 }
 
 func (s *Session) statusline() int64 {
@@ -113,11 +131,38 @@ func (s *Session) statusline() int64 {
 
 // Load reads a cache file; ok is false when it is missing or unreadable.
 func Load(name string) (e Entry, ok bool) {
-	data, err := os.ReadFile(name)
-	if err != nil || json.Unmarshal(data, &e) != nil {
+	c, ok := load(name)
+	if !ok || !c.history(&e.History) {
 		return Entry{}, false
 	}
+	e.Key, e.Reading, e.Decision, e.Transcript = c.Key, c.Reading, c.Decision, c.Transcript
 	return e, true
+}
+
+// cached is an Entry with its History left undecoded: a hit, most calls,
+// does not need it, and a fresh process pays for every type it decodes.
+type cached struct {
+	Key        string          `json:"key"`
+	Reading    int64           `json:"reading"`
+	Decision   policy.Decision `json:"decision"`
+	Transcript string          `json:"transcript"`
+	History    json.RawMessage `json:"history"`
+}
+
+func load(name string) (c cached, ok bool) {
+	data, err := os.ReadFile(name)
+	if err != nil || json.Unmarshal(data, &c) != nil {
+		return cached{}, false
+	}
+	return c, true
+}
+
+// history decodes the History into h; false when it does not decode.
+func (c *cached) history(h *history.History) bool {
+	if len(c.History) == 0 {
+		return true
+	}
+	return json.Unmarshal(c.History, h) == nil
 }
 
 // Fresh reports whether e still answers for a reading under key.
@@ -140,12 +185,15 @@ func Fresh(at, now int64) bool {
 func Decide(s *Session) (d policy.Decision, hit bool, err error) {
 	name := FileName(s.Dir, s.ID)
 	key := s.Key()
-	e, ok := Load(name)
-	if ok && e.Fresh(key, s.Reading) {
-		return e.Decision, true, nil
+	c, ok := load(name)
+	if ok && c.Key == key && Fresh(c.Reading, s.Reading) {
+		return c.Decision, true, nil
 	}
-	if !ok || e.Transcript != s.Transcript {
-		e = Entry{Transcript: s.Transcript}
+	e := Entry{Transcript: s.Transcript}
+	if ok && c.Transcript == s.Transcript && c.history(&e.History) {
+		e.Key, e.Reading, e.Decision = c.Key, c.Reading, c.Decision
+	} else {
+		e.History = history.History{}
 	}
 	if err := e.History.Update(s.Transcript); err != nil {
 		// Without a history the decision falls back to the caps; the next

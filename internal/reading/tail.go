@@ -40,7 +40,7 @@ type Reading struct {
 const (
 	MaxLine    = 4 << 20
 	MaxBack    = 256 << 20
-	firstBlock = 64 << 10
+	firstBlock = 16 << 10
 )
 
 // ErrNoReading reports a transcript with no qualifying response within
@@ -181,10 +181,12 @@ func ScanBack(f io.ReaderAt, size int64, fn func(line []byte) bool) error {
 // is not held: its bytes are only searched for the filter, block by block,
 // and read again whole (if it matched and fits MaxLine) once its start is
 // found. A 3 MB tool result then costs one pass of reads in dropBlock
-// pieces and a few hundred KB of memory, not a buffer of its size.
+// pieces and a 128 KB buffer, not a buffer of its size. Small blocks
+// matter in a fresh process: every page of a larger buffer is a page
+// fault, which cost more than the extra reads.
 const (
-	dropAfter = 256 << 10
-	dropBlock = 256 << 10
+	dropAfter = 64 << 10
+	dropBlock = 64 << 10
 )
 
 // scanBack is ScanBack passing only the lines that contain filter (all

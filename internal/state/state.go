@@ -7,7 +7,10 @@
 // read-decide-write step runs under an exclusive lock on
 // <dir>/<session_id>.lock, and the file is replaced atomically (temp file,
 // rename). A notice is sent only after its record is on disk: one that
-// cannot be recorded would repeat on every call.
+// cannot be recorded would repeat on every call. A call with nothing to
+// record or clear (the common one, under the warn line or already
+// announced) decides from an unlocked read and touches nothing: no folder,
+// no lock.
 //
 // The rules:
 //
@@ -150,6 +153,17 @@ func Advance(dir, session string, reading int64, lines Lines) (Level, error) {
 	if !PlainName(session) {
 		return None, ErrName
 	}
+	name := filepath.Join(dir, session)
+	// Most calls have nothing to send and nothing to clear. Deciding that
+	// from an unlocked read is safe: the file is only ever replaced whole
+	// (rename), so the read sees one state that was on disk, and a call
+	// that writes nothing is then as if it ran alone at that moment. Only a
+	// call that may send or clear takes the lock, and decides again under
+	// it. This spares the quiet call the folder, the lock and their
+	// system calls, a good share of the hook's budget (design §11).
+	if quiet(Load(name), reading, lines) {
+		return None, nil
+	}
 	if err := Ensure(dir); err != nil {
 		return None, err
 	}
@@ -159,7 +173,6 @@ func Advance(dir, session string, reading int64, lines Lines) (Level, error) {
 	}
 	defer unlock()
 
-	name := filepath.Join(dir, session)
 	rec := Load(name)
 	next, fire := Step(rec, reading, lines)
 	if fire == None {
@@ -175,6 +188,13 @@ func Advance(dir, session string, reading int64, lines Lines) (Level, error) {
 		return None, err
 	}
 	return fire, nil
+}
+
+// quiet reports whether Step, from rec, neither announces a level nor
+// ends the recorded climb: then nothing needs writing.
+func quiet(rec Record, reading int64, lines Lines) bool {
+	next, fire := Step(rec, reading, lines)
+	return fire == None && (rec.Level == None || next.Level != None)
 }
 
 // Step is the once-per-climb rule itself, without the file: given what was
