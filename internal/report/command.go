@@ -7,8 +7,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 
+	"github.com/muthur/context-budget/internal/atomicfile"
 	"github.com/muthur/context-budget/internal/replay"
 )
 
@@ -64,28 +64,13 @@ func Command(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // writeFile writes the page next to its final name and renames it, so a
 // failed run leaves no half page.
 func writeFile(name string, rep replay.Report) error {
-	f, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".*")
-	if err != nil {
-		return err
-	}
-	w := bufio.NewWriter(f)
-	err = Render(w, rep)
-	if err == nil {
-		err = w.Flush()
-	}
-	if err == nil {
-		err = f.Chmod(0o644)
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), name)
-	}
-	if err != nil {
-		os.Remove(f.Name())
-	}
-	return err
+	return atomicfile.Write(name, 0o644, false, func(f io.Writer) error {
+		w := bufio.NewWriter(f)
+		if err := Render(w, rep); err != nil {
+			return err
+		}
+		return w.Flush()
+	})
 }
 
 func fail(stderr io.Writer, err error, hint string) int {

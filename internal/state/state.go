@@ -29,6 +29,8 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+
+	"github.com/muthur/context-budget/internal/atomicfile"
 )
 
 // Level is how far a climb has gone.
@@ -126,24 +128,7 @@ func Ensure(dir string) error {
 // WriteFile replaces name atomically: a temp file in the same folder, then
 // a rename, so readers see the old content or the new, never a part.
 func WriteFile(name string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".*")
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Chmod(0o644)
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), name)
-	}
-	if err != nil {
-		os.Remove(f.Name())
-	}
-	return err
+	return atomicfile.WriteFile(name, data, 0o644, false)
 }
 
 // Advance applies the once-per-climb rules for one reading and returns the
