@@ -11,6 +11,8 @@ import (
 
 	"github.com/muthur/context-budget/internal/operator"
 	"github.com/muthur/context-budget/internal/report"
+
+	"github.com/muthur/context-budget/internal/sharedtest"
 )
 
 func TestMain(m *testing.M) {
@@ -109,20 +111,5 @@ func scriptCondition(cond string) (bool, error) {
 
 // sharedTranscripts finds ../shared/data/transcripts beside the repository.
 func sharedTranscripts() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			p := filepath.Join(dir, "..", "shared", "data", "transcripts")
-			_, err := os.Stat(p)
-			return p, err
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", os.ErrNotExist
-		}
-		dir = parent
-	}
+	return sharedtest.Dir()
 }

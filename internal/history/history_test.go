@@ -9,6 +9,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/muthur/context-budget/internal/sharedtest"
 )
 
 // response is one assistant record line: id, context split into input,
@@ -204,21 +206,7 @@ func TestOverlongLineSkipped(t *testing.T) {
 
 // sharedTranscripts finds ../shared/data/transcripts beside the repository.
 func sharedTranscripts(t testing.TB) string {
-	dir, _ := os.Getwd()
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			p := filepath.Join(dir, "..", "shared", "data", "transcripts")
-			if _, err := os.Stat(p); err != nil {
-				t.Skip("no shared transcripts beside the repository (../shared/data/transcripts)")
-			}
-			return p
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("no go.mod above the test")
-		}
-		dir = parent
-	}
+	return sharedtest.DirOrSkip(t)
 }
 
 func TestRealTranscripts(t *testing.T) {

@@ -5,12 +5,13 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/muthur/context-budget/internal/config"
 	"github.com/muthur/context-budget/internal/history"
 	"github.com/muthur/context-budget/internal/state"
+
+	"github.com/muthur/context-budget/internal/sharedtest"
 )
 
 // simulate replays a transcript line by line into a growing file and runs
@@ -101,19 +102,5 @@ func TestHaikuClimbNoticedBeforeCompaction(t *testing.T) {
 
 // sharedTranscripts finds ../shared/data/transcripts beside the repository.
 func sharedTranscripts(t testing.TB) string {
-	dir, _ := os.Getwd()
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			p := filepath.Join(dir, "..", "shared", "data", "transcripts")
-			if _, err := os.Stat(p); err != nil {
-				t.Skip("no shared transcripts beside the repository (../shared/data/transcripts)")
-			}
-			return p
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir || strings.TrimSpace(parent) == "" {
-			t.Skip("no go.mod above the test")
-		}
-		dir = parent
-	}
+	return sharedtest.DirOrSkip(t)
 }

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/muthur/context-budget/internal/sharedtest"
 )
 
 // FuzzRead feeds transcript text to the session reader and the row
@@ -68,20 +70,5 @@ func FuzzNormalizePrompt(f *testing.F) {
 }
 
 func seedDir() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			p := filepath.Join(dir, "..", "shared", "data", "transcripts")
-			_, err := os.Stat(p)
-			return p, err
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", os.ErrNotExist
-		}
-		dir = parent
-	}
+	return sharedtest.Dir()
 }

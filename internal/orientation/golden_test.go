@@ -12,6 +12,8 @@ import (
 
 	"github.com/muthur/context-budget/internal/prices"
 	"github.com/muthur/context-budget/ledger"
+
+	"github.com/muthur/context-budget/internal/sharedtest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden rows")
@@ -19,25 +21,7 @@ var update = flag.Bool("update", false, "rewrite the golden rows")
 // sharedTranscripts finds ../shared/data/transcripts beside the repository,
 // or skips the test.
 func sharedTranscripts(t testing.TB) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			p := filepath.Join(dir, "..", "shared", "data", "transcripts")
-			if _, err := os.Stat(p); err != nil {
-				t.Skipf("no real transcripts at %s (they live beside the repository, not in it)", p)
-			}
-			return p
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("no go.mod above the test")
-		}
-		dir = parent
-	}
+	return sharedtest.DirOrSkip(t)
 }
 
 var realSessions = []string{

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"testing/iotest"
+
+	"github.com/muthur/context-budget/internal/sharedtest"
 )
 
 var payloadCases = []string{
@@ -80,22 +82,6 @@ func FuzzReadPayload(f *testing.F) {
 
 // sharedDir finds ../shared/data/transcripts beside the repository, or "".
 func sharedDir() string {
-	dir, err := os.Getwd()
-	if err != nil {
-		return ""
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			p := filepath.Join(dir, "..", "shared", "data", "transcripts")
-			if _, err := os.Stat(p); err == nil {
-				return p
-			}
-			return ""
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return ""
-		}
-		dir = parent
-	}
+	p, _ := sharedtest.Dir()
+	return p
 }

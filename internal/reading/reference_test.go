@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/muthur/context-budget/internal/sharedtest"
 )
 
 // This file holds the tests' oracle: a whole-file forward parse of a
@@ -121,21 +123,10 @@ func realTranscripts(tb testing.TB) []string {
 // findTranscripts finds the real transcripts: the folder where they
 // belong and the files there, none when it is absent.
 func findTranscripts() (root string, files []string) {
-	dir, err := os.Getwd()
+	root, err := sharedtest.Dir()
 	if err != nil {
-		return "../shared/data/transcripts", nil
+		return "../shared/data/transcripts beside the repository", nil
 	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "../shared/data/transcripts beside the repository", nil
-		}
-		dir = parent
-	}
-	root = filepath.Join(dir, "..", "shared", "data", "transcripts")
 	filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
 		if err == nil && !d.IsDir() && filepath.Ext(path) == ".jsonl" {
 			files = append(files, path)

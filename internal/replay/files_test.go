@@ -15,6 +15,8 @@ import (
 	"github.com/muthur/context-budget/internal/lines"
 	"github.com/muthur/context-budget/internal/replay"
 	"github.com/muthur/context-budget/internal/replay/replaytest"
+
+	"github.com/muthur/context-budget/internal/sharedtest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -153,21 +155,7 @@ func TestManySmallFiles(t *testing.T) {
 
 // sharedTranscripts finds ../shared/data/transcripts beside the repository.
 func sharedTranscripts(t *testing.T) string {
-	dir, _ := os.Getwd()
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			p := filepath.Join(dir, "..", "shared", "data", "transcripts")
-			if _, err := os.Stat(p); err != nil {
-				t.Skipf("no shared transcripts at %s", p)
-			}
-			return p
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("no go.mod above the test")
-		}
-		dir = parent
-	}
+	return sharedtest.DirOrSkip(t)
 }
 
 // generatedSet writes sessions with known crossings: the golden file pins

@@ -13,6 +13,8 @@ import (
 	"github.com/muthur/context-budget/internal/reading"
 	"github.com/muthur/context-budget/internal/replay"
 	"github.com/muthur/context-budget/internal/replay/replaytest"
+
+	"github.com/muthur/context-budget/internal/sharedtest"
 )
 
 // TestPolicyModelAgreesWithTheLineCache cuts each transcript after every
@@ -60,21 +62,8 @@ func TestPolicyModelAgreesWithTheLineCache(t *testing.T) {
 }
 
 func sharedOrEmpty() string {
-	dir, _ := os.Getwd()
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			p := filepath.Join(dir, "..", "shared", "data", "transcripts")
-			if _, err := os.Stat(p); err != nil {
-				return ""
-			}
-			return p
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return ""
-		}
-		dir = parent
-	}
+	p, _ := sharedtest.Dir()
+	return p
 }
 
 func compare(t *testing.T, path string, env map[string]string) {

@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/muthur/context-budget/internal/sharedtest"
 )
 
 // realLines returns the lines of the real transcripts in
@@ -12,22 +14,12 @@ import (
 // bytes long, or nil when the folder is absent.
 func realLines(tb testing.TB, max int) [][]byte {
 	tb.Helper()
-	dir, err := os.Getwd()
+	dir, err := sharedtest.Dir()
 	if err != nil {
 		return nil
 	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return nil
-		}
-		dir = parent
-	}
 	var out [][]byte
-	filepath.WalkDir(filepath.Join(dir, "..", "shared", "data", "transcripts"), func(path string, d os.DirEntry, err error) error {
+	filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
 		if err != nil || d.IsDir() || filepath.Ext(path) != ".jsonl" {
 			return nil
 		}
