@@ -26,20 +26,30 @@ import (
 // linesReport is what `lines --json` prints. The first fields are the
 // contract of design §10 and issue 3; window and warnings come after.
 type linesReport struct {
-	Reading          int64          `json:"reading"`
-	Model            string         `json:"model"`
-	Priced           bool           `json:"priced"`
-	Warn             lineReport     `json:"warn"`
-	Pause            lineReport     `json:"pause"`
-	SavingUSD        *float64       `json:"saving_usd"`
-	RelayUpfrontUSD  *float64       `json:"relay_upfront_usd"`
-	CarryOnUSD       *float64       `json:"carry_on_usd"`
-	Reorientation    *reorientation `json:"reorientation"`
-	RequestsPerToken *float64       `json:"requests_per_token"`
-	TTL              *string        `json:"ttl"`
-	PricesAsOf       string         `json:"prices_as_of"`
-	Window           window.Window  `json:"window"`
-	Warnings         []string       `json:"warnings,omitempty"`
+	Reading          int64           `json:"reading"`
+	Model            string          `json:"model"`
+	Priced           bool            `json:"priced"`
+	Warn             lineReport      `json:"warn"`
+	Pause            lineReport      `json:"pause"`
+	SavingUSD        *float64        `json:"saving_usd"`
+	RelayUpfrontUSD  *float64        `json:"relay_upfront_usd"`
+	CarryOnUSD       *float64        `json:"carry_on_usd"`
+	Reorientation    *reorientation  `json:"reorientation"`
+	RequestsPerToken *float64        `json:"requests_per_token"`
+	TTL              *string         `json:"ttl"`
+	Forecast         *forecastReport `json:"forecast,omitempty"`
+	PricesAsOf       string          `json:"prices_as_of"`
+	Window           window.Window   `json:"window"`
+	Warnings         []string        `json:"warnings,omitempty"`
+}
+
+// forecastReport says how the next 100k tokens were forecast: the rate
+// setting, and the rewrite share and output per request it priced.
+type forecastReport struct {
+	Rate          string  `json:"rate"`
+	Requests      float64 `json:"requests"`
+	RewriteRatio  float64 `json:"rewrite_ratio"`
+	OutPerRequest float64 `json:"out_per_request"`
 }
 
 type lineReport struct {
@@ -154,6 +164,8 @@ func linesFor(s config.Settings, path, root, session string) (*linesReport, erro
 		rep.Reorientation = &reorientation{Tokens: ro.Tokens, CostUSD: *dollars(ro.CostUSD), Source: ro.Source, Words: ro.Words}
 		q := roundSig(d.Cost.Q)
 		rep.RequestsPerToken, rep.TTL = &q, &d.TTL
+		rep.Forecast = &forecastReport{Rate: s.Rate, Requests: roundSig(m.N()),
+			RewriteRatio: roundSig(m.Rewrite), OutPerRequest: math.Round(m.OutPerRequest)}
 	}
 	if w, p := d.Lines.Warn, d.Lines.Pause; w.Tokens >= p.Tokens {
 		rep.Warnings = append(rep.Warnings, fmt.Sprintf("the warn line (%s tokens, set by %s) lies at or past the pause line (%s tokens, set by %s): only the pause will fire",
@@ -220,6 +232,10 @@ func printLines(w io.Writer, rep *linesReport) {
 		fmt.Fprintf(w, "%-14s %s tokens, %s (source: %s: %s)\n", "reorientation", thousands(ro.Tokens), notice.USD(ro.CostUSD), ro.Source, ro.Words)
 		fmt.Fprintf(w, "%-14s %g requests per token\n", "q", *rep.RequestsPerToken)
 		fmt.Fprintf(w, "%-14s %s\n", "cache ttl", *rep.TTL)
+		if f := rep.Forecast; f != nil {
+			fmt.Fprintf(w, "%-14s %s: %.0f requests in the next 100k tokens, %.1f%% of the context re-written a request, %.0f output tokens a request\n",
+				"forecast", f.Rate, f.Requests, 100*f.RewriteRatio, f.OutPerRequest)
+		}
 	} else {
 		fmt.Fprintf(w, "%-14s no (the lines are the caps and the window's)\n", "priced")
 	}
