@@ -12,6 +12,9 @@ BINDIR      ?= $(shell if [ -w /usr/local/bin ]; then echo /usr/local/bin; else 
 CLAUDE_CODE_VERSION := 2.1.332
 CLAUDE_CACHE        := .cache/claude-code
 
+# The programs `make build` makes and `make install` installs.
+PROGRAMS    := context-budget context-budget-operator context-budget-report
+
 .PHONY: build install test check bench bench-ledger bench-replay e2e claude-cli chromium fuzz clean
 
 build:
@@ -22,7 +25,7 @@ build:
 # path; `context-budget uninstall` undoes the registration.
 install: build
 	mkdir -p $(BINDIR)
-	install -m 0755 bin/* $(BINDIR)/
+	install -m 0755 $(addprefix bin/,$(PROGRAMS)) $(BINDIR)/
 	$(BINDIR)/context-budget install --scope user
 
 # test runs every test, the end-to-end suite with the real Claude Code CLI

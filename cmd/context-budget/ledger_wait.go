@@ -30,7 +30,11 @@ func waitForFinal(path, text string) bool {
 	}
 	deadline := time.Now().Add(stopWait)
 	for {
-		if got, ok := lastText(path); ok && (got == want || strings.Contains(got, want) || strings.Contains(want, got) && got != "") {
+		// The final response's text blocks may sit on several records, the
+		// last record holding the last block: so the last text seen is the
+		// message, holds it, or ends it. Merely appearing inside it would
+		// let an earlier, shorter response end the wait too soon.
+		if got, ok := lastText(path); ok && got != "" && (strings.Contains(got, want) || strings.HasSuffix(want, got)) {
 			return true
 		}
 		if time.Now().After(deadline) {
