@@ -157,10 +157,15 @@ func (h *History) TTL() string {
 
 // actingTools are the tool_use names that end a session's orientation
 // (design §8), as they appear in a response's content.
-var actingTools = [][]byte{
-	[]byte(`"name":"Edit"`), []byte(`"name":"Write"`), []byte(`"name":"NotebookEdit"`),
-	[]byte(`"name":"AskUserQuestion"`), []byte(`"name":"ExitPlanMode"`),
-}
+var actingTools = func() [][]byte {
+	var needles [][]byte
+	for _, names := range [][]string{transcript.EditTools, transcript.AskTools} {
+		for _, n := range names {
+			needles = append(needles, []byte(`"name":"`+n+`"`))
+		}
+	}
+	return needles
+}()
 
 // acts reports whether a response acts: it ends the turn or calls a tool
 // that edits, asks the operator or leaves plan mode. The forecast counts

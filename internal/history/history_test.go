@@ -2,6 +2,7 @@ package history
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"math"
 	"os"
@@ -11,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/muthur/context-budget/internal/sharedtest"
+	"github.com/muthur/context-budget/internal/transcript"
 )
 
 // response is one assistant record line: id, context split into input,
@@ -242,4 +244,21 @@ func FuzzFeed(f *testing.F) {
 		}
 		_ = h.Q()
 	})
+}
+
+// TestActsWithOrientationsTools: the pace starts at the first act, with
+// the same tools orientation counts (a MultiEdit included).
+func TestActsWithOrientationsTools(t *testing.T) {
+	for _, tool := range append(append([]string{}, transcript.EditTools...), transcript.AskTools...) {
+		m := &transcript.Message{Content: json.RawMessage(`[{"type":"tool_use","id":"t","name":"` + tool + `","input":{}}]`)}
+		if !acts(m) {
+			t.Errorf("%s does not act", tool)
+		}
+	}
+	if acts(&transcript.Message{Content: json.RawMessage(`[{"type":"tool_use","id":"t","name":"Bash","input":{}}]`)}) {
+		t.Error("Bash acts")
+	}
+	if !acts(&transcript.Message{StopReason: "end_turn"}) {
+		t.Error("end_turn does not act")
+	}
 }

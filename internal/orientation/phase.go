@@ -2,9 +2,11 @@ package orientation
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
+	"github.com/muthur/context-budget/internal/transcript"
 	"github.com/muthur/context-budget/ledger"
 )
 
@@ -146,7 +148,7 @@ func (m *measure) acts(r *Response, j int) (by, on string, ok bool) {
 		return by, on, true
 	}
 	for _, a := range r.Acts {
-		if a.Tool == "AskUserQuestion" || a.Tool == "ExitPlanMode" {
+		if slices.Contains(transcript.AskTools, a.Tool) {
 			return a.Tool, "", true
 		}
 	}
@@ -162,8 +164,7 @@ func (m *measure) acts(r *Response, j int) (by, on string, ok bool) {
 // edits reports whether r edits a file inside the root and not under tmp/.
 func (m *measure) edits(r *Response) (by, on string, ok bool) {
 	for _, a := range r.Acts {
-		switch a.Tool {
-		case "Edit", "Write", "MultiEdit", "NotebookEdit":
+		if slices.Contains(transcript.EditTools, a.Tool) {
 			if rel, ok := Inside(m.root, a.Path); ok {
 				return a.Tool, rel, true
 			}

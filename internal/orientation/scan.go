@@ -22,6 +22,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -315,12 +316,12 @@ func (sc *scanner) assistant(r *transcript.Record, sub bool) {
 		if b.Type != "tool_use" {
 			continue
 		}
-		switch b.Name {
-		case "Edit", "Write", "MultiEdit":
-			acts = append(acts, Act{Tool: b.Name, Path: b.Input.FilePath})
-		case "NotebookEdit":
+		switch {
+		case b.Name == "NotebookEdit":
 			acts = append(acts, Act{Tool: b.Name, Path: b.Input.NotebookPath})
-		case "AskUserQuestion", "ExitPlanMode":
+		case slices.Contains(transcript.EditTools, b.Name):
+			acts = append(acts, Act{Tool: b.Name, Path: b.Input.FilePath})
+		case slices.Contains(transcript.AskTools, b.Name):
 			acts = append(acts, Act{Tool: b.Name})
 		}
 	}
@@ -369,13 +370,10 @@ func (sc *scanner) checkActed(r *Response) {
 		sc.acted = true
 	}
 	for _, a := range r.Acts {
-		switch a.Tool {
-		case "AskUserQuestion", "ExitPlanMode":
+		if slices.Contains(transcript.AskTools, a.Tool) {
 			sc.acted = true
-		default:
-			if _, ok := Inside(sc.s.Cwd, a.Path); ok {
-				sc.acted = true
-			}
+		} else if _, ok := Inside(sc.s.Cwd, a.Path); ok {
+			sc.acted = true
 		}
 	}
 }
