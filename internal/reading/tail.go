@@ -47,8 +47,6 @@ const (
 // MaxBack bytes of its end.
 var ErrNoReading = errors.New("no main-chain response with usage in the transcript's tail")
 
-// ErrNotRegular reports a transcript path that is not a regular file.
-var ErrNotRegular = errors.New("transcript is not a regular file")
 
 // Options tune Read.
 type Options struct {
@@ -68,22 +66,12 @@ func DefaultOptions(toolUseID string) Options {
 
 // Read returns the reading of the transcript at path.
 func Read(path string, opt Options) (Reading, error) {
-	// Only a regular file: opening a FIFO or a device would block or read
-	// what no transcript holds.
-	if fi, err := os.Stat(path); err != nil {
-		return Reading{}, err
-	} else if !fi.Mode().IsRegular() {
-		return Reading{}, ErrNotRegular
-	}
-	f, err := os.Open(path)
+	f, fi, err := Open(path)
 	if err != nil {
 		return Reading{}, err
 	}
 	defer f.Close()
-	size, err := fileSize(f)
-	if err != nil {
-		return Reading{}, err
-	}
+	size := fi.Size()
 	r, seen, err := Last(f, size, opt.ToolUseID)
 	if opt.ToolUseID == "" || seen {
 		return r, err
