@@ -47,7 +47,6 @@ const (
 // MaxBack bytes of its end.
 var ErrNoReading = errors.New("no main-chain response with usage in the transcript's tail")
 
-
 // Options tune Read.
 type Options struct {
 	// ToolUseID is the payload's tool_use_id. When set, Read waits for the
