@@ -24,7 +24,8 @@ The commands are:
 	            orientation; ledger record is the Stop hook that writes them
 	replay      run the hook's policy over past transcripts: where each
 	            notice would have fired, peaks, compactions, dollars
-	help        print this manual
+	help        a short overview; help TOPIC prints a section of this
+	            manual, help manual all of it
 	version     print the version
 
 # The hook

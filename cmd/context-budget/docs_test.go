@@ -33,3 +33,19 @@ func TestDocsNameEverything(t *testing.T) {
 		}
 	}
 }
+
+// TestHelpTopicsExist keeps `help TOPIC` working: every section the command
+// table and the topics name is a heading of the manual.
+func TestHelpTopicsExist(t *testing.T) {
+	m := manual()
+	for _, c := range commands {
+		if c.section != "" && section(m, c.section) == "" {
+			t.Errorf("command %s: the manual has no section %q", c.name, c.section)
+		}
+	}
+	for _, tp := range topics {
+		if section(m, tp.section) == "" {
+			t.Errorf("topic %s: the manual has no section %q", tp.name, tp.section)
+		}
+	}
+}

@@ -39,9 +39,12 @@ type scopeSettings struct {
 // the newest transcripts of this project look like; exit status 1 lists
 // what is wrong.
 func runDoctor(args []string, _ io.Reader, stdout, stderr io.Writer) int {
-	if len(args) > 0 {
-		fmt.Fprintln(stderr, "context-budget: error: doctor takes no arguments")
-		return 2
+	fs := newFlags("doctor", "context-budget doctor")
+	if code, ok := parseFlags(fs, args, stdout, stderr); !ok {
+		return code
+	}
+	if fs.NArg() > 0 {
+		return usageError(stderr, "doctor", fmt.Errorf("doctor takes no arguments, got %q", fs.Arg(0)))
 	}
 	d := &doctor{out: stdout}
 	exe, _ := os.Executable()

@@ -23,7 +23,11 @@ const maxPayload = 64 << 20
 
 // runHook is the PostToolUse hook. It never fails loudly: whatever it
 // cannot read is silence and exit status 0 (design §2).
-func runHook(_ []string, stdin io.Reader, stdout, stderr io.Writer) int {
+func runHook(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if wantsHelp(args) {
+		newFlags("hook", "context-budget hook < hook-payload.json   (Claude Code runs it after each tool call)").printHelp(stdout)
+		return 0
+	}
 	// Keep the heap small: the hook's budget is 16 MiB of peak memory, and
 	// a tail scan through a multi-megabyte tool result leaves garbage.
 	debug.SetMemoryLimit(8 << 20)

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"io/fs"
@@ -37,32 +36,33 @@ func placeOf(sc settings.Scope) (place, error) {
 }
 
 // scopeFlags parses the flags install and uninstall share.
-func scopeFlags(name string, args []string, stderr io.Writer, statusLine *bool) (settings.Scope, bool, int) {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
+func scopeFlags(name string, args []string, stdout, stderr io.Writer, statusLine *bool) (settings.Scope, bool, int) {
+	synopsis := "context-budget uninstall [--scope user|project|local] [--dry-run]"
+	if statusLine != nil {
+		synopsis = "context-budget install [--scope user|project|local] [--statusline] [--dry-run]"
+	}
+	fs := newFlags(name, synopsis)
 	scope := fs.String("scope", "user", "which settings to edit: user, project or local")
 	dry := fs.Bool("dry-run", false, "print the change and write nothing")
 	if statusLine != nil {
 		fs.BoolVar(statusLine, "statusline", false, "also register the status line")
 	}
-	if err := fs.Parse(args); err != nil {
-		return "", false, 2
+	if code, ok := parseFlags(fs, args, stdout, stderr); !ok {
+		return "", false, code
 	}
 	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "context-budget: error: %s takes no arguments\n", name)
-		return "", false, 2
+		return "", false, usageError(stderr, name, fmt.Errorf("%s takes no arguments, got %q", name, fs.Arg(0)))
 	}
 	sc, err := settings.ParseScope(*scope)
 	if err != nil {
-		fmt.Fprintf(stderr, "context-budget: error: %v\n", err)
-		return "", false, 2
+		return "", false, usageError(stderr, name, err)
 	}
 	return sc, *dry, -1
 }
 
 func runInstall(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	var statusLine bool
-	sc, dry, code := scopeFlags("install", args, stderr, &statusLine)
+	sc, dry, code := scopeFlags("install", args, stdout, stderr, &statusLine)
 	if code >= 0 {
 		return code
 	}
@@ -87,7 +87,7 @@ func runInstall(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 }
 
 func runUninstall(args []string, _ io.Reader, stdout, stderr io.Writer) int {
-	sc, dry, code := scopeFlags("uninstall", args, stderr, nil)
+	sc, dry, code := scopeFlags("uninstall", args, stdout, stderr, nil)
 	if code >= 0 {
 		return code
 	}

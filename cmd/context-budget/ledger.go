@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -26,16 +25,14 @@ func runLedger(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) > 0 && args[0] == "record" {
 		return runLedgerRecord(args[1:], stdin, stdout, stderr)
 	}
-	fs := flag.NewFlagSet("ledger", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags("ledger", "context-budget ledger [--json] [--project DIR]\ncontext-budget ledger record                      (the Stop hook: the payload on stdin)\ncontext-budget ledger record --transcript FILE [--project DIR]")
 	asJSON := fs.Bool("json", false, "print the rows as JSON")
-	project := fs.String("project", "", "the project whose ledger to read (default: $CLAUDE_PROJECT_DIR, else the current directory)")
-	if err := fs.Parse(args); err != nil {
-		return 2
+	project := fs.String("project", "", "the project `DIR` whose ledger to read (default: $CLAUDE_PROJECT_DIR, the git work tree, or the current directory)")
+	if code, ok := parseFlags(fs, args, stdout, stderr); !ok {
+		return code
 	}
 	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "context-budget: error: unexpected argument %q\ncontext-budget: hint: usage: context-budget ledger [--json] [--project DIR] | ledger record [--transcript FILE [--project DIR]]\n", fs.Arg(0))
-		return 2
+		return usageError(stderr, "ledger", fmt.Errorf("unexpected argument %q", fs.Arg(0)))
 	}
 	root := projectRoot(*project)
 	rd, err := ledger.NewReader(ledger.Dir(root))
@@ -123,16 +120,17 @@ func clip(s string, n int) string {
 // hook it never fails loudly: exit 0, at most one line on stderr. With
 // --transcript it backfills a past session and reports errors as a command.
 func runLedgerRecord(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("ledger record", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	transcriptPath := fs.String("transcript", "", "backfill the row of this past session's transcript")
-	project := fs.String("project", "", "with --transcript: the project whose ledger gets the row (default: the current directory)")
-	if err := fs.Parse(args); err != nil {
-		return 2
+	fs := newFlags("ledger record", "context-budget ledger record                      (the Stop hook: the payload on stdin)\ncontext-budget ledger record --transcript FILE [--project DIR]")
+	transcriptPath := fs.String("transcript", "", "backfill the row of this past session's transcript `FILE`")
+	project := fs.String("project", "", "with --transcript: the project `DIR` whose ledger gets the row (default: the session's own, from its transcript)")
+	if code, ok := parseFlags(fs, args, stdout, stderr); !ok {
+		return code
 	}
-	if fs.NArg() > 0 || (*project != "" && *transcriptPath == "") {
-		fmt.Fprintln(stderr, "context-budget: error: usage: context-budget ledger record [--transcript FILE [--project DIR]]")
-		return 2
+	if fs.NArg() > 0 {
+		return usageError(stderr, "ledger record", fmt.Errorf("unexpected argument %q", fs.Arg(0)))
+	}
+	if *project != "" && *transcriptPath == "" {
+		return usageError(stderr, "ledger record", fmt.Errorf("--project goes with --transcript"))
 	}
 	if *transcriptPath != "" {
 		root := *project

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -70,20 +69,15 @@ type reorientation struct {
 // runLines is `context-budget lines`: the reading, both lines and what set
 // them, and the relay's figures, for a transcript or a hook payload.
 func runLines(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("lines", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	transcriptFlag := fs.String("transcript", "", "the session's transcript (.jsonl)")
-	projectFlag := fs.String("project", "", "the project root (default: $CLAUDE_PROJECT_DIR, the git work tree, or the current directory)")
+	fs := newFlags("lines", "context-budget lines [--json] [--transcript FILE] [--project DIR]\ncontext-budget lines [--json] < payload.json")
+	transcriptFlag := fs.String("transcript", "", "the session's transcript, `FILE` (.jsonl; default: the newest of this project)")
+	projectFlag := fs.String("project", "", "the project root, `DIR` (default: $CLAUDE_PROJECT_DIR, the git work tree, or the current directory)")
 	jsonFlag := fs.Bool("json", false, "print one JSON object")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: context-budget lines [--json] [--transcript FILE] [--project DIR] [< payload.json]")
-	}
-	if err := fs.Parse(args); err != nil {
-		return 2
+	if code, ok := parseFlags(fs, args, stdout, stderr); !ok {
+		return code
 	}
 	if fs.NArg() > 0 {
-		fs.Usage()
-		return 2
+		return usageError(stderr, "lines", fmt.Errorf("unexpected argument %q", fs.Arg(0)))
 	}
 	s, err := config.FromEnv(os.Getenv)
 	if err != nil {

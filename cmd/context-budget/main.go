@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 )
 
 // version is set at build time with -ldflags "-X main.version=…".
@@ -14,28 +13,28 @@ var version = "dev"
 //go:embed doc.go
 var docSource string
 
-// command is one subcommand: it gets its arguments and the process's
-// streams and returns the exit status.
+// command is one subcommand: its name, a one-line summary for `help`, the
+// manual's section about it (for `help NAME`), and what runs it with its
+// arguments and the process's streams, returning the exit status.
 type command struct {
-	name string
-	run  func(args []string, stdin io.Reader, stdout, stderr io.Writer) int
+	name    string
+	summary string
+	section string
+	run     func(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 }
 
-var commands []command
-
-func init() {
-	commands = []command{
-		{"hook", runHook},
-		{"lines", runLines},
-		{"statusline", runStatusline},
-		{"ledger", runLedger},
-		{"replay", runReplay},
-		{"install", runInstall},
-		{"uninstall", runUninstall},
-		{"doctor", runDoctor},
-		{"help", runHelp},
-		{"version", runVersion},
-	}
+// commands is the command table, one entry per subcommand. `help` is not in
+// it: it reads the table.
+var commands = []command{
+	{"hook", "the PostToolUse hook (Claude Code runs it)", "The hook", runHook},
+	{"lines", "where this session stands: the reading and both lines", "Lines", runLines},
+	{"statusline", "Claude Code's statusLine command", "The status line", runStatusline},
+	{"ledger", "the project's session costs; ledger record is the Stop hook", "The ledger", runLedger},
+	{"replay", "what the hook would have done over past sessions", "Replay", runReplay},
+	{"install", "register the hooks and copy the skills", "Install and uninstall", runInstall},
+	{"uninstall", "remove what install added", "Install and uninstall", runUninstall},
+	{"doctor", "check what is installed and how the transcripts read", "Doctor", runDoctor},
+	{"version", "print the version", "", runVersion},
 }
 
 func main() {
@@ -44,39 +43,37 @@ func main() {
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
-		fmt.Fprintln(stderr, "usage: context-budget <command> [arguments]; see 'context-budget help'")
-		return 2
+		return usageError(stderr, "", fmt.Errorf("no command given"))
 	}
 	name := args[0]
-	if name == "-h" || name == "--help" || name == "-help" {
-		name = "help"
+	if name == "help" || isHelpFlag(name) {
+		return runHelp(args[1:], stdout, stderr)
 	}
+	if c, ok := lookup(name); ok {
+		return c.run(args[1:], stdin, stdout, stderr)
+	}
+	return usageError(stderr, "", fmt.Errorf("unknown command %q", name))
+}
+
+// lookup finds a command of the table by name.
+func lookup(name string) (command, bool) {
 	for _, c := range commands {
 		if c.name == name {
-			return c.run(args[1:], stdin, stdout, stderr)
+			return c, true
 		}
 	}
-	fmt.Fprintf(stderr, "context-budget: error: unknown command %q\ncontext-budget: hint: see 'context-budget help'\n", args[0])
-	return 2
+	return command{}, false
 }
 
-// manual returns the package comment of doc.go as plain text.
-func manual() string {
-	s := docSource
-	start := strings.Index(s, "/*\n")
-	end := strings.Index(s, "*/")
-	if start < 0 || end < start {
-		return ""
+func runVersion(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	fs := newFlags("version", "context-budget version")
+	fs.topic = ""
+	if code, ok := parseFlags(fs, args, stdout, stderr); !ok {
+		return code
 	}
-	return strings.TrimLeft(s[start+3:end], "\n")
-}
-
-func runHelp(args []string, _ io.Reader, stdout, _ io.Writer) int {
-	io.WriteString(stdout, manual())
-	return 0
-}
-
-func runVersion(args []string, _ io.Reader, stdout, _ io.Writer) int {
+	if fs.NArg() > 0 {
+		return usageError(stderr, "version", fmt.Errorf("version takes no arguments"))
+	}
 	fmt.Fprintln(stdout, "context-budget", version)
 	return 0
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -18,22 +17,14 @@ import (
 
 // runReplay is `context-budget replay [--json] [--html FILE] [PATH…]`.
 func runReplay(args []string, _ io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags("replay", "context-budget replay [--json] [--readings] [--html FILE] [--workers N] [PATH…]")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
 	html := fs.String("html", "", "write a self-contained HTML report with plots to `FILE`")
 	readings := fs.Bool("readings", false, "with --json, include every session's readings")
-	workers := fs.Int("workers", 0, "files replayed at once (default: one per CPU)")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: context-budget replay [--json] [--html FILE] [PATH…]")
-		fs.PrintDefaults()
-	}
-	paths, err := parseInterleaved(fs, args)
+	workers := fs.Int("workers", 0, "`N` files replayed at once (default: one per CPU)")
+	paths, err := parseInterleaved(fs.FlagSet, args)
 	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+		return fs.failed(err, stdout, stderr)
 	}
 	if len(paths) == 0 {
 		home, err := os.UserHomeDir()

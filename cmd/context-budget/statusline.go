@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -66,9 +65,14 @@ func parseStatusPayload(data []byte) (statusPayload, bool) {
 // runStatusline is Claude Code's statusLine command: one short line, exit
 // status 0 whatever happens, as a failing status line blanks the bar.
 func runStatusline(args []string, stdin io.Reader, stdout, _ io.Writer) int {
-	fs := flag.NewFlagSet("statusline", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+	fs := newFlags("statusline", "context-budget statusline [--color] < statusline-payload.json   (Claude Code runs it)")
 	color := fs.Bool("color", false, "colour the line by level")
+	if wantsHelp(args) {
+		fs.printHelp(stdout)
+		return 0
+	}
+	// Anything else on the command line is ignored: a failing status line
+	// blanks the bar.
 	fs.Parse(args)
 	data, err := io.ReadAll(io.LimitReader(stdin, maxStatusPayload))
 	line := neutralStatus
