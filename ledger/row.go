@@ -122,16 +122,26 @@ type Compaction struct {
 // RelayPrefix opens the prompt that starts a relayed session.
 const RelayPrefix = "/relay take"
 
+// PluginRelayPrefix opens it when the skill came with the plugin, which
+// Claude Code names <plugin>:<skill>.
+const PluginRelayPrefix = "/context-budget:relay take"
+
 // Relayed reports whether the row's session was started by a /relay: its
-// opening prompt starts with "/relay take".
+// opening prompt starts with "/relay take" or "/context-budget:relay take".
 func (r *Row) Relayed() bool {
 	return IsRelay(r.OpeningPrompt)
 }
 
-// IsRelay reports whether an opening prompt starts a relayed session.
+// IsRelay reports whether an opening prompt starts a relayed session, by
+// either name of the relay skill.
 func IsRelay(prompt string) bool {
 	p := strings.TrimSpace(prompt)
-	return p == RelayPrefix || strings.HasPrefix(p, RelayPrefix+" ")
+	for _, prefix := range []string{RelayPrefix, PluginRelayPrefix} {
+		if p == prefix || strings.HasPrefix(p, prefix+" ") {
+			return true
+		}
+	}
+	return false
 }
 
 // wireRow is Row as written: optional strings absent are null, as the

@@ -67,7 +67,12 @@ func runDoctor(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if !registered[settings.PostToolUse] {
 		if plugin := pluginEnabled(scopes); plugin != "" {
 			d.printf("  plugin %s is enabled: its hooks run context-budget from PATH\n", plugin)
-			d.checkBinary("plugin hooks", "context-budget")
+			if _, err := exec.LookPath("context-budget"); err != nil {
+				d.printf("             context-budget is not on PATH: the plugin's hooks do nothing\n")
+				d.problem("plugin %s: context-budget is not on PATH, so its hooks do nothing: install it with '%s' (or 'make install' in a clone)", plugin, installCommand)
+			} else {
+				d.checkBinary("plugin hooks", "context-budget")
+			}
 		} else {
 			d.problem("no settings file registers the PostToolUse hook: run 'context-budget install'")
 		}
@@ -75,7 +80,7 @@ func runDoctor(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if !registered[settings.Stop] && pluginEnabled(scopes) == "" {
 		d.problem("no settings file registers the Stop hook (ledger record): run 'context-budget install'")
 	}
-	d.checkSkills(scopes)
+	d.checkSkills(scopes, pluginEnabled(scopes))
 	s := d.checkTuning(scopes)
 	d.checkPrices()
 	d.checkTranscripts(s)
@@ -186,7 +191,9 @@ func pluginEnabled(scopes []scopeSettings) string {
 	return ""
 }
 
-func (d *doctor) checkSkills(scopes []scopeSettings) {
+// checkSkills looks for the skills in each scope's skills folder; an
+// enabled plugin provides them itself, under its own name.
+func (d *doctor) checkSkills(scopes []scopeSettings, plugin string) {
 	d.printf("\nskills:\n")
 	all := skills.All()
 	if len(all) == 0 {
@@ -214,6 +221,9 @@ func (d *doctor) checkSkills(scopes []scopeSettings) {
 				state = "differs from this version"
 			}
 			found = append(found, fmt.Sprintf("%s (%s)", name, state))
+		}
+		if plugin != "" {
+			found = append(found, fmt.Sprintf("from plugin %s (as /%s:%s)", plugin, settings.Name, sk.Name))
 		}
 		if len(found) == 0 {
 			d.printf("  %s: missing\n", sk.Name)

@@ -24,7 +24,8 @@ func TestScanTranscript(t *testing.T) {
 		{"a complete bad line is", "garbage\n" + r("100") + "\n", 1, 0, 101, 101, ""},
 		{"spliced records both count", r("5") + r("7") + "\n", 0, 0, 8, 8, ""},
 		{"peak and last differ after a compaction", r("1500000") + "\n" + `{"type":"system","subtype":"compact_boundary"}` + "\n" + r("20000") + "\n", 0, 1, 20001, 1500001, ""},
-		{"unknown types are counted", `{"type":"hologram"}` + "\n" + `{"type":"hologram"}` + "\n", 0, 0, 0, 0, "hologram=2"},
+		{"unknown types with usage are counted", `{"type":"hologram","message":{"usage":{"input_tokens":1}}}` + "\n" + `{"type":"hologram","message":{"usage":{}}}` + "\n", 0, 0, 0, 0, "hologram=2"},
+		{"unknown types without usage are not", `{"type":"api-request-blob","blob":"x"}` + "\n" + `{"type":"atis-latch"}` + "\n", 0, 0, 0, 0, ""},
 		{"NUL run before a record", "\x00\x00\x00" + r("9") + "\n", 0, 0, 10, 10, ""},
 	}
 	for _, tt := range tests {

@@ -19,8 +19,10 @@ import (
 	"github.com/muthur/context-budget/internal/window"
 )
 
-// knownTypes are the record types Claude Code is known to write (up to
-// 2.1.332); others are worth a mention, not an alarm.
+// knownTypes are the record types the hook knows. Claude Code writes many
+// more (2.1.332 adds api-request-blob, atis-latch and others) that carry
+// nothing the hook reads; doctor mentions an unknown type only when its
+// records carry usage, a response the hook would not count.
 var knownTypes = map[string]bool{
 	"user": true, "assistant": true, "system": true, "progress": true, "summary": true,
 	"file-history-snapshot": true, "queue-operation": true, "pr-link": true,
@@ -61,7 +63,7 @@ func scanTranscript(r io.Reader) (transcriptScan, error) {
 			transcript.Decode(line, func(rec *transcript.Record) {
 				n++
 				sc.records++
-				if rec.Type != "" && !knownTypes[rec.Type] {
+				if rec.Type != "" && !knownTypes[rec.Type] && rec.Message != nil && rec.Message.Usage != nil {
 					sc.unknown[rec.Type]++
 				}
 				if rec.IsResponse() {
@@ -156,6 +158,6 @@ func (d *doctor) checkTranscript(name, root string, s config.Settings) {
 			types = append(types, fmt.Sprintf("%s (%d)", t, n))
 		}
 		sort.Strings(types)
-		d.printf("    unknown record types, ignored: %s\n", strings.Join(types, ", "))
+		d.printf("    records of unknown types that carry usage, not counted: %s\n", strings.Join(types, ", "))
 	}
 }

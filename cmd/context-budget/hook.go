@@ -105,6 +105,7 @@ func hookNotice(p reading.Payload, getenv func(string) string) (string, error) {
 		WindowWords: d.Window.Words(),
 		Manual:      mr.Manual,
 		Offer:       mr.Offer,
+		SkillPrefix: skillPrefix(getenv),
 	}), nil
 }
 

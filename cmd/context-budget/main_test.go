@@ -97,6 +97,8 @@ var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []str
 	"hookjson":    cmdHookJSON,
 	"appendlater": cmdAppendLater,
 	"payload":     cmdPayload,
+	"pluginhook":  cmdPluginHook,
+	"cbpath":      cmdCBPath,
 }
 
 // scriptCondition adds [shared]: the real transcripts are beside the

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/muthur/context-budget/internal/settings"
@@ -88,5 +89,20 @@ func TestPluginPackaging(t *testing.T) {
 	}
 	if len(entries) != 2 {
 		t.Errorf("hooks.json registers %d of ours, want 2: %+v", len(entries), entries)
+	}
+}
+
+// TestPluginNamesInstallCommand: the plugin's SessionStart check names the
+// same install command doctor does.
+func TestPluginNamesInstallCommand(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(repoRoot(t), "hooks", "hooks.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(data), installCommand) {
+		t.Errorf("hooks/hooks.json does not name %q", installCommand)
+	}
+	if _, err := os.Stat(filepath.Join(repoRoot(t), "LICENSE")); err != nil {
+		t.Errorf("the plugin needs its LICENSE: %v", err)
 	}
 }

@@ -42,6 +42,16 @@ type Facts struct {
 	Manual bool
 	// Offer asks the agent to offer, once, to ask before relaying.
 	Offer bool
+	// SkillPrefix is how the skills are named where they are installed:
+	// "" for .claude/skills/ (/relay), "context-budget:" for the plugin
+	// (/context-budget:relay), the name the model's skill list shows.
+	SkillPrefix string
+}
+
+// Skill names a skill as the model can see it: Skill("relay") is
+// "/relay", or "/context-budget:relay" from the plugin.
+func (f Facts) Skill(name string) string {
+	return "/" + f.SkillPrefix + name
 }
 
 // K rounds tokens to the nearest thousand, halves up: 200,641 → "201k",
@@ -102,15 +112,15 @@ func Text(f Facts) string {
 	}
 	if f.Level == state.Warn {
 		room := max(f.Lines.Pause.Tokens-f.Reading, 0)
-		fmt.Fprintf(&b, "\n\nThe pause line is at %s: about %s tokens of room. Judge whether the work in hand fits in that room. If it does, finish it, and say in your report that the context-budget warning came and why you did not stop. If it does not, steer to the best stopping point you can reach within that room, start nothing you cannot finish before it, and stop there as the /go skill's \"Stopping partway releases the plan\" says; then end as below. At the pause line this notice comes back as the pause.",
-			K(f.Lines.Pause.Tokens), K(room))
+		fmt.Fprintf(&b, "\n\nThe pause line is at %s: about %s tokens of room. Judge whether the work in hand fits in that room. If it does, finish it, and say in your report that the context-budget warning came and why you did not stop. If it does not, steer to the best stopping point you can reach within that room, start nothing you cannot finish before it, and stop there as the %s skill's \"Stopping partway releases the plan\" says; then end as below. At the pause line this notice comes back as the pause.",
+			K(f.Lines.Pause.Tokens), K(room), f.Skill("go"))
 	} else {
-		b.WriteString("\n\nStop now, wherever the work stands, unless it is literally one small step (under ~20k tokens) from done; then finish that step and say why. Commit what is in hand, release the plan as the /go skill's \"Stopping partway releases the plan\" says, push, and end as below.")
+		fmt.Fprintf(&b, "\n\nStop now, wherever the work stands, unless it is literally one small step (under ~20k tokens) from done; then finish that step and say why. Commit what is in hand, release the plan as the %s skill's \"Stopping partway releases the plan\" says, push, and end as below.", f.Skill("go"))
 	}
 	if f.Manual {
-		b.WriteString("\n\nEnding: tell the operator that the session paused for its context budget, and end your turn offering /relay; do not run it unasked.")
+		fmt.Fprintf(&b, "\n\nEnding: tell the operator that the session paused for its context budget, and end your turn offering %s; do not run it unasked.", f.Skill("relay"))
 	} else {
-		b.WriteString("\n\nEnding: without asking and with no argument, run /relay; its report says the session relayed on its own for its context budget.")
+		fmt.Fprintf(&b, "\n\nEnding: without asking and with no argument, run %s; its report says the session relayed on its own for its context budget.", f.Skill("relay"))
 		if f.Offer {
 			b.WriteString(" In that report, offer once, in plain words, to ask first in future, such as: \"If you'd rather I ask before relaying, say so.\" Name no file or setting.")
 		}
