@@ -15,7 +15,7 @@ CLAUDE_CACHE        := .cache/claude-code
 # The programs `make build` makes and `make install` installs.
 PROGRAMS    := context-budget context-budget-operator context-budget-report
 
-.PHONY: build install test check bench bench-ledger bench-replay e2e claude-cli chromium fuzz clean
+.PHONY: build install uninstall test check bench bench-ledger bench-replay e2e claude-cli chromium fuzz clean
 
 build:
 	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o bin/ ./cmd/...
@@ -27,6 +27,13 @@ install: build
 	mkdir -p $(BINDIR)
 	install -m 0755 $(addprefix bin/,$(PROGRAMS)) $(BINDIR)/
 	$(BINDIR)/context-budget install --scope user
+
+# uninstall undoes install: the registration and skills in the user's
+# settings first (by the installed program, which knows its own), then the
+# binaries.
+uninstall:
+	if [ -x $(BINDIR)/context-budget ]; then $(BINDIR)/context-budget uninstall --scope user; fi
+	rm -f $(addprefix $(BINDIR)/,$(PROGRAMS))
 
 # test runs every test, the end-to-end suite with the real Claude Code CLI
 # included (installed first, once).

@@ -80,8 +80,11 @@ Usage:
 	context-budget lines [--json] [--transcript FILE] [--project DIR]
 	context-budget lines [--json] < payload.json
 
-Lines prints, for the transcript (or the one a hook payload on stdin names),
-the reading, both lines and what set them, what relaying now costs up front
+Lines prints, for the transcript (or the one a hook payload on stdin names;
+with neither, the newest transcript of the project in the current folder,
+from Claude Code's folder for it, as doctor finds it), first where the
+session stands ("past the warn line, 12k over; the pause line is 18k on"),
+then the reading, both lines and what set them, what relaying now costs up front
 and saves over the next 100k tokens, the successor's re-orientation and its
 source (named as the notice names it), the requests per token q, the cache
 TTL, the price table's as_of and the window with its compaction point. The
@@ -136,8 +139,9 @@ including its section "Stopping partway releases the plan".
 	context-budget install [--scope user|project|local] [--statusline] [--dry-run]
 	context-budget uninstall [--scope user|project|local] [--dry-run]
 
-Install registers this binary, by its absolute path, in a Claude Code
-settings file: the PostToolUse hook ("<path> hook", matcher "*"), the Stop
+Install registers this binary, by its absolute path (for the project
+scope, whose file the team shares, as "context-budget" from PATH), in a
+Claude Code settings file: the PostToolUse hook ("<path> hook", matcher "*"), the Stop
 hook ("<path> ledger record") and, with --statusline, the statusLine
 command ("<path> statusline"). It copies the skills into the matching
 skills folder; a SKILL.md it replaces (an older version, or a skill of
@@ -181,7 +185,11 @@ The repository is also a Claude Code plugin and its own marketplace:
 The plugin's hooks run "context-budget" from PATH, so the binary must be
 installed first, with "go install
 github.com/muthur/context-budget/cmd/...@latest" or "make install" in a
-clone. A plugin cannot set the statusLine; add it by hand or with
+clone. Without it, the plugin's SessionStart hook (a one-line shell test,
+once per session) tells the session and the user so, and doctor does too.
+From the plugin, the skills are /context-budget:relay and
+/context-budget:go, and the notices name them so (the hook knows it runs
+from the plugin by $CLAUDE_PLUGIN_ROOT). A plugin cannot set the statusLine; add it by hand or with
 "context-budget install --statusline" (which also registers the hooks in
 the settings: Claude Code then runs both, and the once-per-climb record
 still sends each notice once).
@@ -250,12 +258,13 @@ hook never fails loudly. Rows are written atomically and are meant to be
 committed: they are the team's measured costs.
 
 With --transcript, ledger record backfills the row of a past session into
-the project in --project (default: the current directory) and prints the
-row's path.
+the project in --project (default: the session's own, the folder its
+transcript says it ran in) and prints the row's path.
 
 ledger lists the rows as a table: the date, branch, opening prompt, cost,
-responses, the context and dollars of the orientation, and whether the
-session was relayed (its opening prompt is /relay take …), with totals.
+responses, the context and dollars of the orientation, whether the
+session was relayed (its opening prompt is /relay take … or, from the
+plugin, /context-budget:relay take …) and the session id, with totals.
 --json prints the rows. A file that is not a row is skipped and counted on
 stderr.
 

@@ -31,6 +31,11 @@ func placeOf(sc settings.Scope) (place, error) {
 	root := ""
 	if sc != settings.User {
 		root = projectRoot("")
+		// A project that is not there is a mistake (a stale
+		// $CLAUDE_PROJECT_DIR, say), not a tree to make.
+		if fi, err := os.Stat(root); err != nil || !fi.IsDir() {
+			return place{}, fmt.Errorf("the project root %s is not a folder", root)
+		}
 	}
 	return place{sc, settings.File(sc, config, root), settings.SkillsDir(sc, config, root)}, nil
 }
@@ -75,7 +80,15 @@ func runInstall(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 	p, err := placeOf(sc)
 	if err != nil {
-		return fail(stderr, err, "")
+		return fail(stderr, err, "run it in the project, or set CLAUDE_PROJECT_DIR to its root")
+	}
+	if sc == settings.Project {
+		// The project's settings are committed and run on every
+		// teammate's machine, where this path means nothing: name the
+		// program, found on PATH there as the plugin's hooks do.
+		exe = settings.Name
+		defer fmt.Fprintf(stdout, "note: %s is shared with the team, so its hooks run %q from PATH, not this machine's %s; each teammate installs the program (%s)\n",
+			p.file, settings.Name, mustExecutable(), installCommand)
 	}
 	roles := []settings.Role{settings.PostToolUse, settings.Stop}
 	if statusLine {
@@ -84,6 +97,15 @@ func runInstall(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	return edit(p, dry, stdout, stderr, func(o *settings.Object) ([]string, error) {
 		return settings.Install(o, exe, roles)
 	}, installSkills(skills.All()))
+}
+
+// mustExecutable is this program's path, for messages.
+func mustExecutable() string {
+	exe, err := os.Executable()
+	if err != nil {
+		return "path"
+	}
+	return exe
 }
 
 func runUninstall(args []string, _ io.Reader, stdout, stderr io.Writer) int {

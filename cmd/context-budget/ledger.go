@@ -66,7 +66,7 @@ func printRows(w io.Writer, rows []ledger.Row) {
 		return
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "date\tbranch\topening prompt\tcost\tresponses\toriented at\torientation\trelayed")
+	fmt.Fprintln(tw, "date\tbranch\topening prompt\tcost\tresponses\toriented at\torientation\trelayed\tsession")
 	var total ledger.Tally
 	var relayed, measured int
 	var orientUSD float64
@@ -87,8 +87,11 @@ func printRows(w io.Writer, rows []ledger.Row) {
 			rel = "yes"
 			relayed++
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t$%.2f\t%d\t%s\t%s\t%s\n",
-			orDash(date), orDash(r.Branch), orDash(clip(r.OpeningPrompt, 48)), r.Total.CostUSD, r.Total.Responses, at, usd, rel)
+		if rel == "" {
+			rel = "-"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t$%.2f\t%d\t%s\t%s\t%s\t%s\n",
+			orDash(date), orDash(r.Branch), orDash(clip(r.OpeningPrompt, 48)), r.Total.CostUSD, r.Total.Responses, at, usd, rel, orDash(r.SessionID))
 		total = total.Add(r.Total)
 	}
 	mean := "-"
@@ -133,11 +136,12 @@ func runLedgerRecord(args []string, stdin io.Reader, stdout, stderr io.Writer) i
 		return usageError(stderr, "ledger record", fmt.Errorf("--project goes with --transcript"))
 	}
 	if *transcriptPath != "" {
-		root := *project
-		if root == "" {
-			root, _ = os.Getwd()
+		// Without --project the row goes to the session's own project,
+		// the folder its transcript says it ran in.
+		name, err := recordRow(*project, *transcriptPath, "", os.Getenv)
+		if errors.Is(err, errNoRoot) {
+			return fail(stderr, err, "give --project DIR, the project whose ledger gets the row")
 		}
-		name, err := recordRow(root, *transcriptPath, "", os.Getenv)
 		if err != nil {
 			return fail(stderr, err, "")
 		}
@@ -166,13 +170,18 @@ func runLedgerRecord(args []string, stdin io.Reader, stdout, stderr io.Writer) i
 	return 0
 }
 
+// errNoRoot reports a backfill whose session's folder is not on this
+// machine, and no --project to put the row in instead.
+var errNoRoot = errors.New("the session's project folder is not here")
+
 // errNoResponses reports a transcript with nothing to price yet: the Stop
 // hook says nothing about it, a backfill does.
 var errNoResponses = errors.New("no responses to price")
 
-// recordRow prices a session and writes its row under root. session, when
-// set, is the row's id (the hook's payload); else the transcript's own, or
-// its file name.
+// recordRow prices a session and writes its row under root (when "", the
+// session's own working folder, which must exist). session, when set, is
+// the row's id (the hook's payload); else the transcript's own, or its
+// file name.
 func recordRow(root, transcriptPath, session string, getenv func(string) string) (string, error) {
 	s, err := orientation.Read(transcriptPath)
 	if err != nil {
@@ -186,6 +195,12 @@ func recordRow(root, transcriptPath, session string, getenv func(string) string)
 	}
 	if len(s.Responses) == 0 {
 		return "", fmt.Errorf("%s: %w", transcriptPath, errNoResponses)
+	}
+	if root == "" {
+		if fi, err := os.Stat(s.Cwd); s.Cwd == "" || err != nil || !fi.IsDir() {
+			return "", fmt.Errorf("%s ran in %q: %w", transcriptPath, s.Cwd, errNoRoot)
+		}
+		root = s.Cwd
 	}
 	tab, err := prices.Load(prices.OverrideFiles(root, getenv))
 	warning := ""

@@ -84,12 +84,30 @@ func runLines(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return fail(stderr, err, "fix or unset the variable; see 'context-budget help'")
 	}
 	path, root, session := *transcriptFlag, *projectFlag, ""
-	if path == "" {
-		data, _ := io.ReadAll(io.LimitReader(stdin, maxPayload))
-		if len(bytes.TrimSpace(data)) == 0 {
-			fmt.Fprintln(stderr, "context-budget: error: no transcript: give --transcript FILE or a hook payload on stdin")
-			return 2
+	if root != "" {
+		if fi, err := os.Stat(root); err != nil || !fi.IsDir() {
+			return fail(stderr, fmt.Errorf("--project %s: no such folder", root), "name the project's root folder")
 		}
+	}
+	var data []byte
+	if path == "" && !isTerminalReader(stdin) {
+		data, _ = io.ReadAll(io.LimitReader(stdin, maxPayload))
+	}
+	if path == "" && len(bytes.TrimSpace(data)) == 0 {
+		// Neither a transcript nor a payload: the newest session of the
+		// project here, as Claude Code files it.
+		root = projectRoot(root)
+		newest, dir, err := newestTranscript(root)
+		if err != nil {
+			return fail(stderr, err, "")
+		}
+		if newest == "" {
+			return fail(stderr, fmt.Errorf("no transcript of %s in %s", root, dir),
+				"give --transcript FILE, or run this in the project's folder")
+		}
+		path = newest
+		session = strings.TrimSuffix(filepath.Base(path), ".jsonl")
+	} else if path == "" {
 		// Something came on stdin: bad input, not a usage error.
 		p, err := reading.ParsePayload(data)
 		if err != nil || p.TranscriptPath == "" {
@@ -102,7 +120,7 @@ func runLines(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if root == "" {
 			root = p.Cwd
 		}
-	} else {
+	} else if session == "" {
 		session = strings.TrimSuffix(filepath.Base(path), ".jsonl")
 	}
 	root = projectRoot(root)
@@ -162,8 +180,8 @@ func linesFor(s config.Settings, path, root, session string) (*linesReport, erro
 			RewriteRatio: roundSig(m.Rewrite), OutPerRequest: math.Round(m.OutPerRequest)}
 	}
 	if w, p := d.Lines.Warn, d.Lines.Pause; w.Tokens >= p.Tokens {
-		rep.Warnings = append(rep.Warnings, fmt.Sprintf("the warn line (%s tokens, set by %s) lies at or past the pause line (%s tokens, set by %s): only the pause will fire",
-			thousands(w.Tokens), w.SetBy, thousands(p.Tokens), p.SetBy))
+		rep.Warnings = append(rep.Warnings, fmt.Sprintf("the warn line (%s tokens, %s) lies at or past the pause line (%s tokens, %s): only the pause will fire",
+			thousands(w.Tokens), setWords(w.SetBy), thousands(p.Tokens), setWords(p.SetBy)))
 	}
 	for _, name := range d.PastCompaction() {
 		rep.Warnings = append(rep.Warnings, fmt.Sprintf("the %s line fixed by MUTHUR_CONTEXT_BUDGET_%s lies at or past the compaction point (%s tokens): Claude Code will compact before it fires",
@@ -202,38 +220,89 @@ func thousands(n int64) string {
 	return s
 }
 
-func printLines(w io.Writer, rep *linesReport) {
-	line := func(name string, l lineReport) {
-		fmt.Fprintf(w, "%-14s %s tokens, set by %s", name, thousands(*l.Tokens), l.SetBy)
-		if l.SetBy == lines.Priced {
-			fmt.Fprintf(w, " (relaying there saves %s over the next 100k tokens)", notice.USD(l.SavingUSD))
-		}
-		fmt.Fprintln(w)
+// standing says in a few words where the session stands against its
+// lines: "below the warn line, 38k to go", "past the warn line, 12k over;
+// the pause line is 18k on", "past the pause line, 2k over".
+func standing(rep *linesReport) string {
+	r, w, p := rep.Reading, *rep.Warn.Tokens, *rep.Pause.Tokens
+	switch {
+	case r >= p:
+		return fmt.Sprintf("past the pause line, %s over: time to stop and relay", notice.K(r-p))
+	case r >= w:
+		return fmt.Sprintf("past the warn line, %s over; the pause line is %s on", notice.K(r-w), notice.K(p-r))
 	}
-	fmt.Fprintf(w, "%-14s %s tokens (%s)\n", "reading", thousands(rep.Reading), rep.Model)
-	line("warn line", rep.Warn)
-	line("pause line", rep.Pause)
+	return fmt.Sprintf("below the warn line, %s to go", notice.K(min(w, p)-r))
+}
+
+// setWords names what set a line in a few words.
+func setWords(s lines.SetBy) string {
+	switch s {
+	case lines.Priced:
+		return "priced"
+	case lines.Env:
+		return "fixed in the environment"
+	case lines.Window:
+		return "the window's"
+	}
+	return "the cap"
+}
+
+// lineWhy says in plain words what put a line where it is.
+func lineWhy(name string, l lineReport, win window.Window) string {
+	switch l.SetBy {
+	case lines.Priced:
+		return fmt.Sprintf("where relaying saves %s over the next 100k tokens", notice.USD(l.SavingUSD))
+	case lines.Env:
+		return "fixed by MUTHUR_CONTEXT_BUDGET_" + strings.ToUpper(name)
+	case lines.Window:
+		return "kept clear of Claude Code's compaction at " + notice.K(win.CompactsAt)
+	}
+	return "the most it may be"
+}
+
+// sourceWords says where the window's size came from.
+func windowSource(s string) string {
+	switch s {
+	case window.Env:
+		return "MUTHUR_CONTEXT_BUDGET_WINDOW"
+	case window.Transcript:
+		return "the transcript's model"
+	case window.Observed:
+		return "a reading past 200k"
+	case window.Statusline:
+		return "the status line"
+	}
+	return "the default"
+}
+
+func printLines(w io.Writer, rep *linesReport) {
+	fmt.Fprintf(w, "%s\n\n", standing(rep))
+	line := func(name string, l lineReport) {
+		fmt.Fprintf(w, "%-14s %s tokens, %s\n", name+" line", thousands(*l.Tokens), lineWhy(name, l, rep.Window))
+	}
+	fmt.Fprintf(w, "%-14s %s tokens of context (%s)\n", "reading", thousands(rep.Reading), rep.Model)
+	line("warn", rep.Warn)
+	line("pause", rep.Pause)
 	fmt.Fprintf(w, "%-14s %s tokens (from %s); Claude Code compacts at %s\n", "window",
-		thousands(rep.Window.Tokens), rep.Window.Source, thousands(rep.Window.CompactsAt))
+		thousands(rep.Window.Tokens), windowSource(rep.Window.Source), thousands(rep.Window.CompactsAt))
 	if rep.Priced {
 		verb, saving := "saves", *rep.SavingUSD
 		if saving < 0 {
 			verb, saving = "costs", -saving
 		}
-		fmt.Fprintf(w, "%-14s %s up front; %s %s over the next 100k tokens against carrying on at %s\n", "relaying now",
+		fmt.Fprintf(w, "%-14s costs %s up front, then %s %s over the next 100k tokens (carrying on costs %s)\n", "relaying now",
 			notice.USD(*rep.RelayUpfrontUSD), verb, notice.USD(saving), notice.USD(*rep.CarryOnUSD))
 		ro := rep.Reorientation
-		fmt.Fprintf(w, "%-14s %s tokens, %s (source: %s: %s)\n", "reorientation", thousands(ro.Tokens), notice.USD(ro.CostUSD), ro.Source, ro.Words)
-		fmt.Fprintf(w, "%-14s %g requests per token\n", "q", *rep.RequestsPerToken)
-		fmt.Fprintf(w, "%-14s %s\n", "cache ttl", *rep.TTL)
+		fmt.Fprintf(w, "%-14s would spend about %s tokens (%s) finding its feet, going by %s\n", "a successor", thousands(ro.Tokens), notice.USD(ro.CostUSD), ro.Words)
 		if f := rep.Forecast; f != nil {
-			fmt.Fprintf(w, "%-14s %s: %.0f requests in the next 100k tokens, %.1f%% of the context re-written a request, %.0f output tokens a request\n",
-				"forecast", f.Rate, f.Requests, 100*f.RewriteRatio, f.OutPerRequest)
+			fmt.Fprintf(w, "%-14s about %.0f requests per 100k tokens of growth, %.1f%% of the context re-written a request, %.0f output tokens a request\n",
+				"pace", f.Requests, 100*f.RewriteRatio, f.OutPerRequest)
 		}
+		fmt.Fprintf(w, "%-14s %s\n", "cache lifetime", *rep.TTL)
 	} else {
-		fmt.Fprintf(w, "%-14s no (the lines are the caps and the window's)\n", "priced")
+		fmt.Fprintf(w, "%-14s not priced (the model is not in the price table, or MUTHUR_CONTEXT_BUDGET_LINES=fixed): the lines are the caps and the window's\n", "dollars")
 	}
-	fmt.Fprintf(w, "%-14s %s\n", "prices as of", rep.PricesAsOf)
+	fmt.Fprintf(w, "%-14s as of %s\n", "prices", rep.PricesAsOf)
 	for _, warn := range rep.Warnings {
 		fmt.Fprintf(w, "warning: %s\n", warn)
 	}

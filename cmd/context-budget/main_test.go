@@ -99,6 +99,8 @@ var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []str
 	"payload":     cmdPayload,
 	"pluginhook":  cmdPluginHook,
 	"cbpath":      cmdCBPath,
+	"slugdir":     cmdSlugDir,
+	"touchold":    cmdTouchOld,
 }
 
 // scriptCondition adds [shared]: the real transcripts are beside the
