@@ -293,7 +293,8 @@ successor's reorientation by the estimate; once a session has acted, or
 its project's ledger holds relayed sessions, the hook's priced lines may
 sit a few thousand tokens from replay's. It prints
 a row per session: its responses, its peak reading, its compactions, and
-each notice as level@response reading (responses count from 0). At each
+its first two notices as level@response reading (responses count from 0)
+with how many more came (--json lists them all). At each
 pause it reports what the cost model predicted (what relaying saves over
 the next 100,000 tokens, what carrying on costs) and what carrying on
 really cost: the session's own
@@ -310,7 +311,8 @@ over the pauses that have both.
 	              session (reading over requests, the lines, the notices
 	              and the compactions) and the distribution of peaks; it is
 	              drawn by context-budget-report, which must sit beside
-	              context-budget or on PATH
+	              context-budget or on PATH; a last line says where
+	              the page went
 	--workers N   files replayed at once (default: one per CPU)
 
 On a terminal replay shows its progress on stderr (files done of the total,

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -38,6 +39,11 @@ func runReplay(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(stderr, err, "fix or unset the variable")
 	}
+	if *html != "" {
+		if err := checkReportPath(*html); err != nil {
+			return fail(stderr, err, "name a file in a folder that exists")
+		}
+	}
 	sources, err := replay.Discover(paths)
 	if err != nil {
 		return fail(stderr, err, "replay takes transcripts (.jsonl) or folders of them, by default ~/.claude/projects")
@@ -59,8 +65,18 @@ func runReplay(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	rep.Lines = ls
 	if *html != "" {
 		if err := writeHTML(rep, *html); err != nil {
-			return fail(stderr, err, reportHint)
+			hint := ""
+			if errors.Is(err, errNoReportProgram) {
+				hint = reportHint
+			}
+			return fail(stderr, err, hint)
 		}
+		// Say where the page went: on stderr when stdout is JSON.
+		where := stdout
+		if *asJSON {
+			where = stderr
+		}
+		defer fmt.Fprintf(where, "The report is in %s.\n", absOr(*html))
 	}
 	if !*readings {
 		for i := range rep.Sessions {
@@ -80,6 +96,14 @@ func runReplay(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return fail(stderr, err, "")
 	}
 	return 0
+}
+
+// absOr is name made absolute, or name when that fails.
+func absOr(name string) string {
+	if a, err := filepath.Abs(name); err == nil {
+		return a
+	}
+	return name
 }
 
 // parseInterleaved parses flags that may come before, between or after the

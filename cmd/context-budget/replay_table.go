@@ -16,24 +16,20 @@ func writeReplayTable(w io.Writer, rep replay.Report) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "SESSION\tRESPONSES\tPEAK\tCOMPACTIONS\tNOTICES\tCARRY-ON PREDICTED/ACTUAL")
 	for _, s := range rep.Sessions {
-		notices := "-"
-		if len(s.Notices) > 0 {
-			var parts []string
-			for _, n := range s.Notices {
-				parts = append(parts, fmt.Sprintf("%s@%d %s", n.Level, n.Response, notice.K(n.Reading)))
-			}
-			notices = strings.Join(parts, ", ")
-		}
+		notices := noticesCell(s.Notices)
 		if s.Error != "" {
-			notices += " (error: " + s.Error + ")"
+			notices += " (error: " + clipCell(s.Error, 40) + ")"
 		}
 		carry := "-"
 		if len(s.Pauses) > 0 {
 			var parts []string
-			for _, p := range s.Pauses {
+			for _, p := range s.Pauses[:min(len(s.Pauses), shownNotices)] {
 				parts = append(parts, usdOrDash(p.PredictedCarryOnUSD)+"/"+usdOrDash(p.ActualCarryOnUSD))
 			}
 			carry = strings.Join(parts, ", ")
+			if more := len(s.Pauses) - shownNotices; more > 0 {
+				carry += fmt.Sprintf(" +%d more", more)
+			}
 		}
 		fmt.Fprintf(tw, "%s\t%d\t%s\t%d\t%s\t%s\n", s.SessionID, s.Responses, notice.K(s.Peak),
 			s.Compactions, notices, carry)
@@ -61,6 +57,36 @@ func writeReplayTable(w io.Writer, rep replay.Report) error {
 			t.Points, pctOrDash(t.CarryOnMedianAbsError), pctOrDash(t.RequestsMedianAbsError))
 	}
 	return nil
+}
+
+// shownNotices is how many notices a row of the table shows; --json has
+// them all.
+const shownNotices = 2
+
+// noticesCell is the NOTICES column: the first notices as level@response
+// reading, then how many more there are.
+func noticesCell(ns []replay.Notice) string {
+	if len(ns) == 0 {
+		return "-"
+	}
+	var parts []string
+	for _, n := range ns[:min(len(ns), shownNotices)] {
+		parts = append(parts, fmt.Sprintf("%s@%d %s", n.Level, n.Response, notice.K(n.Reading)))
+	}
+	cell := strings.Join(parts, ", ")
+	if more := len(ns) - shownNotices; more > 0 {
+		cell += fmt.Sprintf(" +%d more", more)
+	}
+	return cell
+}
+
+// clipCell cuts s to n characters, marking the cut.
+func clipCell(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
 }
 
 func usdOrDash(v *float64) string {
