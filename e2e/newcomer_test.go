@@ -1,0 +1,168 @@
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// runPlugin runs the CLI once, headless, against a mock answering from s,
+// with our hooks installed the plugin's way: `claude plugin marketplace
+// add` on this module's folder, then `claude plugin install
+// context-budget@context-budget`, as the README says. The plugin's hooks
+// run context-budget from PATH: onPath puts the built binaries there, and
+// without it PATH has no context-budget at all. env goes in the user
+// settings' env block.
+func runPlugin(t *testing.T, s Script, env map[string]string, onPath bool) *Session {
+	t.Helper()
+	needClaude(t)
+	root, err := moduleRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := NewMock(s)
+	t.Cleanup(m.Close)
+	dir := t.TempDir()
+	sess := &Session{Mock: m, Home: filepath.Join(dir, "home"), Project: filepath.Join(dir, "project")}
+	for _, d := range []string{filepath.Join(sess.Home, ".claude"), sess.Project} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	path := pathWithout(os.Getenv("PATH"), "context-budget")
+	if onPath {
+		path = filepath.Dir(hookBin) + string(os.PathListSeparator) + path
+	}
+	environ := []string{
+		"HOME=" + sess.Home,
+		"PATH=" + path,
+		"TMPDIR=" + dir,
+		"IS_SANDBOX=1",
+		"ANTHROPIC_BASE_URL=" + m.URL(),
+		"ANTHROPIC_API_KEY=sk-ant-e2e-not-a-key",
+		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
+	}
+	for _, args := range [][]string{
+		{"plugin", "marketplace", "add", root},
+		{"plugin", "install", "context-budget@context-budget"},
+	} {
+		ctx, cancel := context.WithTimeout(context.Background(), runTimeout)
+		cmd := exec.CommandContext(ctx, claudeBin, args...)
+		cmd.Dir, cmd.Env = sess.Project, environ
+		out, err := cmd.CombinedOutput()
+		cancel()
+		if err != nil {
+			t.Fatalf("claude %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+	}
+	if len(env) > 0 {
+		name := filepath.Join(sess.Home, ".claude", "settings.json")
+		data, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var settings map[string]any
+		if err := json.Unmarshal(data, &settings); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		settings["env"] = env
+		data, _ = json.MarshalIndent(settings, "", "  ")
+		if err := os.WriteFile(name, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), runTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, claudeBin, "-p", "Run the e2e script.",
+		"--permission-mode", "bypassPermissions", "--model", "claude-opus-4-6")
+	cmd.Dir, cmd.Env = sess.Project, environ
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	start := time.Now()
+	sess.Err = cmd.Run()
+	sess.Elapsed = time.Since(start)
+	sess.Stdout, sess.Stderr = stdout.String(), stderr.String()
+	t.Logf("claude ran %v (%d requests): err=%v", sess.Elapsed.Round(time.Millisecond), len(m.Requests()), sess.Err)
+	if sess.Err != nil {
+		t.Logf("stdout: %s\nstderr: %s", sess.Stdout, sess.Stderr)
+	}
+	return sess
+}
+
+// pathWithout is PATH less every folder that holds a program named name.
+func pathWithout(path, name string) string {
+	var keep []string
+	for _, d := range filepath.SplitList(path) {
+		if _, err := os.Stat(filepath.Join(d, name)); err == nil {
+			continue
+		}
+		keep = append(keep, d)
+	}
+	return strings.Join(keep, string(os.PathListSeparator))
+}
+
+// TestPluginNamesItsSkills: installed as a plugin, the notices name the
+// skills as the model's skill list shows them, context-budget:relay and
+// context-budget:go, and fire as they do from the settings.
+func TestPluginNamesItsSkills(t *testing.T) {
+	sc := climbScript()
+	s := runPlugin(t, sc, fixedLines(), true)
+	check(t, s, sc, expect(warnAt(2, 0), pauseAt(4, 0)))
+	warn := onlyNotice(t, s, "warning")
+	says(t, warn, `as the /context-budget:go skill's "Stopping partway releases the plan" says`, "run /context-budget:relay;")
+	pause := onlyNotice(t, s, "pause")
+	says(t, pause, "without asking and with no argument, run /context-budget:relay;")
+	saysNot(t, pause, " /relay", " /go ")
+	// With the program on PATH the SessionStart check is silent.
+	if n := requestsSaying(s, "is not on PATH"); n > 0 {
+		t.Errorf("%d requests carry the missing-program notice, want none", n)
+	}
+}
+
+// TestPluginWithoutBinary: the plugin installed but context-budget not on
+// PATH: the session is told once, at its start, naming the install
+// command; no context-budget notice comes, and the run goes on.
+func TestPluginWithoutBinary(t *testing.T) {
+	sc := climbScript()
+	s := runPlugin(t, sc, fixedLines(), false)
+	if s.Err != nil {
+		t.Fatalf("the run failed without the program: %v", s.Err)
+	}
+	const phrase = "the context-budget plugin is enabled, but its program, context-budget, is not on PATH"
+	if requestsSaying(s, phrase) == 0 {
+		t.Fatalf("no request carries the missing-program notice\n%s", s.Timeline())
+	}
+	if n := requestsSaying(s, "go install github.com/muthur/context-budget/cmd/...@latest"); n == 0 {
+		t.Errorf("the notice does not name the install command")
+	}
+	if got := len(s.Notices()); got != 0 {
+		t.Errorf("%d context-budget notices without the program, want 0", got)
+	}
+	// Once: the first request carries it, and the text appears once in it.
+	reqs := s.Mock.Requests()
+	for _, r := range reqs {
+		if r.Path == "/v1/messages" {
+			if c := bytes.Count(r.Body, []byte(phrase)); c != 1 {
+				t.Errorf("the first request carries the notice %d times, want 1", c)
+			}
+			break
+		}
+	}
+}
+
+// requestsSaying counts the Messages requests whose body holds phrase.
+func requestsSaying(s *Session, phrase string) int {
+	n := 0
+	for _, r := range s.Mock.Requests() {
+		if r.Path == "/v1/messages" && bytes.Contains(r.Body, []byte(phrase)) {
+			n++
+		}
+	}
+	return n
+}
