@@ -64,7 +64,8 @@ func runReplay(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	rep := replay.Run(sources, opt)
 	rep.Lines = ls
 	if *html != "" {
-		if err := writeHTML(rep, *html); err != nil {
+		in := replay.ReportInput{Report: rep, About: aboutSessions(rep, table, *workers)}
+		if err := writeHTML(in, *html); err != nil {
 			hint := ""
 			if errors.Is(err, errNoReportProgram) {
 				hint = reportHint

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"image/color"
 	"math"
+	"sort"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -46,13 +47,73 @@ func (kTicks) Ticks(lo, hi float64) []plot.Tick {
 	return ts
 }
 
+// intTicks labels a count axis with whole numbers only.
+type intTicks struct{}
+
+func (intTicks) Ticks(lo, hi float64) []plot.Tick {
+	var out []plot.Tick
+	for _, t := range (plot.DefaultTicks{}).Ticks(lo, hi) {
+		if t.Value != math.Trunc(t.Value) {
+			// A fraction of a request means nothing: keep it unlabelled.
+			t.Label = ""
+		} else if t.Label != "" {
+			t.Label = fmt.Sprintf("%.0f", t.Value)
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+// sessionLines are the lines the peaks chart shows: the median over the
+// sessions of the lines each had at its own peak (priced lines move per
+// session), and words saying so; the fallback when no session carries
+// its lines.
+func sessionLines(sessions []replay.Session, fallback lines.Lines) (lines.Lines, string) {
+	var warns, pauses []int64
+	for i := range sessions {
+		s := &sessions[i]
+		n := len(s.Readings)
+		if n == 0 || len(s.WarnLines) != n || len(s.PauseLines) != n {
+			continue
+		}
+		at := 0
+		for j, r := range s.Readings {
+			if r > s.Readings[at] {
+				at = j
+			}
+		}
+		warns, pauses = append(warns, s.WarnLines[at]), append(pauses, s.PauseLines[at])
+	}
+	if len(warns) == 0 {
+		return fallback, "as the hook starts a session, before pricing moves them"
+	}
+	ls := fallback
+	ls.Warn.Tokens, ls.Pause.Tokens = median(warns), median(pauses)
+	if len(warns) == 1 {
+		return ls, "the session's own, at its peak"
+	}
+	return ls, fmt.Sprintf("the median of the %d sessions' own lines, each at its peak", len(warns))
+}
+
+func median(v []int64) int64 {
+	s := append([]int64(nil), v...)
+	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+	m := len(s) / 2
+	if len(s)%2 == 1 {
+		return s[m]
+	}
+	return (s[m-1] + s[m]) / 2
+}
+
 // sessionChart draws one session: its reading over its requests, the warn
-// and pause lines in force, the notices and the compactions.
-func sessionChart(s *replay.Session, fallback lines.Lines) ([]byte, error) {
+// and pause lines in force, its window's compaction point (compactsAt, 0
+// for none known), the notices and the compactions.
+func sessionChart(s *replay.Session, fallback lines.Lines, compactsAt int64) ([]byte, error) {
 	p := plot.New()
 	p.X.Label.Text = "request (the session's own responses)"
 	p.Y.Label.Text = "context (tokens)"
 	p.Y.Tick.Marker = kTicks{}
+	p.X.Tick.Marker = intTicks{}
 	leg := plot.NewLegend()
 	leg.Top, leg.Left = true, true
 
@@ -64,6 +125,12 @@ func sessionChart(s *replay.Session, fallback lines.Lines) ([]byte, error) {
 	}
 	for i := range n {
 		top = max(top, float64(pause[i]))
+	}
+	// The compaction point is drawn when it is near enough to matter: a
+	// 1M window's would flatten a session that never came close.
+	showCompact := compactsAt > 0 && float64(compactsAt) <= 1.5*top
+	if showCompact {
+		top = max(top, float64(compactsAt))
 	}
 	top *= 1.08
 
@@ -99,6 +166,16 @@ func sessionChart(s *replay.Session, fallback lines.Lines) ([]byte, error) {
 	}
 	leg.Add("warn line", warnLine)
 	leg.Add("pause line", pauseLine)
+	if showCompact {
+		cl, err := plotter.NewLine(plotter.XYs{{X: -1e9, Y: float64(compactsAt)}, {X: 1e9, Y: float64(compactsAt)}})
+		if err != nil {
+			return nil, err
+		}
+		cl.Color, cl.Width = compactColor, vg.Points(1)
+		cl.Dashes = []vg.Length{vg.Points(1), vg.Points(2)}
+		p.Add(cl)
+		leg.Add("compacts here", cl)
+	}
 
 	for i, kind := range []string{"compact", "microcompact"} {
 		var added bool
@@ -143,7 +220,10 @@ func sessionChart(s *replay.Session, fallback lines.Lines) ([]byte, error) {
 		leg.Add(level+" notice", sc)
 	}
 
-	p.X.Min, p.X.Max = 0, math.Max(float64(n-1), 1)
+	// A margin on both sides, so that a marker on the first or the last
+	// request is drawn whole.
+	span := math.Max(float64(n-1), 1)
+	p.X.Min, p.X.Max = -0.02*span, span*1.02
 	p.Y.Min, p.Y.Max = 0, math.Max(top, 1)
 	return render(p, leg, 9*vg.Inch, 3.2*vg.Inch)
 }
@@ -160,6 +240,7 @@ func peaksChart(sessions []replay.Session, ls lines.Lines) ([]byte, error) {
 	p := plot.New()
 	p.X.Label.Text = "peak context of a session (tokens)"
 	p.Y.Label.Text = "sessions"
+	p.Y.Tick.Marker = intTicks{}
 	p.X.Tick.Marker = kTicks{}
 	leg := plot.NewLegend()
 	leg.Top, leg.Left = true, true
@@ -210,13 +291,15 @@ func peaksChart(sessions []replay.Session, ls lines.Lines) ([]byte, error) {
 		leg.Add(v.name+" line", l)
 	}
 	p.Y.Min, p.Y.Max = 0, ymax
-	p.X.Min, p.X.Max = 0, hi
+	// Half a bin of room past the last one, so that its bar is not drawn
+	// against the edge.
+	p.X.Min, p.X.Max = 0, hi*1.03
 	return render(p, leg, 9*vg.Inch, 3.2*vg.Inch)
 }
 
 // legendWidth is the room at the right of a chart for its legend, which
 // would otherwise hide data.
-const legendWidth = 1.5 * vg.Inch
+const legendWidth = 1.8 * vg.Inch
 
 // render draws p as an SVG element, with its legend at its right, without
 // the XML prologue, to inline in the page.

@@ -41,13 +41,13 @@ func Command(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		defer f.Close()
 		in = f
 	}
-	var rep replay.Report
+	var rep replay.ReportInput
 	if err := json.NewDecoder(bufio.NewReader(in)).Decode(&rep); err != nil {
 		return fail(stderr, fmt.Errorf("reading the replay: %w", err), "give it the output of context-budget replay --json --readings")
 	}
 	if *out == "" {
 		w := bufio.NewWriter(stdout)
-		if err := Render(w, rep); err != nil {
+		if err := RenderInput(w, rep); err != nil {
 			return fail(stderr, err, "")
 		}
 		if err := w.Flush(); err != nil {
@@ -63,10 +63,10 @@ func Command(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 // writeFile writes the page next to its final name and renames it, so a
 // failed run leaves no half page.
-func writeFile(name string, rep replay.Report) error {
+func writeFile(name string, rep replay.ReportInput) error {
 	return atomicfile.Write(name, 0o644, false, func(f io.Writer) error {
 		w := bufio.NewWriter(f)
-		if err := Render(w, rep); err != nil {
+		if err := RenderInput(w, rep); err != nil {
 			return err
 		}
 		return w.Flush()
