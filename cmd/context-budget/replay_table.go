@@ -44,8 +44,8 @@ func writeReplayTable(w io.Writer, rep replay.Report) error {
 		fmt.Fprintf(w, "; %d unreadable", t.Errors)
 	}
 	fmt.Fprintln(w, ".")
-	fmt.Fprintf(w, "Lines: warn %s (%s), pause %s (%s).\n", notice.K(rep.Lines.Warn.Tokens), rep.Lines.Warn.SetBy,
-		notice.K(rep.Lines.Pause.Tokens), rep.Lines.Pause.SetBy)
+	fmt.Fprintf(w, "Lines as a session starts, before pricing moves them: warn %s (%s), pause %s (%s).\n", notice.K(rep.Lines.Warn.Tokens), setWords(rep.Lines.Warn.SetBy),
+		notice.K(rep.Lines.Pause.Tokens), setWords(rep.Lines.Pause.SetBy))
 	if t.CarryOnPoints > 0 {
 		fmt.Fprintf(w, "Carrying on after the pauses: predicted %s, actual %s over %d pauses; median absolute error %s.\n",
 			usdOrDash(t.PredictedCarryOnUSD), usdOrDash(t.ActualCarryOnUSD), t.CarryOnPoints, pctOrDash(t.PauseCarryOnMedianAbsError))
