@@ -297,6 +297,7 @@ var pageTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
 	"k":     notice.K,
 	"usd":   usd,
 	"usdv":  notice.USD,
+	"save":  saveWords,
 	"pct":   pct,
 	"mb":    func(b int64) string { return fmt.Sprintf("%.1f MB", float64(b)/1e6) },
 	"spent": func(v *float64) string { return usd(v) },
