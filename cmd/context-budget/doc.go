@@ -217,19 +217,22 @@ changes, for the window cap.
 # Doctor
 
 Doctor reports which settings files (user, project, local) register which
-of our hooks, whether the binary each names exists and is this version,
-whether the skills are present, each tuning variable's value and where it
+of our hooks, whether the binary each names exists and is this version
+(with the plugin enabled: whether context-budget is on PATH at all),
+whether the skills are present (the plugin brings its own), each tuning variable's value and where it
 comes from (the env block of which settings file, or the process
 environment), the price table's as_of date and the user files laid over
 it, and for the three newest transcripts under
 ~/.claude/projects/<project>/ the reading and the lines the hook would
 use (and what relaying now would save, when priced), with anything odd: a
 line set in the environment past Claude Code's compaction point,
-lines that did not parse, readings above 1M tokens, record types it does
-not know. <project> is the root's absolute path with every character other
+lines that did not parse, readings above 1M tokens, records of a type
+the hook does not know that carry usage (Claude Code writes many other
+types, api-request-blob and atis-latch among them, that matter to no
+reading and are not listed). <project> is the root's absolute path with every character other
 than a letter or digit replaced by "-", as Claude Code names it, or
 $CLAUDE_CODE_PROJECT_DIR_NAME. Doctor exits with status 0 when all is well,
-1 with the list of problems otherwise; unknown record types are reported
+1 with the list of problems otherwise; those unknown records are reported
 but are no problem.
 
 # The ledger

@@ -59,7 +59,7 @@ details ul { margin: 0.3em 0; }
 {{end}}
 {{if .Short}}
 <h2>Short sessions</h2>
-<p class="meta">Fewer than 10 responses each: listed, not charted.</p>
+<p class="meta">Fewer than {{.ShortUnder}} responses each: listed, not charted.</p>
 <table class="short">
 <tr><th>session</th><th class="num">responses</th><th class="num">peak</th><th class="num">cost</th><th>notices</th></tr>
 {{range .Short}}<tr class="short-session" data-session="{{.SessionID}}"><td>{{.Title}}</td><td class="num">{{.Responses}}</td><td class="num">{{k .Peak}}</td><td class="num">{{spent .About.SpentUSD}}</td><td>{{.NoticeSummary}}</td></tr>

@@ -37,9 +37,11 @@ type page struct {
 	Lines    string
 	Peaks    template.HTML
 	Sessions []sessionView
-	// Short are the sessions listed, not charted.
-	Short     []sessionView
-	Unplotted int
+	// Short are the sessions listed, not charted: fewer than ShortUnder
+	// responses.
+	Short      []sessionView
+	ShortUnder int
+	Unplotted  int
 	// Dates is the span of the sessions' dates, "" when unknown.
 	Dates string
 }
@@ -88,7 +90,7 @@ func RenderInput(w io.Writer, in replay.ReportInput) error {
 	// Sans-serif text, like the page around the charts.
 	plot.DefaultFont = font.Font{Typeface: "Liberation", Variant: "Sans"}
 	ls, linesFrom := sessionLines(rep.Sessions, rep.Lines)
-	pg := page{Totals: rep.Totals,
+	pg := page{Totals: rep.Totals, ShortUnder: trivialResponses,
 		Lines: fmt.Sprintf("warn line %s, pause line %s (%s)", notice.K(ls.Warn.Tokens), notice.K(ls.Pause.Tokens), linesFrom)}
 	peaks, err := peaksChart(rep.Sessions, ls)
 	if err != nil {
