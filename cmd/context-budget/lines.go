@@ -124,6 +124,12 @@ func runLines(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		session = strings.TrimSuffix(filepath.Base(path), ".jsonl")
 	}
 	root = projectRoot(root)
+	// lines keeps the ledger's mean in the project's state folder: a
+	// project that is not there (a stale $CLAUDE_PROJECT_DIR, a payload's
+	// cwd from another machine) is an error, not a tree to make.
+	if fi, err := os.Stat(root); err != nil || !fi.IsDir() {
+		return fail(stderr, fmt.Errorf("the project root %s is not a folder", root), "give --project DIR")
+	}
 	rep, err := linesFor(s, path, root, session)
 	if err != nil {
 		return fail(stderr, err, "")
