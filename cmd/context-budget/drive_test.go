@@ -8,10 +8,13 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
 
+	"github.com/muthur/context-budget/internal/lines"
+	"github.com/muthur/context-budget/internal/reading"
 	"github.com/muthur/context-budget/internal/replay"
 	"github.com/muthur/context-budget/internal/transcript"
 )
@@ -109,10 +112,50 @@ type driven struct {
 	Calls      int
 }
 
+// hookRunner runs the hook once: the payload on its stdin, what it prints
+// returned.
+type hookRunner func(payload []byte, environ []string) ([]byte, error)
+
+// execHook runs the real program, a child process.
+func execHook(payload []byte, environ []string) ([]byte, error) {
+	cmd := exec.Command(os.Args[0], "hook")
+	cmd.Env = environ
+	cmd.Stdin = bytes.NewReader(payload)
+	var out bytes.Buffer
+	cmd.Stdout = &out
+	err := cmd.Run()
+	return out.Bytes(), err
+}
+
+// inProcessHook runs the hook's code in this process, with environ as its
+// environment: the same decision, without a process start, for the fits
+// that try many settings.
+func inProcessHook(payload []byte, environ []string) ([]byte, error) {
+	env := map[string]string{}
+	for _, kv := range environ {
+		k, v, _ := strings.Cut(kv, "=")
+		env[k] = v
+	}
+	p, err := reading.ReadPayload(bytes.NewReader(payload))
+	if err != nil {
+		return nil, err
+	}
+	text, err := hookNotice(p, func(k string) string { return env[k] })
+	if err != nil || text == "" {
+		return nil, err
+	}
+	return json.Marshal(hookOutput{Specific: hookSpecific{Event: "PostToolUse", Context: text}})
+}
+
 // driveHook plays the transcript at path to the hook program with env
 // (the variables Claude Code would pass from its settings) added to a
 // clean environment, in a project of its own under tmp.
 func driveHook(path, tmp string, env map[string]string) (driven, error) {
+	return driveHookWith(execHook, path, tmp, env)
+}
+
+// driveHookWith is driveHook with the given runner.
+func driveHookWith(run hookRunner, path, tmp string, env map[string]string) (driven, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return driven{}, err
@@ -146,30 +189,50 @@ func driveHook(path, tmp string, env map[string]string) (driven, error) {
 		done = c.end
 		payload, _ := json.Marshal(map[string]string{"hook_event_name": "PostToolUse", "session_id": session,
 			"transcript_path": live, "cwd": project, "tool_name": "Bash", "tool_use_id": c.toolUseID})
-		cmd := exec.Command(os.Args[0], "hook")
-		cmd.Env = environ
-		cmd.Stdin = bytes.NewReader(payload)
-		var out bytes.Buffer
-		cmd.Stdout = &out
-		if err := cmd.Run(); err != nil {
+		out, err := run(payload, environ)
+		if err != nil {
 			return d, fmt.Errorf("response %d: %v", k, err)
 		}
 		d.Calls++
-		if out.Len() == 0 {
+		if len(out) == 0 {
 			continue
 		}
 		var o hookOutput
-		if err := json.Unmarshal(out.Bytes(), &o); err != nil {
-			return d, fmt.Errorf("response %d: %v: %q", k, err, out.String())
+		if err := json.Unmarshal(out, &o); err != nil {
+			return d, fmt.Errorf("response %d: %v: %q", k, err, out)
 		}
-		first, _, _ := strings.Cut(o.Specific.Context, "\n")
-		level := "pause"
-		if strings.Contains(first, "warning line") {
-			level = "warn"
-		}
-		d.Notices = append(d.Notices, replay.Notice{Level: level, Reading: c.reading, Response: k})
+		n := noticeOf(o.Specific.Context)
+		n.Reading, n.Response = c.reading, k
+		d.Notices = append(d.Notices, n)
 	}
 	return d, nil
+}
+
+// noticeOf reads a notice's first sentence: its level, the line it names
+// (in thousands, as the notice rounds it) and what set that line.
+func noticeOf(text string) replay.Notice {
+	first, _, _ := strings.Cut(text, "\n")
+	n := replay.Notice{Level: "pause"}
+	if strings.Contains(first, "warning line") {
+		n.Level = "warn"
+	}
+	if _, rest, ok := strings.Cut(first, "past the "); ok {
+		if k, _, ok := strings.Cut(rest, "k "); ok {
+			v, _ := strconv.ParseInt(k, 10, 64)
+			n.Line = v * 1000
+		}
+	}
+	switch {
+	case strings.Contains(first, "line (priced"):
+		n.SetBy = lines.Priced
+	case strings.Contains(first, "line (set in the environment"):
+		n.SetBy = lines.Env
+	case strings.Contains(first, "line (set by"):
+		n.SetBy = lines.Window
+	default:
+		n.SetBy = lines.Cap
+	}
+	return n
 }
 
 // driveEnviron is the hook's environment: this process's, without any
@@ -195,6 +258,11 @@ func driveEnviron(home, project string, env map[string]string) []string {
 // driveAll drives every transcript, a few at a time, each in a project
 // of its own.
 func driveAll(t testing.TB, paths []string, env map[string]string) []driven {
+	return driveAllWith(t, execHook, paths, env)
+}
+
+// driveAllWith is driveAll with the given runner.
+func driveAllWith(t testing.TB, run hookRunner, paths []string, env map[string]string) []driven {
 	t.Helper()
 	out := make([]driven, len(paths))
 	errs := make([]error, len(paths))
@@ -204,7 +272,7 @@ func driveAll(t testing.TB, paths []string, env map[string]string) []driven {
 	for range max(1, runtime.GOMAXPROCS(0)) {
 		wg.Go(func() {
 			for i := range next {
-				out[i], errs[i] = driveHook(paths[i], filepath.Join(tmp, fmt.Sprint(i)), env)
+				out[i], errs[i] = driveHookWith(run, paths[i], filepath.Join(tmp, fmt.Sprint(i)), env)
 			}
 		})
 	}

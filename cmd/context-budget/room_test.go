@@ -1,6 +1,8 @@
 package main
 
 import (
+	"flag"
+	"fmt"
 	"path/filepath"
 	"sync"
 	"testing"
@@ -8,6 +10,10 @@ import (
 	"github.com/muthur/context-budget/internal/replay"
 	"github.com/muthur/context-budget/internal/sharedtest"
 )
+
+// driveInProcess runs the hook's code in the test process instead of the
+// program: the same decisions, faster, for trying a change.
+var driveInProcess = flag.Bool("drive-in-process", false, "drive the hook's code in process, not the program")
 
 // corpusDrive is the hook driven over the whole corpus once, shared by
 // the tests that judge it.
@@ -25,7 +31,11 @@ func drivenCorpus(t *testing.T) ([]string, []driven) {
 	}
 	corpusDrive.once.Do(func() {
 		corpusDrive.paths, _ = filepath.Glob(filepath.Join(dir, "*.jsonl"))
-		corpusDrive.runs = driveAll(t, corpusDrive.paths, nil)
+		run := execHook
+		if *driveInProcess {
+			run = inProcessHook
+		}
+		corpusDrive.runs = driveAllWith(t, run, corpusDrive.paths, nil)
 	})
 	if len(corpusDrive.runs) == 0 {
 		t.Fatal("the corpus drive failed")
@@ -43,9 +53,15 @@ func TestCorpusRoom(t *testing.T) {
 	for i, d := range runs {
 		calls += d.Calls
 		for _, r := range replay.Rooms(d.Notices, d.Boundaries) {
-			if r.Trigger == "auto" && !r.Enough() {
-				t.Logf("%s: compaction at %d, pause %v at %d (response %d), room %d in %d responses",
-					filepath.Base(paths[i])[:8], r.PreTokens, r.Paused, r.PauseReading, r.PauseResponse, r.Tokens, r.Responses)
+			if r.Trigger == "auto" && (!r.Enough() || testing.Verbose()) {
+				line := ""
+				for _, n := range d.Notices {
+					if n.Level == "pause" && n.Response == r.PauseResponse {
+						line = fmt.Sprintf("line %dk %s", n.Line/1000, n.SetBy)
+					}
+				}
+				t.Logf("%s: compaction at %d, pause %v at %d (response %d, %s), room %d in %d responses",
+					filepath.Base(paths[i])[:8], r.PreTokens, r.Paused, r.PauseReading, r.PauseResponse, line, r.Tokens, r.Responses)
 			}
 			rooms = append(rooms, r)
 		}
