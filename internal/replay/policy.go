@@ -39,6 +39,7 @@ type PolicyModel struct {
 
 	h         history.History
 	requested string // requestedModel of the latest response record
+	version   string // Claude Code version of the latest response record
 	cached    bool
 	at        int64 // the reading the cached decision was made at
 	d         policy.Decision
@@ -56,7 +57,7 @@ func NewPolicyModel(s config.Settings, table *prices.Table, root, path string, g
 func (m *PolicyModel) Observe(r *transcript.Record, line []byte) {
 	if m.Settings.Fixed {
 		if r.IsResponse() {
-			m.requested = r.RequestedModel
+			m.requested, m.version = r.RequestedModel, r.Version
 		}
 		return
 	}
@@ -64,7 +65,7 @@ func (m *PolicyModel) Observe(r *transcript.Record, line []byte) {
 		m.h.Window1M = true
 	}
 	if m.h.Add(r) {
-		m.requested = r.RequestedModel
+		m.requested, m.version = r.RequestedModel, r.Version
 	}
 }
 
@@ -72,6 +73,11 @@ func (m *PolicyModel) Observe(r *transcript.Record, line []byte) {
 func (m *PolicyModel) Lines(reading int64) lines.Lines {
 	return m.decide(reading).Lines
 }
+
+// Compactions is how many compactions the decision in force saw, as the
+// hook's cached history would (it catches up at the recompute a
+// compaction's drop causes).
+func (m *PolicyModel) Compactions() int { return m.d.Compactions }
 
 // Predict returns the model's figures at reading when pricing ran.
 func (m *PolicyModel) Predict(reading int64) *Prediction {
@@ -92,7 +98,7 @@ func (m *PolicyModel) Forecast(reading int64) *Prediction {
 	}
 	d := policy.Decide(policy.Input{Settings: m.Settings, Table: table, History: &m.h,
 		Reading: reading, RequestedModel: m.requested, Root: m.Root, TranscriptPath: m.Path,
-		Getenv: m.Getenv})
+		Getenv: m.Getenv, Version: m.version})
 	return predict(&d, reading)
 }
 
@@ -109,7 +115,7 @@ func predict(d *policy.Decision, reading int64) *Prediction {
 func (m *PolicyModel) decide(reading int64) *policy.Decision {
 	if m.Settings.Fixed {
 		m.d = policy.Decide(policy.Input{Settings: m.Settings, Reading: reading,
-			RequestedModel: m.requested, Getenv: m.Getenv})
+			RequestedModel: m.requested, Getenv: m.Getenv, Version: m.version})
 		return &m.d
 	}
 	if m.cached && linecache.Fresh(m.at, reading) {
@@ -121,7 +127,7 @@ func (m *PolicyModel) decide(reading int64) *policy.Decision {
 	}
 	m.d = policy.Decide(policy.Input{Settings: m.Settings, Table: table, History: &m.h,
 		Reading: reading, RequestedModel: m.requested, Root: m.Root, TranscriptPath: m.Path,
-		Getenv: m.Getenv})
+		Getenv: m.Getenv, Version: m.version})
 	m.cached, m.at = true, reading
 	return &m.d
 }

@@ -104,10 +104,10 @@ func compare(t *testing.T, path string, env map[string]string) {
 		}
 		// No root, as replay: the reorientation is the estimate.
 		sess := &linecache.Session{Dir: filepath.Join(root, "state"), ID: "s", Transcript: live,
-			Settings: s, Getenv: getenv, Reading: r.Tokens, RequestedModel: r.RequestedModel}
+			Settings: s, Getenv: getenv, Reading: r.Tokens, RequestedModel: r.RequestedModel, Version: r.Version}
 		var d policy.Decision
 		if s.Fixed {
-			d = policy.Decide(policy.Input{Settings: s, Reading: r.Tokens, RequestedModel: r.RequestedModel, Getenv: getenv})
+			d = policy.Decide(policy.Input{Settings: s, Reading: r.Tokens, RequestedModel: r.RequestedModel, Getenv: getenv, Version: r.Version})
 		} else if d, _, err = linecache.Decide(sess); err != nil {
 			t.Fatal(err)
 		}

@@ -119,7 +119,11 @@ func (w *walker) finish() {
 		s.WarnLines = append(s.WarnLines, ls.Warn.Tokens)
 		s.PauseLines = append(s.PauseLines, ls.Pause.Tokens)
 	}
-	next, fire := state.Step(w.st, c.reading, ls.Tokens())
+	compactions := w.st.Compactions
+	if cm, ok := w.model.(interface{ Compactions() int }); ok {
+		compactions = cm.Compactions()
+	}
+	next, fire := state.StepIn(w.st, c.reading, ls.Tokens(), compactions)
 	w.st = next
 	if fire == state.None {
 		return
