@@ -10,8 +10,8 @@ import (
 
 	"github.com/muthur/context-budget/internal/config"
 	"github.com/muthur/context-budget/internal/lines"
-	"github.com/muthur/context-budget/internal/window"
 	"github.com/muthur/context-budget/internal/state"
+	"github.com/muthur/context-budget/internal/window"
 )
 
 // writeClimb writes the pinned example's transcript up to context c: the

@@ -24,20 +24,20 @@ func TestWindowBound(t *testing.T) {
 	}
 	// A pause priced at 70k for $0.80 can never save that on the way to
 	// 127k: the window's pause is the line.
-	d.Lines = lines.Lines{Warn: lines.Line{Tokens: 35_000, SetBy: lines.Priced, SavingUSD: 0.20},
+	d.Lines = lines.Lines{Warn: lines.Line{Tokens: 60_000, SetBy: lines.Priced, SavingUSD: 0.45},
 		Pause: lines.Line{Tokens: 70_000, SetBy: lines.Priced, SavingUSD: 0.80}}
 	d.capByWindow()
 	if p := d.Lines.Pause; p.SetBy != lines.Window || p.Tokens != 127_000 {
 		t.Errorf("pause %+v, want the window's 127k", p)
 	}
-	// A warn priced at 35k for $0.20: the first context where relaying
+	// A warn priced at 60k for $0.45: the first context where relaying
 	// saves that much before the window's pause.
 	w := d.Lines.Warn
-	if w.SetBy != lines.Priced || w.Tokens <= 35_000 || w.Tokens >= 97_000 {
+	if w.SetBy != lines.Priced || w.Tokens != 63_000 {
 		t.Fatalf("warn %+v", w)
 	}
-	if WindowSaving(m, w.Tokens, 127_000) < 0.20 || WindowSaving(m, w.Tokens-1_000, 127_000) >= 0.20 {
-		t.Errorf("warn at %d is not the first thousand where the saving reaches $0.20", w.Tokens)
+	if WindowSaving(m, w.Tokens, 127_000) < 0.45 || WindowSaving(m, w.Tokens-1_000, 127_000) >= 0.45 {
+		t.Errorf("warn at %d is not the first thousand where the saving reaches $0.45", w.Tokens)
 	}
 	// On a 1M window the slice fits before the compaction: untouched.
 	d = Decision{Cost: m, Window: window.Window{Tokens: window.OneM, CompactsAt: 967_000, PauseRoom: 28_000},
