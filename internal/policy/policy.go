@@ -65,6 +65,10 @@ type Input struct {
 	// Version is the Claude Code version of the latest response ("":
 	// the history's, if any).
 	Version string
+	// Own is the session's own orientation when the caller measured it
+	// (replay, which reads nothing of the project: Root is empty); nil
+	// when not measured (yet).
+	Own *Own
 	// Observed looks up the compactions of the user's other sessions
 	// (nil: none).
 	Observed func(version string, window int64) (window.Observation, bool)
@@ -143,7 +147,7 @@ func (d *Decision) price(in Input) {
 	rt := rates(row.Rates, h.TTL1h)
 	d.Priced, d.Model, d.TTL, d.AsOf = true, h.Last.Model, h.TTL(), in.Table.AsOf
 	d.QMeasured = h.Measured()
-	d.Reorientation = Reorient(in.Root, in.SessionID, in.TranscriptPath, h, rt, in.Table)
+	d.Reorientation = in.reorient(h, rt)
 	d.Cost = restart.Model{Rates: rt, Q: h.Q(), W: d.Reorientation.Tokens, R: d.Reorientation.CostUSD}
 	if in.Settings.Rate != config.RateSinceBoundary {
 		d.Cost.Q = h.Pace.Q()
