@@ -24,8 +24,9 @@ func runReplay(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	html := fs.String("html", "", "write a self-contained HTML report with plots to `FILE`")
 	readings := fs.Bool("readings", false, "with --json, include every session's readings")
 	workers := fs.Int("workers", 0, "files replayed at once (default: one per CPU)")
+	noSettings := fs.Bool("no-settings", false, "ignore the env blocks of the Claude Code settings files (user, project, local)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: context-budget replay [--json] [--html FILE] [PATH…]")
+		fmt.Fprintln(stderr, "usage: context-budget replay [--json] [--html FILE] [--no-settings] [PATH…]")
 		fs.PrintDefaults()
 	}
 	paths, err := parseInterleaved(fs, args)
@@ -59,6 +60,10 @@ func runReplay(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return fail(stderr, err, "fix or remove the price file")
 	}
 	opt := replayOptions(s, table, os.Getenv)
+	if !*noSettings {
+		home, _ := os.UserHomeDir()
+		opt = replayOptionsWithSettings(table, os.Getenv, settings.ConfigDir(os.Getenv, home))
+	}
 	opt.Workers = *workers
 	opt.Series = *readings || *html != ""
 	if isTerminal(stderr) {

@@ -36,7 +36,7 @@ func (r Room) Enough() bool { return r.Paused && r.Tokens >= EnoughRoom }
 // the microcompactions) of a session, from its notices and boundaries. A
 // climb runs from the previous compaction (or the start) to this one.
 func Rooms(notices []Notice, boundaries []Boundary) []Room {
-	var out []Room
+	out := []Room{}
 	prev := -1
 	for i, b := range boundaries {
 		if b.Kind != "compact" {

@@ -99,6 +99,10 @@ func (w *walker) end() {
 	w.finish()
 	w.flush()
 	w.carry.end()
+	if w.called {
+		ls := w.lines
+		w.out.Lines = &ls
+	}
 }
 
 // finish evaluates the pending response as the hook would after it.

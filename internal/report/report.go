@@ -35,6 +35,7 @@ type sessionView struct {
 	Chart   template.HTML
 	Notices string
 	Pauses  string
+	Room    string
 }
 
 // Render writes the HTML report of rep to w. Sessions with no response
@@ -61,7 +62,7 @@ func Render(w io.Writer, rep replay.Report) error {
 			return fmt.Errorf("session %s: %w", s.SessionID, err)
 		}
 		pg.Sessions = append(pg.Sessions, sessionView{Session: s, Chart: template.HTML(chart),
-			Notices: describeNotices(s), Pauses: describePauses(s)})
+			Notices: describeNotices(s), Pauses: describePauses(s), Room: describeRooms(s)})
 	}
 	return pageTemplate.Execute(w, pg)
 }
@@ -76,6 +77,27 @@ func describeNotices(s *replay.Session) string {
 			out += "; "
 		}
 		out += fmt.Sprintf("%s after response %d at %s (line %s, %s)", n.Level, n.Response, notice.K(n.Reading), notice.K(n.Line), n.SetBy)
+	}
+	return out
+}
+
+// describeRooms says, for each compaction, the room the climb's pause
+// left before it.
+func describeRooms(s *replay.Session) string {
+	out := ""
+	for i, r := range s.Rooms {
+		if i > 0 {
+			out += "; "
+		}
+		out += fmt.Sprintf("%s compaction at %s: ", r.Trigger, notice.K(r.PreTokens))
+		if !r.Paused {
+			out += "no pause in its climb"
+			continue
+		}
+		out += fmt.Sprintf("the pause at %s left %s tokens in %d responses", notice.K(r.PauseReading), notice.K(r.Tokens), r.Responses)
+		if r.Tokens < replay.EnoughRoom {
+			out += " (less than 20k)"
+		}
 	}
 	return out
 }
