@@ -51,8 +51,9 @@ func driveCuts(data []byte) ([]driveCut, []replay.Boundary) {
 			end = off + n + 1
 		}
 		line := data[off:end]
+		start := off
 		off = end
-		transcript.Decode(line, func(r *transcript.Record) {
+		take := func(r *transcript.Record, end int) {
 			switch {
 			case r.IsResponse():
 				id := toolUseOf(r.Message.Content)
@@ -78,7 +79,25 @@ func driveCuts(data []byte) ([]driveCut, []replay.Boundary) {
 				}
 				bounds = append(bounds, b)
 			}
-		})
+		}
+		if len(line) > reading.MaxLine {
+			continue
+		}
+		if json.Valid(bytes.TrimRight(line, "\r\n")) {
+			transcript.Decode(line, func(r *transcript.Record) { take(r, end) })
+			continue
+		}
+		// Damaged (two records spliced on one line): each record ends
+		// where its bytes end, so the hook can run between them.
+		dec := json.NewDecoder(bytes.NewReader(line))
+		for {
+			var raw json.RawMessage
+			if dec.Decode(&raw) != nil {
+				break
+			}
+			at := start + int(dec.InputOffset())
+			transcript.Decode(raw, func(r *transcript.Record) { take(r, at) })
+		}
 	}
 	return cuts, bounds
 }
@@ -175,6 +194,15 @@ func driveHookWith(run hookRunner, path, tmp string, env map[string]string) (dri
 		return driven{}, err
 	}
 	defer f.Close()
+	// The subagents' files, whole, as replay reads them beside the
+	// transcript (the hook read them as they stood; replay cannot know).
+	if sub := filepath.Join(strings.TrimSuffix(path, ".jsonl"), "subagents"); dirExists(sub) {
+		abs, _ := filepath.Abs(sub)
+		os.MkdirAll(strings.TrimSuffix(live, ".jsonl"), 0o755)
+		if err := os.Symlink(abs, filepath.Join(strings.TrimSuffix(live, ".jsonl"), "subagents")); err != nil {
+			return driven{}, err
+		}
+	}
 	environ := driveEnviron(home, project, env)
 	cuts, bounds := driveCuts(data)
 	d := driven{Boundaries: bounds, Notices: []replay.Notice{}}
@@ -287,4 +315,9 @@ func driveAllWith(t testing.TB, run hookRunner, paths []string, env map[string]s
 		}
 	}
 	return out
+}
+
+func dirExists(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.IsDir()
 }
