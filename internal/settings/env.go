@@ -81,4 +81,3 @@ func readEnv(name string) (map[string]string, bool) {
 	}
 	return out, true
 }
-
