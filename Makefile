@@ -71,6 +71,8 @@ fuzz:
 	$(GO) test ./internal/orientation -run '^$$' -fuzz '^FuzzRead$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./internal/orientation -run '^$$' -fuzz '^FuzzNormalizePrompt$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./cmd/context-budget -run '^$$' -fuzz '^FuzzSkillPrefix$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./internal/window -run '^$$' -fuzz '^FuzzLookup$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./internal/settings -run '^$$' -fuzz '^FuzzReadEnv$$' -fuzztime $(FUZZTIME)
 
 # `ledger record` (the Stop hook) on a synthetic 100 MB transcript with
 # subagents: wall time, CPU and peak memory of the process; then the

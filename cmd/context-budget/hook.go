@@ -87,8 +87,8 @@ func hookNotice(p reading.Payload, getenv func(string) string) (string, error) {
 	}
 	dir := state.Dir(root)
 	d := decide(&linecache.Session{Dir: dir, ID: p.SessionID, Root: root, Transcript: p.TranscriptPath,
-		Settings: s, Getenv: getenv, Reading: r.Tokens, RequestedModel: r.RequestedModel})
-	level, err := state.Advance(dir, p.SessionID, r.Tokens, d.Lines.Tokens())
+		Settings: s, Getenv: getenv, Reading: r.Tokens, RequestedModel: r.RequestedModel, Version: r.Version})
+	level, err := state.AdvanceIn(dir, p.SessionID, r.Tokens, d.Lines.Tokens(), d.Compactions)
 	if err != nil || level == state.None {
 		return "", err
 	}
@@ -116,7 +116,7 @@ func hookNotice(p reading.Payload, getenv func(string) string) (string, error) {
 func decide(ls *linecache.Session) policy.Decision {
 	if ls.Settings.Fixed {
 		return policy.Decide(policy.Input{Settings: ls.Settings, Reading: ls.Reading,
-			RequestedModel: ls.RequestedModel, Getenv: ls.Getenv,
+			RequestedModel: ls.RequestedModel, Getenv: ls.Getenv, Version: ls.Version,
 			StatuslineWindow: window.ReadFile(window.FileName(ls.Dir, ls.ID))})
 	}
 	d, _, _ := linecache.Decide(ls)

@@ -13,11 +13,13 @@ import (
 
 	"github.com/muthur/context-budget/internal/config"
 	"github.com/muthur/context-budget/internal/history"
+	"github.com/muthur/context-budget/internal/linecache"
 	"github.com/muthur/context-budget/internal/lines"
 	"github.com/muthur/context-budget/internal/notice"
 	"github.com/muthur/context-budget/internal/policy"
 	"github.com/muthur/context-budget/internal/prices"
 	"github.com/muthur/context-budget/internal/reading"
+	"github.com/muthur/context-budget/internal/settings"
 	"github.com/muthur/context-budget/internal/state"
 	"github.com/muthur/context-budget/internal/window"
 )
@@ -69,19 +71,16 @@ type reorientation struct {
 // runLines is `context-budget lines`: the reading, both lines and what set
 // them, and the relay's figures, for a transcript or a hook payload.
 func runLines(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlags("lines", "context-budget lines [--json] [--transcript FILE] [--project DIR]\ncontext-budget lines [--json] < payload.json")
+	fs := newFlags("lines", "context-budget lines [--json] [--no-settings] [--transcript FILE] [--project DIR]\ncontext-budget lines [--json] < payload.json")
 	transcriptFlag := fs.String("transcript", "", "the session's transcript, `FILE` (.jsonl; default: the newest of this project)")
 	projectFlag := fs.String("project", "", "the project root, `DIR` (default: $CLAUDE_PROJECT_DIR, the git work tree, or the current directory)")
 	jsonFlag := fs.Bool("json", false, "print one JSON object")
+	noSettings := fs.Bool("no-settings", false, "ignore the env blocks of the Claude Code settings files (user, project, local)")
 	if code, ok := parseFlags(fs, args, stdout, stderr); !ok {
 		return code
 	}
 	if fs.NArg() > 0 {
 		return usageError(stderr, "lines", fmt.Errorf("unexpected argument %q", fs.Arg(0)))
-	}
-	s, err := config.FromEnv(os.Getenv)
-	if err != nil {
-		return fail(stderr, err, "fix or unset the variable; see 'context-budget help'")
 	}
 	path, root, session := *transcriptFlag, *projectFlag, ""
 	if root != "" {
@@ -130,7 +129,18 @@ func runLines(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if fi, err := os.Stat(root); err != nil || !fi.IsDir() {
 		return fail(stderr, fmt.Errorf("the project root %s is not a folder", root), "give --project DIR")
 	}
-	rep, err := linesFor(s, path, root, session)
+	// The hook sees the settings files' env blocks as variables: Claude
+	// Code applies them to its hooks.
+	getenv := os.Getenv
+	if !*noSettings {
+		home, _ := os.UserHomeDir()
+		getenv, _ = settings.Env(os.Getenv, settings.ConfigDir(os.Getenv, home), root)
+	}
+	s, err := config.FromEnv(getenv)
+	if err != nil {
+		return fail(stderr, err, "fix or unset the variable (in the environment or a settings file's env); see 'context-budget help'")
+	}
+	rep, err := linesForEnv(s, path, root, session, getenv)
 	if err != nil {
 		return fail(stderr, err, "")
 	}
@@ -145,6 +155,13 @@ func runLines(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 // linesFor applies the hook's policy to one transcript.
 func linesFor(s config.Settings, path, root, session string) (*linesReport, error) {
+	return linesForEnv(s, path, root, session, os.Getenv)
+}
+
+// linesForEnv is linesFor with the environment getenv. Where the hook's
+// line cache for the session still answers for this reading, its
+// decision is the one shown: the lines the hook is applying.
+func linesForEnv(s config.Settings, path, root, session string, getenv func(string) string) (*linesReport, error) {
 	r, err := reading.Read(path, reading.Options{})
 	if err != nil {
 		if errors.Is(err, reading.ErrNoReading) {
@@ -153,13 +170,13 @@ func linesFor(s config.Settings, path, root, session string) (*linesReport, erro
 		return nil, err
 	}
 	in := policy.Input{Settings: s, Reading: r.Tokens, RequestedModel: r.RequestedModel,
-		Root: root, TranscriptPath: path, Getenv: os.Getenv}
+		Root: root, TranscriptPath: path, Getenv: getenv, Version: r.Version, SessionID: session}
 	if state.PlainName(session) {
 		in.StatuslineWindow = window.ReadFile(window.FileName(state.Dir(root), session))
 	}
 	asOf := prices.EmbeddedAsOf()
 	if !s.Fixed {
-		table, err := prices.Load(prices.OverrideFiles(root, os.Getenv))
+		table, err := prices.Load(prices.OverrideFiles(root, getenv))
 		if err != nil {
 			return nil, fmt.Errorf("price table: %w", err)
 		}
@@ -170,6 +187,9 @@ func linesFor(s config.Settings, path, root, session string) (*linesReport, erro
 		in.Table, in.History, asOf = table, &h, table.AsOf
 	}
 	d := policy.Decide(in)
+	if c, ok := cachedDecision(s, path, root, session, getenv, r); ok {
+		d = c
+	}
 	rep := &linesReport{Reading: r.Tokens, Model: r.Model, Priced: d.Priced,
 		Warn: lineOf(d.Lines.Warn), Pause: lineOf(d.Lines.Pause),
 		PricesAsOf: asOf, Window: d.Window}
@@ -194,6 +214,22 @@ func linesFor(s config.Settings, path, root, session string) (*linesReport, erro
 			name, strings.ToUpper(name), thousands(d.Window.CompactsAt)))
 	}
 	return rep, nil
+}
+
+// cachedDecision is the hook's cached decision for the session when it
+// still answers for this reading under the same Key: the hook would apply
+// it at its next call.
+func cachedDecision(s config.Settings, path, root, session string, getenv func(string) string, r reading.Reading) (policy.Decision, bool) {
+	if s.Fixed || !state.PlainName(session) {
+		return policy.Decision{}, false
+	}
+	ls := &linecache.Session{Dir: state.Dir(root), ID: session, Root: root, Transcript: path,
+		Settings: s, Getenv: getenv, Reading: r.Tokens, RequestedModel: r.RequestedModel, Version: r.Version}
+	e, ok := linecache.Load(linecache.FileName(ls.Dir, session))
+	if !ok || !e.Fresh(ls.Key(), r.Tokens) {
+		return policy.Decision{}, false
+	}
+	return e.Decision, true
 }
 
 func lineOf(l lines.Line) lineReport {
@@ -289,8 +325,8 @@ func printLines(w io.Writer, rep *linesReport) {
 	fmt.Fprintf(w, "%-14s %s tokens of context (%s)\n", "reading", thousands(rep.Reading), rep.Model)
 	line("warn", rep.Warn)
 	line("pause", rep.Pause)
-	fmt.Fprintf(w, "%-14s %s tokens (from %s); Claude Code compacts at %s\n", "window",
-		thousands(rep.Window.Tokens), windowSource(rep.Window.Source), thousands(rep.Window.CompactsAt))
+	fmt.Fprintf(w, "%-14s %s tokens (from %s); Claude Code compacts at %s, %s\n", "window",
+		thousands(rep.Window.Tokens), windowSource(rep.Window.Source), thousands(rep.Window.CompactsAt), rep.Window.PointWords())
 	if rep.Priced {
 		verb, saving := "saves", *rep.SavingUSD
 		if saving < 0 {

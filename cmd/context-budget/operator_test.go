@@ -249,7 +249,7 @@ func TestHookLooksUpTheOperatorOncePerSessionWhenANoticeFires(t *testing.T) {
 	root := t.TempDir()
 	s := newHookSession(t, root, "s1")
 	for range 3 {
-		if out := s.call(100_000); out != "" {
+		if out := s.call(60_000); out != "" {
 			t.Fatalf("below the warn line: %q", out)
 		}
 	}

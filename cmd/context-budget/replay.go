@@ -18,11 +18,12 @@ import (
 
 // runReplay is `context-budget replay [--json] [--html FILE] [PATH…]`.
 func runReplay(args []string, _ io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlags("replay", "context-budget replay [--json] [--readings] [--html FILE] [--workers N] [PATH…]")
+	fs := newFlags("replay", "context-budget replay [--json] [--readings] [--html FILE] [--workers N] [--no-settings] [PATH…]")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
 	html := fs.String("html", "", "write a self-contained HTML report with plots to `FILE`")
 	readings := fs.Bool("readings", false, "with --json, include every session's readings")
 	workers := fs.Int("workers", 0, "`N` files replayed at once (default: one per CPU)")
+	noSettings := fs.Bool("no-settings", false, "ignore the env blocks of the Claude Code settings files (user, project, local)")
 	paths, err := parseInterleaved(fs.FlagSet, args)
 	if err != nil {
 		return fs.failed(err, stdout, stderr)
@@ -56,6 +57,10 @@ func runReplay(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return fail(stderr, err, "fix or remove the price file")
 	}
 	opt := replayOptions(s, table, os.Getenv)
+	if !*noSettings {
+		home, _ := os.UserHomeDir()
+		opt = replayOptionsWithSettings(table, os.Getenv, settings.ConfigDir(os.Getenv, home))
+	}
 	opt.Workers = *workers
 	opt.Series = *readings || *html != ""
 	if isTerminal(stderr) {

@@ -10,72 +10,115 @@ import (
 	"testing"
 
 	"github.com/muthur/context-budget/internal/config"
-	"github.com/muthur/context-budget/internal/reading"
+	"github.com/muthur/context-budget/internal/notice"
 	"github.com/muthur/context-budget/internal/replay"
 	"github.com/muthur/context-budget/internal/replay/replaytest"
+	"github.com/muthur/context-budget/internal/sharedtest"
 )
 
-// hookRun plays the real hook after each response of the transcript at
-// path: the transcript is cut there, the hook reads it as Claude Code
-// would leave it, and the notices it prints are collected as "warn@3".
-func hookRun(t *testing.T, path string, env map[string]string) []string {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	project := t.TempDir()
-	live := filepath.Join(project, "transcript.jsonl")
-	f, err := os.Create(live)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	getenv := func(k string) string { return env[k] }
-	p := reading.Payload{HookEventName: "PostToolUse", SessionID: "equivalence", TranscriptPath: live, Cwd: project}
-	var got []string
-	done := 0
-	for k, end := range replaytest.Cuts(data) {
-		if _, err := f.Write(data[done:end]); err != nil {
-			t.Fatal(err)
-		}
-		done = end
-		text, err := hookNotice(p, getenv)
-		if err != nil {
-			t.Fatalf("response %d: %v", k, err)
-		}
-		if text == "" {
-			continue
-		}
-		first, _, _ := strings.Cut(text, "\n")
-		level := "pause"
-		if strings.Contains(first, "warning line") {
-			level = "warn"
-		}
-		got = append(got, fmt.Sprintf("%s@%d", level, k))
-	}
-	return got
-}
-
-func replayRun(t *testing.T, path string, env map[string]string) []string {
-	t.Helper()
-	s, err := config.FromEnv(func(k string) string { return env[k] })
-	if err != nil {
-		t.Fatal(err)
-	}
-	sess := replay.File(replay.Source{Path: path}, replayOptions(s, nil, func(k string) string { return env[k] }))
-	var out []string
-	for _, n := range sess.Notices {
-		out = append(out, fmt.Sprintf("%s@%d", n.Level, n.Response))
+// noticeKeys writes notices as "pause@39 109000 152k window": response,
+// reading, level, the line as the notice rounds it and what set it.
+func noticeKeys(ns []replay.Notice) []string {
+	out := []string{}
+	for _, n := range ns {
+		out = append(out, fmt.Sprintf("%s@%d %d %s %s", n.Level, n.Response, n.Reading, notice.K(n.Line), n.SetBy))
 	}
 	return out
 }
 
-// TestReplayAgreesWithTheHook runs the real hook after every response of
-// each transcript and checks that replay finds the same notices at the
-// same responses.
-func TestReplayAgreesWithTheHook(t *testing.T) {
-	low := map[string]string{config.EnvWarn: "100000", config.EnvPause: "150000"}
+// replayNotices replays path with the environment env, as replay would
+// with no settings files.
+func replayNotices(t testing.TB, path string, env map[string]string) []replay.Notice {
+	t.Helper()
+	getenv := func(k string) string { return env[k] }
+	s, err := config.FromEnv(getenv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return replay.File(replay.Source{Path: path}, replayOptions(s, nil, getenv)).Notices
+}
+
+// sameNotices requires replay's notices to be the hook's.
+func sameNotices(t *testing.T, path string, hook, rep []replay.Notice) {
+	t.Helper()
+	h, r := noticeKeys(hook), noticeKeys(rep)
+	if !slices.Equal(h, r) {
+		t.Errorf("%s:\nhook   %v\nreplay %v", filepath.Base(path), h, r)
+	}
+}
+
+// TestReplayDecidesAsTheHook drives the real hook program over every
+// prefix, ending at a hook call, of every corpus session and shared
+// transcript (drive_test.go), and requires replay's notices at the same
+// responses, with the same readings, levels, lines and setters.
+func TestReplayDecidesAsTheHook(t *testing.T) {
+	t.Run("corpus", func(t *testing.T) {
+		paths, runs := drivenCorpus(t)
+		fired := 0
+		for i, p := range paths {
+			fired += len(runs[i].Notices)
+			sameNotices(t, p, runs[i].Notices, replayNotices(t, p, nil))
+		}
+		if fired < 100 {
+			t.Errorf("the hook fired %d notices over the corpus; the comparison proves little", fired)
+		}
+	})
+	t.Run("transcripts", func(t *testing.T) {
+		dir := sharedtest.DirOrSkip(t)
+		paths, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
+		low := map[string]string{config.EnvWarn: "55000", config.EnvPause: "85000"}
+		for _, env := range []map[string]string{nil, low, {config.EnvLines: "fixed"}} {
+			runs := driveAll(t, paths, env)
+			fired := 0
+			for i, p := range paths {
+				fired += len(runs[i].Notices)
+				sameNotices(t, p, runs[i].Notices, replayNotices(t, p, env))
+			}
+			if env != nil && fired < 4 {
+				t.Errorf("%v: only %d notices over the shared transcripts", env, fired)
+			}
+		}
+	})
+	t.Run("generated", func(t *testing.T) {
+		files := generatedSessions(t)
+		low := map[string]string{config.EnvWarn: "100000", config.EnvPause: "150000"}
+		fired := 0
+		for _, env := range []map[string]string{nil, low} {
+			runs := driveAll(t, files, env)
+			for i, p := range files {
+				fired += len(runs[i].Notices)
+				sameNotices(t, p, runs[i].Notices, replayNotices(t, p, env))
+			}
+		}
+		if fired < 14 {
+			t.Errorf("the hook fired %d notices over the generated files; the comparison proves little", fired)
+		}
+	})
+}
+
+// TestReplayReadsTheSettingsEnv: lines set in the user's settings.json
+// env reach the hook as variables (Claude Code passes them); replay reads
+// them from the file and decides the same.
+func TestReplayReadsTheSettingsEnv(t *testing.T) {
+	dir := sharedtest.DirOrSkip(t)
+	paths, _ := filepath.Glob(filepath.Join(dir, "4d5611e5*.jsonl"))
+	if len(paths) == 0 {
+		t.Skip("no 4d5611e5 transcript")
+	}
+	env := map[string]string{config.EnvWarn: "55000", config.EnvPause: "85000"}
+	runs := driveAll(t, paths, env)
+	if len(runs[0].Notices) < 2 {
+		t.Fatalf("the hook fired %v with lines at 55k and 85k", runs[0].Notices)
+	}
+	cfg := t.TempDir()
+	os.WriteFile(filepath.Join(cfg, "settings.json"), []byte(`{"env":{"MUTHUR_CONTEXT_BUDGET_WARN":"55000","MUTHUR_CONTEXT_BUDGET_PAUSE":"85000"}}`), 0o644)
+	got := replay.File(replay.Source{Path: paths[0]}, replayOptionsWithSettings(nil, func(string) string { return "" }, cfg)).Notices
+	sameNotices(t, paths[0], runs[0].Notices, got)
+}
+
+// generatedSessions writes sessions that climb past every line, saw up
+// and down through compactions and damage, and jump.
+func generatedSessions(t *testing.T) []string {
 	dir := t.TempDir()
 	var files []string
 	gen := func(name string, s replaytest.Session) {
@@ -87,8 +130,7 @@ func TestReplayAgreesWithTheHook(t *testing.T) {
 		os.WriteFile(p, b.Bytes(), 0o644)
 		files = append(files, p)
 	}
-	climb := replaytest.Climb(20_000, 12_000, 40) // past 400k
-	gen("climb", replaytest.Session{ID: "c", Responses: climb, Seed: 1, Progress: 1})
+	gen("climb", replaytest.Session{ID: "c", Responses: replaytest.Climb(20_000, 12_000, 40), Seed: 1, Progress: 1})
 	saw := replaytest.Climb(60_000, 9_000, 60)
 	for i := range saw {
 		saw[i].Reading = 60_000 + int64(i%20)*9_000 // three climbs to 231k, each cut short
@@ -111,66 +153,23 @@ func TestReplayAgreesWithTheHook(t *testing.T) {
 		{Reading: 20_000, Before: "compact", Bare: true, Blocks: 1}, {Reading: 120_000, Spliced: true, Bare: true, Blocks: 1},
 		{Reading: 155_000, Spliced: true}}
 	gen("jumps", replaytest.Session{ID: "j", Responses: jumps, Seed: 3})
-
-	envs := map[string]map[string]string{"caps": {}, "low": low}
-	fired := 0
-	for _, p := range files {
-		for name, env := range envs {
-			t.Run(filepath.Base(p)+"/"+name, func(t *testing.T) {
-				fired += check(t, p, env)
-			})
-		}
-	}
-	// climb: 2 + 2; saw: 3 climbs past 100k (3 warnings, 3 pauses);
-	// jumps: at least 4 with the low lines and the pause at 500k.
-	if fired < 14 {
-		t.Errorf("the hook fired %d notices over the generated files; the comparison proves little", fired)
-	}
-	t.Run("real", func(t *testing.T) {
-		shared, err := sharedTranscripts()
-		if err != nil {
-			t.Skipf("no shared transcripts: %v", err)
-		}
-		real, _ := filepath.Glob(filepath.Join(shared, "*.jsonl"))
-		for _, p := range real {
-			t.Run(filepath.Base(p), func(t *testing.T) {
-				n := check(t, p, low)
-				n += check(t, p, map[string]string{config.EnvWarn: "40000", config.EnvPause: "60000"})
-				// Without pricing: the window cap alone. Priced lines agree
-				// only until the session acts (the hook then prices the
-				// reorientation from it, replay keeps the estimate), so the
-				// generated sessions, which never act, test those.
-				check(t, p, map[string]string{config.EnvLines: "fixed"})
-				if strings.Contains(p, "-") && n < 4 {
-					t.Errorf("only %d notices in a session that climbs to 165k twice", n)
-				}
-			})
-		}
-	})
+	return files
 }
 
-func check(t *testing.T, path string, env map[string]string) int {
-	t.Helper()
-	hook := hookRun(t, path, env)
-	rep := replayRun(t, path, env)
-	if !slices.Equal(hook, rep) {
-		t.Errorf("%s with %v:\nhook   %v\nreplay %v", filepath.Base(path), env, hook, rep)
-	}
-	if strings.Contains(path, "climb") && len(hook) == 0 {
-		t.Errorf("%s: no notice at all; the test proves nothing", path)
-	}
-	return len(hook)
-}
-
-// sanity: the cut points are the replay's responses.
+// sanity: the drive's responses are the replay's.
 func TestCutsCountResponses(t *testing.T) {
 	var b bytes.Buffer
 	replaytest.Write(&b, replaytest.Session{ID: "x", Responses: replaytest.Climb(1000, 1000, 25), Seed: 9, Progress: 1})
-	n := len(replaytest.Cuts(b.Bytes()))
+	cuts, _ := driveCuts(b.Bytes())
 	p := filepath.Join(t.TempDir(), "x.jsonl")
 	os.WriteFile(p, b.Bytes(), 0o644)
 	s := replay.File(replay.Source{Path: p}, replayOptions(config.Settings{}, nil, func(string) string { return "" }))
-	if n != 25 || s.Responses != 25 {
-		t.Errorf("cuts %d, replay %d, want 25", n, s.Responses)
+	if len(cuts) != 25 || s.Responses != 25 || len(replaytest.Cuts(b.Bytes())) != 25 {
+		t.Errorf("cuts %d, replay %d, want 25", len(cuts), s.Responses)
+	}
+	for _, c := range cuts {
+		if c.toolUseID == "" || !strings.HasPrefix(c.toolUseID, "toolu_") {
+			t.Errorf("a generated response without its tool call: %+v", c)
+		}
 	}
 }

@@ -44,8 +44,10 @@ func writeReplayTable(w io.Writer, rep replay.Report) error {
 		fmt.Fprintf(w, "; %d unreadable", t.Errors)
 	}
 	fmt.Fprintln(w, ".")
-	fmt.Fprintf(w, "Lines as a session starts, before pricing moves them: warn %s (%s), pause %s (%s).\n", notice.K(rep.Lines.Warn.Tokens), setWords(rep.Lines.Warn.SetBy),
-		notice.K(rep.Lines.Pause.Tokens), setWords(rep.Lines.Pause.SetBy))
+	if r := t.Rooms; r.Auto > 0 {
+		fmt.Fprintf(w, "Room before the %d automatic compactions: %d with a pause in the climb, %d with less than 20k tokens of room; median %s tokens, %.0f responses.\n",
+			r.Auto, r.Paused, r.Short, notice.K(r.MedianTokens), r.MedianResponses)
+	}
 	if t.CarryOnPoints > 0 {
 		fmt.Fprintf(w, "Carrying on after the pauses: predicted %s, actual %s over %d pauses; median absolute error %s.\n",
 			usdOrDash(t.PredictedCarryOnUSD), usdOrDash(t.ActualCarryOnUSD), t.CarryOnPoints, pctOrDash(t.PauseCarryOnMedianAbsError))

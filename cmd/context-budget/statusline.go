@@ -128,9 +128,9 @@ func statusLine(p statusPayload, getenv func(string) string, color bool) string 
 	var d policy.Decision
 	if session {
 		d = decide(&linecache.Session{Dir: state.Dir(root), ID: p.SessionID, Root: root, Transcript: p.TranscriptPath,
-			Settings: s, Getenv: getenv, Reading: r.Tokens, RequestedModel: r.RequestedModel})
+			Settings: s, Getenv: getenv, Reading: r.Tokens, RequestedModel: r.RequestedModel, Version: r.Version})
 	} else {
-		d = policy.Decide(policy.Input{Settings: s, Reading: r.Tokens, RequestedModel: r.RequestedModel, Getenv: getenv})
+		d = policy.Decide(policy.Input{Settings: s, Reading: r.Tokens, RequestedModel: r.RequestedModel, Getenv: getenv, Version: r.Version})
 	}
 	ls := d.Lines
 	var next string

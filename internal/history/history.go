@@ -52,8 +52,10 @@ type History struct {
 	// responses from it on, itself included. Both are reset by a boundary.
 	Since    *Response `json:"since,omitempty"`
 	Requests int       `json:"requests"`
-	// Boundaries counts compact and microcompact boundaries.
-	Boundaries int `json:"boundaries"`
+	// Boundaries counts compact and microcompact boundaries, Compactions
+	// the compact ones alone.
+	Boundaries  int `json:"boundaries"`
+	Compactions int `json:"compactions,omitempty"`
 	// TTL1h is set when any own response wrote to the 1-hour cache.
 	TTL1h bool `json:"ttl_1h"`
 	// Peak is the largest context of any own response.
@@ -67,6 +69,9 @@ type History struct {
 	AutoCompactAt int64 `json:"auto_compact_at,omitempty"`
 	// Pace is the session's measured pace, the forecast's input.
 	Pace forecast.Pace `json:"pace"`
+	// Version is the Claude Code version of the latest own response:
+	// where it compacts depends on it.
+	Version string `json:"version,omitempty"`
 }
 
 // Add takes one decoded record into the history and reports whether it was
@@ -76,6 +81,9 @@ func (h *History) Add(r *transcript.Record) bool {
 	switch {
 	case r.IsBoundary():
 		h.Boundaries++
+		if r.Subtype == "compact_boundary" {
+			h.Compactions++
+		}
 		h.Since, h.Requests = nil, 0
 		h.Pace.Boundary()
 		if m := r.CompactMetadata; m != nil && r.Subtype == "compact_boundary" && m.Trigger == "auto" && m.PreTokens > 0 {
@@ -87,6 +95,9 @@ func (h *History) Add(r *transcript.Record) bool {
 	}
 	msg := r.Message
 	u := msg.Usage
+	if r.Version != "" {
+		h.Version = r.Version
+	}
 	resp := &Response{ID: msg.ID, Model: msg.Model, Speed: u.Speed,
 		Context: u.Context(), CacheRead: u.CacheReadInputTokens}
 	if strings.HasSuffix(strings.ToLower(r.RequestedModel), "[1m]") {

@@ -56,7 +56,7 @@ import (
 const Regrowth = 10_000
 
 // version changes the Key when the cache's meaning changes between builds.
-const version = "2"
+const version = "3"
 
 // Entry is what a session's .line file holds.
 type Entry struct {
@@ -80,6 +80,8 @@ type Session struct {
 	// requestedModel.
 	Reading        int64
 	RequestedModel string
+	// Version is the Claude Code version of the reading's record.
+	Version string
 }
 
 // FileName is the cache file of a session.
@@ -111,7 +113,7 @@ func (s *Session) Key() string {
 	b = append(b, "|rate "+st.Rate+"|compact "...)
 	b = append(strconv.AppendQuote(b, s.Getenv(window.EnvPctOverride)), ' ')
 	b = strconv.AppendQuote(b, s.Getenv(window.EnvCompactLimit))
-	b = append(b, "|as_of "+prices.EmbeddedAsOf()+"|"...)
+	b = append(b, "|cc "+s.Version+"|as_of "+prices.EmbeddedAsOf()+"|"...)
 	for _, name := range prices.OverrideFiles(s.Root, s.Getenv) {
 		if fi, err := os.Stat(name); err == nil {
 			b = append(b, name+" "...)
@@ -209,7 +211,7 @@ func Decide(s *Session) (d policy.Decision, hit bool, err error) {
 		Settings: s.Settings, Table: table, History: &e.History,
 		Reading: s.Reading, RequestedModel: s.RequestedModel,
 		Root: s.Root, SessionID: s.ID, TranscriptPath: s.Transcript,
-		StatuslineWindow: s.statusline(), Getenv: s.Getenv,
+		StatuslineWindow: s.statusline(), Getenv: s.Getenv, Version: s.Version,
 	})
 	data, _ := json.Marshal(&e)
 	if err := state.Ensure(s.Dir); err != nil {

@@ -33,9 +33,10 @@ import (
 
 // The room the window cap keeps (design §4.1).
 const (
-	// RelayRoom is what the relay needs between the pause line and the
-	// compaction point: the summary turn's SummaryOut tokens of output and
-	// the few tool calls that commit, push and start the successor.
+	// RelayRoom is the room kept under the compaction point when the
+	// window names none (window.Window.PauseRoom: the relay's own
+	// window.EnoughRoom and the step a line is crossed in, fitted on real
+	// sessions).
 	RelayRoom = 15_000
 	// WarnRoom is the room the warn notice promises before the pause: the
 	// gap between the pinned priced lines (169,872 → 200,641) rounded.
@@ -61,6 +62,16 @@ type Input struct {
 	StatuslineWindow int64
 	// Getenv reads Claude Code's compaction variables.
 	Getenv func(string) string
+	// Version is the Claude Code version of the latest response ("":
+	// the history's, if any).
+	Version string
+	// Own is the session's own orientation when the caller measured it
+	// (replay, which reads nothing of the project: Root is empty); nil
+	// when not measured (yet).
+	Own *Own
+	// Observed looks up the compactions of the user's other sessions
+	// (nil: none).
+	Observed func(version string, window int64) (window.Observation, bool)
 }
 
 // Reorientation is what the successor spends to re-orient: W tokens of
@@ -90,6 +101,9 @@ type Decision struct {
 	TTL           string         `json:"ttl,omitempty"`
 	AsOf          string         `json:"as_of,omitempty"`
 	Window        window.Window  `json:"window"`
+	// Compactions counts the compactions the history saw: the state's
+	// once-per-climb rule re-arms on a new one (state.AdvanceIn).
+	Compactions int `json:"compactions,omitempty"`
 }
 
 // Decide applies the rule.
@@ -101,11 +115,16 @@ func Decide(in Input) Decision {
 		getenv = func(string) string { return "" }
 	}
 	ev := window.Evidence{Env: s.Window, Peak: in.Reading, Statusline: in.StatuslineWindow,
-		Transcript1M: strings.HasSuffix(strings.ToLower(in.RequestedModel), "[1m]")}
+		Transcript1M: strings.HasSuffix(strings.ToLower(in.RequestedModel), "[1m]"),
+		Version:      in.Version, Observed: in.Observed}
 	if h := in.History; h != nil {
 		ev.Transcript1M = ev.Transcript1M || h.Window1M
 		ev.Peak = max(ev.Peak, h.Peak)
 		ev.AutoCompactAt = h.AutoCompactAt
+		d.Compactions = h.Compactions
+		if ev.Version == "" {
+			ev.Version = h.Version
+		}
 	}
 	d.Window = window.Detect(ev, getenv)
 	if !s.Fixed {
@@ -128,7 +147,7 @@ func (d *Decision) price(in Input) {
 	rt := rates(row.Rates, h.TTL1h)
 	d.Priced, d.Model, d.TTL, d.AsOf = true, h.Last.Model, h.TTL(), in.Table.AsOf
 	d.QMeasured = h.Measured()
-	d.Reorientation = Reorient(in.Root, in.SessionID, in.TranscriptPath, h, rt, in.Table)
+	d.Reorientation = in.reorient(h, rt)
 	d.Cost = restart.Model{Rates: rt, Q: h.Q(), W: d.Reorientation.Tokens, R: d.Reorientation.CostUSD}
 	if in.Settings.Rate != config.RateSinceBoundary {
 		d.Cost.Q = h.Pace.Q()
@@ -174,16 +193,64 @@ func (d *Decision) line(usd float64) (int64, bool) {
 	return c, ok
 }
 
-// capByWindow moves the lines not fixed by env before the compaction.
+// capByWindow moves the lines not fixed by env before the compaction,
+// and keeps a priced line from coming wastefully early on a window that
+// compacts within its slice (see windowBound).
 func (d *Decision) capByWindow() {
-	pauseMax := d.Window.CompactsAt - RelayRoom
+	room := d.Window.PauseRoom
+	if room <= 0 {
+		room = RelayRoom
+	}
+	pauseMax := d.Window.CompactsAt - room
 	warnMax := pauseMax - WarnRoom
-	if p := &d.Lines.Pause; p.SetBy != lines.Env && p.Tokens > pauseMax && pauseMax > 0 {
+	if pauseMax <= 0 {
+		return
+	}
+	if p := &d.Lines.Pause; p.SetBy != lines.Env && p.Tokens > pauseMax {
 		*p = lines.Line{Tokens: pauseMax, SetBy: lines.Window}
 	}
 	if w := &d.Lines.Warn; w.SetBy != lines.Env && w.Tokens > warnMax && warnMax > 0 {
 		*w = lines.Line{Tokens: warnMax, SetBy: lines.Window}
 	}
+	d.windowBound(&d.Lines.Pause, pauseMax, pauseMax)
+	d.windowBound(&d.Lines.Warn, warnMax, pauseMax)
+}
+
+// windowBound re-judges a priced line l on a window whose compaction point
+// lies within the slice past it. There, carrying on over the slice is not
+// one of the choices: the session will relay at the window's pause line
+// p anyway. What relaying at c saves is then only the stretch from c to p
+// worked from the successor's context instead of this one's, and the
+// context the window's relay would have read: WindowSaving. The line moves
+// to the first context from l on where that saving reaches the line's
+// dollars, else to max (set by the window). So on a 200k window the pause
+// does not come wastefully early for a saving the window would not let
+// the session collect.
+func (d *Decision) windowBound(l *lines.Line, max, p int64) {
+	if l.SetBy != lines.Priced || l.Tokens >= max || l.Tokens+restart.Slice <= d.Window.CompactsAt {
+		return
+	}
+	const step = 1_000
+	for c := l.Tokens; c < max; c += step {
+		if WindowSaving(d.At(c), c, p) >= l.SavingUSD {
+			l.Tokens = c
+			return
+		}
+	}
+	*l = lines.Line{Tokens: max, SetBy: lines.Window}
+}
+
+// WindowSaving is what relaying at context c saves against carrying on to
+// the window's pause line p and relaying there: the stretch's n = (p − c)·q
+// requests read (and re-write a share ρ of) c − W fewer tokens each, and
+// the later relay's summary turn would have read p − c more. Both ways
+// pay one relay's summary and reorientation, which cancel.
+func WindowSaving(m restart.Model, c, p int64) float64 {
+	if c >= p {
+		return 0
+	}
+	l := float64(p - c)
+	return l*m.Q*(m.Read+m.Rewrite*m.Write)*float64(c-m.W) + l*m.Read
 }
 
 // At returns the cost model that prices a request of c tokens.

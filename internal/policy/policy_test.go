@@ -72,7 +72,7 @@ func TestPinnedExample(t *testing.T) {
 	if !near(m.SavingUSD, 0.9825) || !near(m.UpfrontUSD, 1.2175) || !near(m.CarryOnUSD, 5.825) {
 		t.Errorf("money %+v", m)
 	}
-	if d.Window != (window.Window{Tokens: 1_000_000, Source: "observed", CompactsAt: 967_000}) {
+	if w := d.Window; w.Tokens != 1_000_000 || w.Source != "observed" || w.CompactsAt != window.OneM-window.Shipped().DefaultBelow || w.CompactSource != window.PointDefault {
 		t.Errorf("window %+v", d.Window)
 	}
 }
@@ -142,11 +142,15 @@ func TestPorts(t *testing.T) {
 
 func TestWindowCap(t *testing.T) {
 	// Below 200k with nothing saying otherwise: the 200k window, which
-	// compacts at 167k; the pause 15k before, the warn 30k before that.
+	// a version the table does not know compacts at its cautious default;
+	// the pause the relay's room and a step before, the warn 30k before
+	// that.
 	d := decide(t, nil, "claude-opus-4-6", 150_000)
+	tb := window.Shipped()
+	pause := window.Standard - tb.DefaultBelow - window.EnoughRoom - tb.StepAllowance
 	want := lines.Lines{
-		Warn:  lines.Line{Tokens: 122_000, SetBy: lines.Window},
-		Pause: lines.Line{Tokens: 152_000, SetBy: lines.Window},
+		Warn:  lines.Line{Tokens: pause - WarnRoom, SetBy: lines.Window},
+		Pause: lines.Line{Tokens: pause, SetBy: lines.Window},
 	}
 	if d.Lines != want || !d.Priced || d.Money(150_000) == nil {
 		t.Errorf("lines %+v priced %v, want %+v and the dollars", d.Lines, d.Priced, want)
@@ -156,8 +160,8 @@ func TestWindowCap(t *testing.T) {
 		t.Errorf("past 200k: %+v", d.Lines)
 	}
 	// Lines fixed by env are not moved, and are reported.
-	d = decide(t, map[string]string{config.EnvWarn: "160000", config.EnvPause: "180000"}, "claude-opus-4-6", 150_000)
-	if d.Lines.Warn.Tokens != 160_000 || d.Lines.Pause.Tokens != 180_000 {
+	d = decide(t, map[string]string{config.EnvWarn: "150000", config.EnvPause: "180000"}, "claude-opus-4-6", 140_000)
+	if d.Lines.Warn.Tokens != 150_000 || d.Lines.Pause.Tokens != 180_000 {
 		t.Errorf("env lines moved: %+v", d.Lines)
 	}
 	if got := d.PastCompaction(); len(got) != 1 || got[0] != "pause" {

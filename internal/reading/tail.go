@@ -27,6 +27,8 @@ type Reading struct {
 	// asked for (2.1.332 writes it, e.g. "claude-opus-4-6[1m]").
 	Model          string
 	RequestedModel string
+	// Version is the Claude Code version that wrote it.
+	Version string
 	// MessageID identifies the response.
 	MessageID string
 	// Usage is that response's usage as written.
@@ -128,7 +130,7 @@ func Last(f io.ReaderAt, size int64, toolUseID string) (r Reading, seen bool, er
 			u := rec.Message.Usage
 			line = append(line, candidate{
 				r: Reading{Tokens: u.Context(), Model: rec.Message.Model,
-					RequestedModel: rec.RequestedModel, MessageID: rec.Message.ID, Usage: *u},
+					RequestedModel: rec.RequestedModel, Version: rec.Version, MessageID: rec.Message.ID, Usage: *u},
 				has: needle != nil && bytes.Contains(rec.Message.Content, needle),
 			})
 		})

@@ -38,7 +38,8 @@ func usage(id, model string, ctx, w int64, oneHour bool, out int64) string {
 	if oneHour {
 		w5, w1 = 0, w
 	}
-	return fmt.Sprintf(`{"type":"assistant","sessionId":"s","message":{"id":%q,"model":%q,"usage":{"input_tokens":1,"cache_creation_input_tokens":%d,"cache_read_input_tokens":%d,"cache_creation":{"ephemeral_5m_input_tokens":%d,"ephemeral_1h_input_tokens":%d},"output_tokens":%d}}}`,
+	// Every response makes a tool call: the hook runs after each.
+	return fmt.Sprintf(`{"type":"assistant","sessionId":"s","message":{"id":%q,"model":%q,"content":[{"type":"tool_use","id":"toolu_1","name":"Bash"}],"usage":{"input_tokens":1,"cache_creation_input_tokens":%d,"cache_read_input_tokens":%d,"cache_creation":{"ephemeral_5m_input_tokens":%d,"ephemeral_1h_input_tokens":%d},"output_tokens":%d}}}`,
 		id, model, w, ctx-w-1, w5, w1, out)
 }
 

@@ -7,6 +7,7 @@ import (
 	"github.com/muthur/context-budget/internal/history"
 	"github.com/muthur/context-budget/internal/linecache"
 	"github.com/muthur/context-budget/internal/lines"
+	"github.com/muthur/context-budget/internal/orientation"
 	"github.com/muthur/context-budget/internal/policy"
 	"github.com/muthur/context-budget/internal/prices"
 	"github.com/muthur/context-budget/internal/transcript"
@@ -20,14 +21,17 @@ import (
 // sees the lines the hook would have seen after each response. With
 // fixed lines there is no pricing and no cache, as in the hook.
 //
-// One difference, on purpose: replay reads and writes nothing of the
-// session's project, so the successor's reorientation is always the
-// estimate (policy.Reorient without a root). The hook, once the session
-// has acted or the ledger holds relayed sessions, prices it from those
-// instead (design §8), and its priced lines can then sit a few thousand
-// tokens apart from replay's. The ledger as it stood when the session
-// ran is gone anyway; the session's own orientation could be measured
-// read-only, which is left to do.
+// The successor's reorientation follows the hook's order of sources
+// (design §8) without reading or writing anything of the project: the
+// session's own orientation is measured read-only from the transcript as
+// it stood after each response (the prefix is held until it is measured,
+// as the hook measures it at a recompute and caches it), and, as the
+// hook's line cache does when its .orientation file appears, the call
+// after it was first measured recomputes. The ledger of relayed sessions
+// is the project's and is not read: a project whose ledger holds relayed
+// rows prices its hook's lines from their mean, which replay does not
+// see. A change of Claude Code version within the session recomputes, as
+// the version is part of the line cache's Key.
 type PolicyModel struct {
 	Settings config.Settings
 	// Table is the price table; nil means the embedded one.
@@ -39,10 +43,26 @@ type PolicyModel struct {
 
 	h         history.History
 	requested string // requestedModel of the latest response record
+	version   string // Claude Code version of the latest response record
 	cached    bool
 	at        int64 // the reading the cached decision was made at
 	d         policy.Decision
+
+	// prefix is the main transcript so far while the session's own
+	// orientation is not measured; own is it once it is; ownNew makes the
+	// next decision a recompute (the hook's Key changes when it caches
+	// the orientation). atVersion is the version the decision was made
+	// under.
+	prefix    []byte
+	noPrefix  bool
+	own       *policy.Own
+	ownNew    bool
+	atVersion string
 }
+
+// maxPrefix bounds the transcript held for the orientation's measure; a
+// session that has not acted by then keeps the estimate.
+const maxPrefix = 64 << 20
 
 // NewPolicyModel returns a PolicyModel for the transcript at path.
 func NewPolicyModel(s config.Settings, table *prices.Table, root, path string, getenv func(string) string) *PolicyModel {
@@ -54,9 +74,10 @@ func NewPolicyModel(s config.Settings, table *prices.Table, root, path string, g
 
 // Observe feeds the history, as the hook's pass over the transcript would.
 func (m *PolicyModel) Observe(r *transcript.Record, line []byte) {
+	m.hold(line)
 	if m.Settings.Fixed {
 		if r.IsResponse() {
-			m.requested = r.RequestedModel
+			m.requested, m.version = r.RequestedModel, r.Version
 		}
 		return
 	}
@@ -64,7 +85,27 @@ func (m *PolicyModel) Observe(r *transcript.Record, line []byte) {
 		m.h.Window1M = true
 	}
 	if m.h.Add(r) {
-		m.requested = r.RequestedModel
+		m.requested, m.version = r.RequestedModel, r.Version
+	}
+}
+
+// hold keeps the line for the orientation's measure while it may be
+// needed. A damaged line that held several records comes once per record;
+// it is kept once.
+func (m *PolicyModel) hold(line []byte) {
+	if m.Settings.Fixed || m.own != nil || m.noPrefix || len(line) == 0 {
+		return
+	}
+	if n := len(m.prefix); n >= len(line) && bytes.Equal(m.prefix[n-len(line):], line) {
+		return
+	}
+	if len(m.prefix)+len(line) > maxPrefix {
+		m.prefix, m.noPrefix = nil, true
+		return
+	}
+	m.prefix = append(m.prefix, line...)
+	if line[len(line)-1] != '\n' {
+		m.prefix = append(m.prefix, '\n')
 	}
 }
 
@@ -72,6 +113,11 @@ func (m *PolicyModel) Observe(r *transcript.Record, line []byte) {
 func (m *PolicyModel) Lines(reading int64) lines.Lines {
 	return m.decide(reading).Lines
 }
+
+// Compactions is how many compactions the decision in force saw, as the
+// hook's cached history would (it catches up at the recompute a
+// compaction's drop causes).
+func (m *PolicyModel) Compactions() int { return m.d.Compactions }
 
 // Predict returns the model's figures at reading when pricing ran.
 func (m *PolicyModel) Predict(reading int64) *Prediction {
@@ -92,7 +138,7 @@ func (m *PolicyModel) Forecast(reading int64) *Prediction {
 	}
 	d := policy.Decide(policy.Input{Settings: m.Settings, Table: table, History: &m.h,
 		Reading: reading, RequestedModel: m.requested, Root: m.Root, TranscriptPath: m.Path,
-		Getenv: m.Getenv})
+		Getenv: m.Getenv, Version: m.version, Own: m.own})
 	return predict(&d, reading)
 }
 
@@ -109,21 +155,48 @@ func predict(d *policy.Decision, reading int64) *Prediction {
 func (m *PolicyModel) decide(reading int64) *policy.Decision {
 	if m.Settings.Fixed {
 		m.d = policy.Decide(policy.Input{Settings: m.Settings, Reading: reading,
-			RequestedModel: m.requested, Getenv: m.Getenv})
+			RequestedModel: m.requested, Getenv: m.Getenv, Version: m.version})
 		return &m.d
 	}
-	if m.cached && linecache.Fresh(m.at, reading) {
+	if m.cached && linecache.Fresh(m.at, reading) && !m.ownNew && m.atVersion == m.version {
 		return &m.d
 	}
 	table := m.Table
 	if table == nil {
 		table, _ = prices.Embedded()
 	}
+	measured := m.own == nil && m.measure(table)
 	m.d = policy.Decide(policy.Input{Settings: m.Settings, Table: table, History: &m.h,
 		Reading: reading, RequestedModel: m.requested, Root: m.Root, TranscriptPath: m.Path,
-		Getenv: m.Getenv})
-	m.cached, m.at = true, reading
+		Getenv: m.Getenv, Version: m.version, Own: m.own})
+	m.ownNew = false
+	if measured {
+		if m.d.Priced {
+			// The hook measured it in this recompute and cached it: its
+			// next call sees a new Key.
+			m.prefix, m.ownNew = nil, true
+		} else {
+			// No pricing ran, so the hook did not look.
+			m.own = nil
+		}
+	}
+	m.cached, m.at, m.atVersion = true, reading, m.version
 	return &m.d
+}
+
+// measure measures the session's own orientation from the transcript so
+// far, as the hook's recompute does; true when it is measured.
+func (m *PolicyModel) measure(table *prices.Table) bool {
+	if m.Root != "" || m.noPrefix || len(m.prefix) == 0 || m.h.Last == nil {
+		return false
+	}
+	s := orientation.ReadOrientationFrom(m.prefix, m.Path)
+	ph := orientation.Orientation(s, orientation.NewPricer(table), orientation.Options{})
+	if !ph.Measured() {
+		return false
+	}
+	m.own = &policy.Own{Phase: ph, Relayed: orientation.Relayed(s)}
+	return true
 }
 
 // beta1M is what the history's pass looks for in an api-request record:

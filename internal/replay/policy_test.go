@@ -3,6 +3,9 @@ package replay_test
 import (
 	"bytes"
 	"fmt"
+	"github.com/muthur/context-budget/internal/state"
+	"github.com/muthur/context-budget/internal/transcript"
+	"github.com/muthur/context-budget/internal/window"
 	"os"
 	"path/filepath"
 	"testing"
@@ -90,6 +93,7 @@ func compare(t *testing.T, path string, env map[string]string) {
 	}
 	defer f.Close()
 	cuts := replaytest.Cuts(data)
+	calls := toolCalls(data)
 	if len(cuts) != got.Responses {
 		t.Fatalf("%d cuts, %d responses", len(cuts), got.Responses)
 	}
@@ -102,12 +106,18 @@ func compare(t *testing.T, path string, env map[string]string) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		// No root, as replay: the reorientation is the estimate.
-		sess := &linecache.Session{Dir: filepath.Join(root, "state"), ID: "s", Transcript: live,
-			Settings: s, Getenv: getenv, Reading: r.Tokens, RequestedModel: r.RequestedModel}
+		// The hook runs only after a response that made a tool call.
+		if !calls[k] {
+			continue
+		}
+		// A project of its own, as the hook's: its reorientation comes from
+		// the session's own orientation once it acts, as replay's does.
+		sess := &linecache.Session{Dir: state.Dir(root), ID: "s", Root: root, Transcript: live,
+			Settings: s, Getenv: getenv, Reading: r.Tokens, RequestedModel: r.RequestedModel, Version: r.Version}
 		var d policy.Decision
 		if s.Fixed {
-			d = policy.Decide(policy.Input{Settings: s, Reading: r.Tokens, RequestedModel: r.RequestedModel, Getenv: getenv})
+			d = policy.Decide(policy.Input{Settings: s, Reading: r.Tokens, RequestedModel: r.RequestedModel, Getenv: getenv, Version: r.Version,
+				StatuslineWindow: window.ReadFile(window.FileName(state.Dir(root), "s"))})
 		} else if d, _, err = linecache.Decide(sess); err != nil {
 			t.Fatal(err)
 		}
@@ -132,4 +142,26 @@ func compare(t *testing.T, path string, env map[string]string) {
 	if _, isFixed := env[config.EnvLines]; !isFixed && priced == 0 && !bytes.Contains(data, []byte("gpt-9")) {
 		t.Error("pricing never ran: the comparison proves little")
 	}
+}
+
+// toolCalls reports, per response (as replaytest.Cuts counts them),
+// whether it made a tool call.
+func toolCalls(data []byte) map[int]bool {
+	out := map[int]bool{}
+	k, lastID, open := -1, "", false
+	for _, line := range bytes.Split(data, []byte("\n")) {
+		transcript.Decode(line, func(r *transcript.Record) {
+			switch {
+			case r.IsBoundary():
+				open = false
+			case r.IsResponse():
+				if !(open && r.Message.ID != "" && r.Message.ID == lastID) {
+					k++
+				}
+				lastID, open = r.Message.ID, true
+				out[k] = out[k] || replay.MakesToolCall(r.Message.Content)
+			}
+		})
+	}
+	return out
 }

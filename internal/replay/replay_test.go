@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/muthur/context-budget/internal/lines"
@@ -152,7 +153,7 @@ func TestModelSeesWhatTheHookWould(t *testing.T) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, "s.jsonl")
 	rec := func(id string, ctx, out int) string {
-		return fmt.Sprintf(`{"type":"assistant","message":{"id":%q,"model":"m","usage":{"input_tokens":%d,"output_tokens":%d}}}`, id, ctx, out)
+		return fmt.Sprintf(`{"type":"assistant","message":{"id":%q,"model":"m","content":[{"type":"tool_use","id":"t%s"}],"usage":{"input_tokens":%d,"output_tokens":%d}}}`, id, id, ctx, out)
 	}
 	agent := `{"type":"progress","data":{"message":{"type":"assistant"}}}`
 	file := rec("a", 10, 1) + "\n" + agent + "\n" + rec("a", 10, 5) + "\n" + agent + "\n" +
@@ -167,5 +168,17 @@ func TestModelSeesWhatTheHookWould(t *testing.T) {
 		"response b", "lines 20", "other progress"}
 	if !slices.Equal(r.log, want) {
 		t.Errorf("calls:\n got %q\nwant %q", r.log, want)
+	}
+	// A response without a tool call gets no hook call: no lines asked.
+	file = strings.ReplaceAll(file, `"content":[{"type":"tool_use","id":"tb"}],`, "")
+	if err := os.WriteFile(p, []byte(file), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r = recorder{}
+	replay.File(replay.Source{Path: p}, replay.Options{NewModel: func(string) replay.Model { return &r }})
+	want = []string{"response a", "other progress", "response a", "lines 10", "other progress", "boundary",
+		"response b", "other progress"}
+	if !slices.Equal(r.log, want) {
+		t.Errorf("no tool call:\n got %q\nwant %q", r.log, want)
 	}
 }

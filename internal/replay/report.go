@@ -35,6 +35,12 @@ type Session struct {
 	Boundaries  []Boundary `json:"boundaries"`
 	Notices     []Notice   `json:"notices"`
 	Pauses      []Pause    `json:"pauses"`
+	// Rooms is, for each compaction, the room the climb's first pause left
+	// before it (Total fills it).
+	Rooms []Room `json:"rooms"`
+	// Lines are the lines in force at the session's last hook call (nil:
+	// the hook never ran: no response made a tool call).
+	Lines *lines.Lines `json:"lines,omitempty"`
 	// Points are the responses after which the session went on 100k
 	// tokens without a boundary: the forecast there against what carrying
 	// on really cost. CarryOnMedianAbsError is the median of
@@ -127,6 +133,9 @@ type Totals struct {
 	// CompactedBeforeAnyNotice counts sessions whose first compaction
 	// (compact_boundary) came before any notice.
 	CompactedBeforeAnyNotice int `json:"compacted_before_any_notice"`
+	// Rooms counts the room the pauses left before the automatic
+	// compactions.
+	Rooms RoomSummary `json:"rooms"`
 	// CarryOnPoints counts pauses with both a prediction and an actual.
 	CarryOnPoints       int      `json:"carry_on_points"`
 	PredictedCarryOnUSD *float64 `json:"predicted_carry_on_usd"`

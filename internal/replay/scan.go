@@ -19,15 +19,24 @@ const bufSize = 256 << 10
 // test alone.
 var needles = [][]byte{[]byte(`"assistant"`), []byte(`_boundary"`), []byte(`"api-request"`)}
 
-// wanted reports whether a line may hold a record the walk needs.
+// wanted reports whether a line may hold a record the walk needs: one of
+// the needles', or an operator prompt (a user record that is not only tool
+// results), which the session's own orientation ends at (package
+// orientation's rule).
 func wanted(line []byte) bool {
 	for _, n := range needles {
 		if bytes.Contains(line, n) {
 			return true
 		}
 	}
-	return false
+	return bytes.Contains(line, userWord) && (!bytes.Contains(line, toolResultWord) || bytes.Contains(line, textWord))
 }
+
+var (
+	userWord       = []byte(`"user"`)
+	toolResultWord = []byte(`"tool_result"`)
+	textWord       = []byte(`"text"`)
+)
 
 // eachLine calls fn with every line of r worth decoding, without its
 // newline. A line longer than reading.MaxLine is skipped, as the hook's

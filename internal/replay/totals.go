@@ -10,8 +10,11 @@ func Total(sessions []Session) Totals {
 	var t Totals
 	var errs, pointErrs, reqErrs []float64
 	var predicted, actual float64
+	var rooms []Room
 	for i := range sessions {
 		s := &sessions[i]
+		s.Rooms = Rooms(s.Notices, s.Boundaries)
+		rooms = append(rooms, s.Rooms...)
 		t.Sessions++
 		t.Bytes += s.Bytes
 		t.Responses += s.Responses
@@ -49,6 +52,7 @@ func Total(sessions []Session) Totals {
 			}
 		}
 	}
+	t.Rooms = SummarizeRooms(rooms)
 	if t.CarryOnPoints > 0 {
 		t.PredictedCarryOnUSD, t.ActualCarryOnUSD = ptr(predicted), ptr(actual)
 	}

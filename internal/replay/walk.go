@@ -2,6 +2,9 @@ package replay
 
 import (
 	"bytes"
+	"encoding/json"
+
+	"github.com/muthur/context-budget/internal/lines"
 
 	"github.com/muthur/context-budget/internal/state"
 	"github.com/muthur/context-budget/internal/transcript"
@@ -21,6 +24,12 @@ type walker struct {
 	// pending are the forecast's points whose slice is still being
 	// measured; those that reach it move to out.Points.
 	pending []Point
+	// lines are the lines of the latest hook call, called whether there
+	// was one; early counts the responses before the first, whose series
+	// entries take the first call's lines.
+	lines  lines.Lines
+	called bool
+	early  int
 }
 
 // response is one of the session's own responses, gathered from its
@@ -30,6 +39,9 @@ type response struct {
 	reading int64
 	model   string
 	usage   transcript.Usage
+	// tool: the response made a tool call, after which Claude Code runs
+	// the PostToolUse hook; the hook decides only then.
+	tool bool
 }
 
 // held is a record kept back, with a copy of its line.
@@ -48,13 +60,15 @@ func (w *walker) record(r *transcript.Record, line []byte) {
 			w.flush()
 			w.cur.usage = *r.Message.Usage
 			w.cur.model = r.Message.Model
+			w.cur.tool = w.cur.tool || MakesToolCall(r.Message.Content)
 			w.model.Observe(r, line)
 			return
 		}
 		w.finish()
 		w.flush()
 		u := r.Message.Usage
-		w.cur = &response{id: r.Message.ID, reading: u.Context(), model: r.Message.Model, usage: *u}
+		w.cur = &response{id: r.Message.ID, reading: u.Context(), model: r.Message.Model, usage: *u,
+			tool: MakesToolCall(r.Message.Content)}
 		w.model.Observe(r, line)
 	case r.IsBoundary():
 		w.finish()
@@ -85,6 +99,10 @@ func (w *walker) end() {
 	w.finish()
 	w.flush()
 	w.carry.end()
+	if w.called {
+		ls := w.lines
+		w.out.Lines = &ls
+	}
 }
 
 // finish evaluates the pending response as the hook would after it.
@@ -113,13 +131,36 @@ func (w *walker) finish() {
 		w.carry.open(true, len(w.pending)-1, c.reading)
 	}
 
+	if !c.tool {
+		// No tool call, no hook call: nothing is decided here.
+		if w.series {
+			s.Readings = append(s.Readings, c.reading)
+			s.WarnLines = append(s.WarnLines, w.lines.Warn.Tokens)
+			s.PauseLines = append(s.PauseLines, w.lines.Pause.Tokens)
+			if !w.called {
+				w.early++
+			}
+		}
+		return
+	}
 	ls := w.model.Lines(c.reading)
+	w.lines = ls
 	if w.series {
 		s.Readings = append(s.Readings, c.reading)
 		s.WarnLines = append(s.WarnLines, ls.Warn.Tokens)
 		s.PauseLines = append(s.PauseLines, ls.Pause.Tokens)
+		if !w.called {
+			for i := len(s.WarnLines) - 1 - w.early; i < len(s.WarnLines)-1; i++ {
+				s.WarnLines[i], s.PauseLines[i] = ls.Warn.Tokens, ls.Pause.Tokens
+			}
+		}
 	}
-	next, fire := state.Step(w.st, c.reading, ls.Tokens())
+	w.called = true
+	compactions := w.st.Compactions
+	if cm, ok := w.model.(interface{ Compactions() int }); ok {
+		compactions = cm.Compactions()
+	}
+	next, fire := state.StepIn(w.st, c.reading, ls.Tokens(), compactions)
 	w.st = next
 	if fire == state.None {
 		return
@@ -159,3 +200,25 @@ func (w *walker) boundary(r *transcript.Record) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// MakesToolCall reports whether a response's content holds a tool_use
+// block with an id: a call after which Claude Code runs the PostToolUse
+// hook.
+func MakesToolCall(content json.RawMessage) bool {
+	if !bytes.Contains(content, []byte(`"tool_use"`)) {
+		return false
+	}
+	var blocks []struct {
+		Type string `json:"type"`
+		ID   string `json:"id"`
+	}
+	if json.Unmarshal(content, &blocks) != nil {
+		return false
+	}
+	for _, b := range blocks {
+		if b.Type == "tool_use" && b.ID != "" {
+			return true
+		}
+	}
+	return false
+}

@@ -35,6 +35,7 @@ details ul { margin: 0.3em 0; }
 <tr><td>sessions</td><td id="total-sessions">{{.Totals.Sessions}} ({{mb .Totals.Bytes}}, {{.Totals.Responses}} responses{{if .Totals.Errors}}, {{.Totals.Errors}} unreadable{{end}})</td></tr>
 <tr><td>notices</td><td>{{.Totals.Notices}}: {{.Totals.Warnings}} warnings, {{.Totals.Pauses}} pauses</td></tr>
 <tr><td>compacted before any notice</td><td>{{.Totals.CompactedBeforeAnyNotice}}</td></tr>
+<tr><td>room before the automatic compactions</td><td id="total-rooms">{{with .Totals.Rooms}}{{if .Auto}}{{.Auto}} automatic compactions, {{.Paused}} with a pause in the climb, {{.Short}} with less than 20k tokens of room; median {{k .MedianTokens}} tokens in {{printf "%.0f" .MedianResponses}} responses{{else}}no automatic compaction{{end}}{{end}}</td></tr>
 <tr><td>how good the forecast was</td><td>{{if .Totals.Points}}off by {{pct .Totals.CarryOnMedianAbsError}} (median) over {{.Totals.Points}} responses after which a session went on 100k tokens{{if .Totals.CarryOnPoints}}; at the pauses, {{pct .Totals.PauseCarryOnMedianAbsError}}{{end}}{{else}}no session went on 100k tokens after a priced response{{end}}</td></tr>
 </table>
 
@@ -52,6 +53,7 @@ details ul { margin: 0.3em 0; }
 <p class="meta">{{if .About.SpentUSD}}cost {{spent .About.SpentUSD}} · {{end}}{{.Responses}} responses · peak {{k .Peak}} · {{.Compactions}} compaction{{if ne .Compactions 1}}s{{end}}{{if .Model}} · {{.Model}}{{end}}{{if .About.CompactsAt}} · Claude Code compacts at {{k .About.CompactsAt}}{{end}}{{if .Error}} · error: {{.Error}}{{end}} · <code>{{.SessionID}}</code></p>
 {{if .Saving}}<p>{{.Saving}}</p>{{end}}
 {{if .Notices}}<details><summary>{{.NoticeSummary}}</summary><ul>{{range .Notices}}<li>{{.}}</li>{{end}}</ul></details>{{else}}<p class="meta">No notice.</p>{{end}}
+{{if .Room}}<p>Room: {{.Room}}.</p>{{end}}
 <figure class="chart">
 {{.Chart}}
 </figure>

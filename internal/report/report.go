@@ -74,6 +74,8 @@ type sessionView struct {
 	NoticeSummary string
 	// Saving says what relaying at the session's pauses would have saved.
 	Saving string
+	// Room says, for each compaction, the room the climb's pause left.
+	Room string
 }
 
 // Render writes the HTML report of rep to w, with nothing known of the
@@ -118,6 +120,7 @@ func RenderInput(w io.Writer, in replay.ReportInput) error {
 		v := sessionView{Session: s, About: a, Title: title(s, a), Notices: describeNotices(s),
 			NoticeSummary: noticeSummary(s)}
 		v.Saving = pg.Money.addPauses(s)
+		v.Room = describeRooms(s)
 		if s.Responses < trivialResponses {
 			pg.Short = append(pg.Short, v)
 			continue
@@ -264,6 +267,27 @@ func describeNotices(s *replay.Session) []string {
 			line += fmt.Sprintf(": relaying saves %s; carrying on forecast %s, really %s", usd(p.SavingUSD), usd(p.PredictedCarryOnUSD), usd(p.ActualCarryOnUSD))
 		}
 		out = append(out, line)
+	}
+	return out
+}
+
+// describeRooms says, for each compaction, the room the climb's pause
+// left before it.
+func describeRooms(s *replay.Session) string {
+	out := ""
+	for i, r := range s.Rooms {
+		if i > 0 {
+			out += "; "
+		}
+		out += fmt.Sprintf("%s compaction at %s: ", r.Trigger, notice.K(r.PreTokens))
+		if !r.Paused {
+			out += "no pause in its climb"
+			continue
+		}
+		out += fmt.Sprintf("the pause at %s left %s tokens in %d responses", notice.K(r.PauseReading), notice.K(r.Tokens), r.Responses)
+		if r.Tokens < replay.EnoughRoom {
+			out += " (less than 20k)"
+		}
 	}
 	return out
 }

@@ -19,6 +19,9 @@ var ErrAbsent = errors.New("no shared transcripts beside the repository (../shar
 // Dir returns the folder of shared transcripts: ../shared/data/transcripts
 // from the folder holding go.mod, above the working directory.
 func Dir() (string, error) {
+	if os.Getenv(EnvShared) != "" {
+		return sharedData("transcripts", ErrAbsent)
+	}
 	dir, err := os.Getwd()
 	if err != nil {
 		return "", err

@@ -83,6 +83,9 @@ type Record struct {
 	Name    string `json:"level"`
 	Lines   Lines  `json:"lines"`
 	Reading int64  `json:"reading"`
+	// Compactions is how many compactions the session had when the
+	// level was announced: a later one ends the climb (design §5).
+	Compactions int `json:"compactions,omitempty"`
 }
 
 // Dir is the state folder of a project root.
@@ -135,6 +138,15 @@ func WriteFile(name string, data []byte) error {
 // level to announce (None for silence). The decision is recorded before
 // Advance returns; an error means nothing may be sent.
 func Advance(dir, session string, reading int64, lines Lines) (Level, error) {
+	return AdvanceIn(dir, session, reading, lines, 0)
+}
+
+// AdvanceIn is Advance for a session that has had compactions
+// compactions (compact_boundary records) so far: one more than when the
+// recorded level was announced re-arms both notices, whatever the
+// reading — a warn line priced under where the compaction left the
+// context would otherwise keep the next climb silent.
+func AdvanceIn(dir, session string, reading int64, lines Lines, compactions int) (Level, error) {
 	if !PlainName(session) {
 		return None, ErrName
 	}
@@ -146,7 +158,7 @@ func Advance(dir, session string, reading int64, lines Lines) (Level, error) {
 	// call that may send or clear takes the lock, and decides again under
 	// it. This spares the quiet call the folder, the lock and their
 	// system calls, a good share of the hook's budget (design §11).
-	if quiet(Load(name), reading, lines) {
+	if quiet(Load(name), reading, lines, compactions) {
 		return None, nil
 	}
 	if err := Ensure(dir); err != nil {
@@ -159,7 +171,7 @@ func Advance(dir, session string, reading int64, lines Lines) (Level, error) {
 	defer unlock()
 
 	rec := Load(name)
-	next, fire := Step(rec, reading, lines)
+	next, fire := StepIn(rec, reading, lines, compactions)
 	if fire == None {
 		if rec.Level != None && next.Level == None {
 			if err := os.Remove(name); err != nil && !os.IsNotExist(err) {
@@ -177,8 +189,8 @@ func Advance(dir, session string, reading int64, lines Lines) (Level, error) {
 
 // quiet reports whether Step, from rec, neither announces a level nor
 // ends the recorded climb: then nothing needs writing.
-func quiet(rec Record, reading int64, lines Lines) bool {
-	next, fire := Step(rec, reading, lines)
+func quiet(rec Record, reading int64, lines Lines, compactions int) bool {
+	next, fire := StepIn(rec, reading, lines, compactions)
 	return fire == None && (rec.Level == None || next.Level != None)
 }
 
@@ -188,14 +200,20 @@ func quiet(rec Record, reading int64, lines Lines) bool {
 // under the session's lock; replay applies it to past transcripts, so both
 // decide alike.
 func Step(rec Record, reading int64, lines Lines) (next Record, fire Level) {
-	if rec.Level != None && reading < min(rec.Lines.Lowest(), lines.Lowest()) {
+	return StepIn(rec, reading, lines, rec.Compactions)
+}
+
+// StepIn is Step for a session that has had compactions compactions so
+// far (see AdvanceIn).
+func StepIn(rec Record, reading int64, lines Lines, compactions int) (next Record, fire Level) {
+	if rec.Level != None && (reading < min(rec.Lines.Lowest(), lines.Lowest()) || compactions > rec.Compactions) {
 		rec = Record{}
 	}
 	due := lines.Due(reading)
 	if due <= rec.Level {
 		return rec, None
 	}
-	return Record{Level: due, Name: due.String(), Lines: lines, Reading: reading}, due
+	return Record{Level: due, Name: due.String(), Lines: lines, Reading: reading, Compactions: compactions}, due
 }
 
 // Load reads a state file; a missing or unreadable one is no state.

@@ -80,12 +80,35 @@ const (
 	EnvCompactLimit = "CLAUDE_CODE_AUTO_COMPACT_WINDOW"
 )
 
+// EnoughRoom is what the relay needs between the pause and the
+// compaction: the summary turn and the few tool calls that commit, push
+// and hand over (10–20k tokens of work, design §4.1).
+const EnoughRoom = 20_000
+
 // Window is a session's context window, where it came from, and where
 // Claude Code compacts it.
 type Window struct {
 	Tokens     int64  `json:"tokens"`
 	Source     string `json:"source"`
 	CompactsAt int64  `json:"compacts_at"`
+	// CompactSource names where CompactsAt came from (PointEnv …
+	// PointDefault); Version is the Claude Code version it was looked up
+	// for; Count and Sessions the compactions it rests on and how many
+	// sessions they came from (0 when none were counted).
+	CompactSource string `json:"compacts_source,omitempty"`
+	Version       string `json:"version,omitempty"`
+	Count         int    `json:"count,omitempty"`
+	Sessions      int    `json:"sessions,omitempty"`
+	// PauseRoom is what the pause line keeps under CompactsAt: EnoughRoom
+	// and the step a line is crossed in (Table.StepAllowance).
+	PauseRoom int64 `json:"pause_room,omitempty"`
+}
+
+// Observation is what the user's other sessions showed of a version and
+// window: the lowest automatic compaction and how many there were.
+type Observation struct {
+	At                    int64
+	Compactions, Sessions int
 }
 
 // Evidence is what the session has shown about its window.
@@ -101,6 +124,12 @@ type Evidence struct {
 	// AutoCompactAt is the preTokens of an automatic compaction seen in
 	// the session (0: none).
 	AutoCompactAt int64
+	// Version is the Claude Code version of the latest response.
+	Version string
+	// Observed looks up the user's other sessions (nil: none).
+	Observed func(version string, window int64) (Observation, bool)
+	// Table is the shipped table; nil means Shipped().
+	Table *Table
 }
 
 // Detect returns the window: the first source that answers.
@@ -116,24 +145,47 @@ func Detect(e Evidence, getenv func(string) string) Window {
 	case e.Statusline > 0:
 		w = Window{Tokens: e.Statusline, Source: Statusline}
 	}
-	w.CompactsAt = compactsAt(w.Tokens, getenv)
+	t := e.Table
+	if t == nil {
+		t = Shipped()
+	}
+	w.Version = e.Version
+	w.PauseRoom = EnoughRoom + t.StepAllowance
+	if at, ok := envPoint(w.Tokens, getenv); ok {
+		w.CompactsAt, w.CompactSource = at, PointEnv
+		return w
+	}
+	if r, ok := t.Lookup(e.Version); ok {
+		w.CompactsAt, w.CompactSource, w.Count, w.Sessions = max(w.Tokens-r.Below, 0), PointTable, r.Compactions, r.Sessions
+	} else {
+		w.CompactsAt, w.CompactSource = max(w.Tokens-t.DefaultBelow, 0), PointDefault
+	}
+	// What was seen is an upper bound of the threshold (a compaction
+	// happens at the first request past it), so it only lowers the point.
+	if e.Observed != nil {
+		if o, ok := e.Observed(e.Version, w.Tokens); ok && o.At > 0 && o.At < w.CompactsAt {
+			w.CompactsAt, w.CompactSource, w.Count, w.Sessions = o.At, PointObserved, o.Compactions, o.Sessions
+		}
+	}
 	if a := e.AutoCompactAt; a > 0 && a < w.CompactsAt && (w.Source == Default || w.Source == Statusline || w.Source == Env) {
-		w.CompactsAt = a
+		w.CompactsAt, w.CompactSource, w.Count, w.Sessions = a, PointSession, 1, 1
 	}
 	return w
 }
 
-// compactsAt is Claude Code's auto-compact threshold for a window.
-func compactsAt(window int64, getenv func(string) string) int64 {
+// envPoint is Claude Code's threshold when one of its variables is set:
+// ok is false when neither is.
+func envPoint(window int64, getenv func(string) string) (int64, bool) {
+	set := false
 	if v, err := strconv.ParseInt(strings.TrimSpace(getenv(EnvCompactLimit)), 10, 64); err == nil && v > 0 {
-		window = min(window, v)
+		window, set = min(window, v), true
 	}
 	eff := window - SummaryReserve
 	at := eff - AutocompactGap
 	if p, err := strconv.ParseFloat(strings.TrimSpace(getenv(EnvPctOverride)), 64); err == nil && p > 0 && p <= 100 {
-		at = min(at, int64(math.Floor(float64(eff)*p/100)))
+		at, set = min(at, int64(math.Floor(float64(eff)*p/100))), true
 	}
-	return max(at, 0)
+	return max(at, 0), set
 }
 
 // FileName is the statusline's record of a session's window, in a state
@@ -156,10 +208,45 @@ func ReadFile(name string) int64 {
 	return n
 }
 
-// Words describes the window for a notice: "the 200k window's compaction
-// point at 167k; window size from the default".
+// Words describes the window for a notice: "the window: Claude Code
+// 2.1.x compacts this 200k window at ~155k; fitted on 30 compactions of
+// the corpus's sessions; window size from the default".
 func (w Window) Words() string {
-	return "the " + k(w.Tokens) + " window's compaction point at " + k(w.CompactsAt) + "; window size from " + sourceWords(w.Source)
+	return "the window: Claude Code " + series(w.Version) + "compacts this " + k(w.Tokens) + " window at ~" + k(w.CompactsAt) +
+		"; " + w.PointWords() + "; window size from " + sourceWords(w.Source)
+}
+
+// series is the version's series and a space, or nothing.
+func series(v string) string {
+	if _, ok := parseVersion(v); ok {
+		return Series(v) + " "
+	}
+	return ""
+}
+
+// PointWords says where the compaction point came from.
+func (w Window) PointWords() string {
+	switch w.CompactSource {
+	case PointEnv:
+		return "from " + EnvPctOverride + " / " + EnvCompactLimit
+	case PointSession:
+		return "seen earlier in this session"
+	case PointObserved:
+		return "observed in " + plural(w.Sessions, "of your sessions", "of your sessions")
+	case PointTable:
+		if w.Count > 0 {
+			return "fitted on " + plural(w.Count, "compaction", "compactions") + " in " + plural(w.Sessions, "real session", "real sessions")
+		}
+		return "measured on the CLI this build pins"
+	}
+	return "a cautious default (a version the table does not know)"
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
 }
 
 func sourceWords(s string) string {
