@@ -2,6 +2,7 @@ package orientation
 
 import (
 	"encoding/json"
+	"github.com/muthur/context-budget/internal/transcript"
 	"strings"
 	"unicode/utf8"
 )
@@ -22,7 +23,7 @@ func promptText(raw json.RawMessage) (string, bool) {
 		}
 	case len(raw) > 0 && raw[0] == '[':
 		var parts []string
-		for _, b := range blocks(raw) {
+		for _, b := range transcript.Blocks(raw) {
 			if b.Type == "text" {
 				parts = append(parts, b.Text)
 			}

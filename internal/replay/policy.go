@@ -1,7 +1,6 @@
 package replay
 
 import (
-	"bytes"
 
 	"github.com/muthur/context-budget/internal/config"
 	"github.com/muthur/context-budget/internal/history"
@@ -60,10 +59,7 @@ func (m *PolicyModel) Observe(r *transcript.Record, line []byte) {
 		}
 		return
 	}
-	if r.Type == "api-request" && bytes.Contains(line, beta1M) {
-		m.h.Window1M = true
-	}
-	if m.h.Add(r) {
+	if m.h.AddRecord(r, line) {
 		m.requested = r.RequestedModel
 	}
 }
@@ -125,7 +121,3 @@ func (m *PolicyModel) decide(reading int64) *policy.Decision {
 	m.cached, m.at = true, reading
 	return &m.d
 }
-
-// beta1M is what the history's pass looks for in an api-request record:
-// the 1M-window beta.
-var beta1M = []byte(`"context-1m-`)
