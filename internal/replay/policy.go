@@ -1,7 +1,6 @@
 package replay
 
 import (
-
 	"github.com/muthur/context-budget/internal/config"
 	"github.com/muthur/context-budget/internal/history"
 	"github.com/muthur/context-budget/internal/linecache"
