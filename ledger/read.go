@@ -5,9 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/muthur/context-budget/internal/reading"
 	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -123,17 +123,9 @@ func (r *Reader) ReadAll() ([]Row, error) {
 }
 
 func readFile(name string) (Row, error) {
-	f, err := os.Open(name)
+	data, err := reading.ReadFile(name, maxRow)
 	if err != nil {
 		return Row{}, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxRow+1))
-	if err != nil {
-		return Row{}, err
-	}
-	if len(data) > maxRow {
-		return Row{}, errors.New("larger than a row can be")
 	}
 	return Parse(data)
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/muthur/context-budget/internal/reading"
 	"io"
 	"os"
 	"os/exec"
@@ -202,7 +203,7 @@ func (d *doctor) checkSkills(scopes []scopeSettings) {
 		var found []string
 		for _, dir := range order {
 			name := filepath.Join(dir, sk.Name, "SKILL.md")
-			data, err := os.ReadFile(name)
+			data, err := reading.ReadFile(name, reading.MaxSkill)
 			if err != nil {
 				continue
 			}

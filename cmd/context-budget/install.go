@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/muthur/context-budget/internal/reading"
 	"io"
 	"io/fs"
 	"os"
@@ -183,7 +184,7 @@ func installSkills(all []skills.Skill) func(dir string, dry bool) ([]string, err
 		var changes []string
 		for _, s := range all {
 			name := filepath.Join(dir, s.Name, "SKILL.md")
-			cur, err := os.ReadFile(name)
+			cur, err := reading.ReadFile(name, reading.MaxSkill)
 			if err == nil && bytes.Equal(cur, s.Content) {
 				continue
 			}
@@ -215,7 +216,7 @@ func removeSkills(all []skills.Skill) func(dir string, dry bool) ([]string, erro
 		var changes []string
 		for _, s := range all {
 			name := filepath.Join(dir, s.Name, "SKILL.md")
-			cur, err := os.ReadFile(name)
+			cur, err := reading.ReadFile(name, reading.MaxSkill)
 			if err != nil {
 				continue
 			}

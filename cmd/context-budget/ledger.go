@@ -211,7 +211,7 @@ func operatorOf(root, session string) string {
 	if !state.PlainName(session) {
 		return ""
 	}
-	data, err := os.ReadFile(filepath.Join(state.Dir(root), session+".operator"))
+	data, err := reading.ReadFile(filepath.Join(state.Dir(root), session+".operator"), reading.MaxSideFile)
 	if err != nil {
 		return ""
 	}

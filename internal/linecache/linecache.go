@@ -39,6 +39,7 @@ package linecache
 
 import (
 	"encoding/json"
+	"github.com/muthur/context-budget/internal/reading"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -150,7 +151,7 @@ type cached struct {
 }
 
 func load(name string) (c cached, ok bool) {
-	data, err := os.ReadFile(name)
+	data, err := reading.ReadFile(name, reading.MaxCacheFile)
 	if err != nil || json.Unmarshal(data, &c) != nil {
 		return cached{}, false
 	}

@@ -13,8 +13,7 @@
 package manualrelay
 
 import (
-	"io"
-	"os"
+	"github.com/muthur/context-budget/internal/reading"
 	"path/filepath"
 
 	"github.com/muthur/context-budget/internal/config"
@@ -54,13 +53,8 @@ func Choice(root, login string) config.Switch {
 	if !PlainLogin(login) {
 		return config.Unset
 	}
-	f, err := os.Open(File(root, login))
+	data, err := reading.ReadFile(File(root, login), maxFile)
 	if err != nil {
-		return config.Unset
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxFile+1))
-	if err != nil || len(data) > maxFile {
 		return config.Unset
 	}
 	return config.ParseSwitch(string(data))

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/muthur/context-budget/internal/prices"
+	"github.com/muthur/context-budget/internal/reading"
 	"github.com/muthur/context-budget/internal/state"
 	"github.com/muthur/context-budget/ledger"
 )
@@ -124,12 +125,12 @@ func ownOrientation(dir string, in SuccessorInputs) (ledger.Phase, bool, bool) {
 	}
 	name := filepath.Join(dir, in.Session+".orientation")
 	var c ownCache
-	if data, err := os.ReadFile(name); err == nil && json.Unmarshal(data, &c) == nil && c.Phase.Measured() {
+	if data, err := reading.ReadFile(name, reading.MaxCacheFile); err == nil && json.Unmarshal(data, &c) == nil && c.Phase.Measured() {
 		return c.Phase, c.Relayed, true
 	}
 	searchName := name + "-search"
 	var p progress
-	if data, err := os.ReadFile(searchName); err != nil || json.Unmarshal(data, &p) != nil {
+	if data, err := reading.ReadFile(searchName, reading.MaxCacheFile); err != nil || json.Unmarshal(data, &p) != nil {
 		p = progress{}
 	}
 	saveSearch := func() {
@@ -207,7 +208,7 @@ func LedgerMean(root string) (Mean, bool) {
 	}
 	cacheName := filepath.Join(state.Dir(root), "ledger-mean.json")
 	var c meanCache
-	if data, err := os.ReadFile(cacheName); err != nil || json.Unmarshal(data, &c) != nil {
+	if data, err := reading.ReadFile(cacheName, reading.MaxCacheFile); err != nil || json.Unmarshal(data, &c) != nil {
 		c = meanCache{}
 	}
 	changed := c.Key != key
@@ -259,7 +260,7 @@ func LedgerMean(root string) (Mean, bool) {
 // summarize reads one row: what it adds to the mean, or that it is bad.
 func summarize(name string, info os.FileInfo) rowSummary {
 	s := rowSummary{Size: info.Size(), ModTime: info.ModTime().UnixNano()}
-	data, err := os.ReadFile(name)
+	data, err := reading.ReadFile(name, reading.MaxLedgerRow)
 	if err != nil {
 		s.Bad = true
 		return s

@@ -2,6 +2,7 @@ package settings
 
 import (
 	"errors"
+	"github.com/muthur/context-budget/internal/reading"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -13,7 +14,7 @@ import (
 // object and nil data; a file that does not parse is an error and is to
 // be left as it is.
 func Read(name string) (o *Object, data []byte, err error) {
-	data, err = os.ReadFile(name)
+	data, err = reading.ReadFile(name, reading.MaxSettings)
 	if errors.Is(err, fs.ErrNotExist) {
 		return NewObject(), nil, nil
 	}

@@ -27,6 +27,7 @@ package state
 import (
 	"encoding/json"
 	"errors"
+	"github.com/muthur/context-budget/internal/reading"
 	"os"
 	"path/filepath"
 
@@ -201,7 +202,7 @@ func Step(rec Record, reading int64, lines Lines) (next Record, fire Level) {
 // Load reads a state file; a missing or unreadable one is no state.
 func Load(name string) Record {
 	var rec Record
-	data, err := os.ReadFile(name)
+	data, err := reading.ReadFile(name, reading.MaxSideFile)
 	if err != nil || json.Unmarshal(data, &rec) != nil {
 		return Record{}
 	}

@@ -50,8 +50,8 @@
 package window
 
 import (
+	"github.com/muthur/context-budget/internal/reading"
 	"math"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -145,8 +145,8 @@ func FileName(dir, session string) string {
 // ReadFile reads a window recorded by the statusline; 0 when absent or
 // unreadable.
 func ReadFile(name string) int64 {
-	data, err := os.ReadFile(name)
-	if err != nil || len(data) > 64 {
+	data, err := reading.ReadFile(name, 64)
+	if err != nil {
 		return 0
 	}
 	n, err := strconv.ParseInt(strings.TrimSpace(string(data)), 10, 64)
