@@ -63,6 +63,13 @@ fuzz:
 	$(GO) test ./ledger -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./internal/orientation -run '^$$' -fuzz '^FuzzRead$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./internal/orientation -run '^$$' -fuzz '^FuzzNormalizePrompt$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./internal/reading -run '^$$' -fuzz '^FuzzReader$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./internal/reading -run '^$$' -fuzz '^FuzzReadPayload$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./internal/transcript -run '^$$' -fuzz '^FuzzActingCalls$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./internal/replay -run '^$$' -fuzz '^FuzzReadersAgree$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./internal/settings -run '^$$' -fuzz '^FuzzSettings$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./internal/manualrelay -run '^$$' -fuzz '^FuzzOperatorRecord$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./internal/manualrelay -run '^$$' -fuzz '^FuzzChoice$$' -fuzztime $(FUZZTIME)
 
 # `ledger record` (the Stop hook) on a synthetic 100 MB transcript with
 # subagents: wall time, CPU and peak memory of the process; then the

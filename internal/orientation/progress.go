@@ -30,7 +30,10 @@ type progress struct {
 // complete line read. A final line without its newline waits for the next
 // search; a line past reading.MaxLine is skipped whole, as every reader
 // skips it.
-func (p *progress) search(path string, from int64, sub bool) (next int64, acted bool) {
+//
+// It stops after about budget bytes (the caller's share of one call's
+// reading): the next search resumes at next.
+func (p *progress) search(path string, from int64, sub bool, budget int64) (next int64, acted bool) {
 	f, _, err := reading.Open(path)
 	if err != nil {
 		return from, false
@@ -40,7 +43,7 @@ func (p *progress) search(path string, from int64, sub bool) (next int64, acted 
 		return from, false
 	}
 	rd := reading.NewReaderAt(f, from)
-	for {
+	for rd.Offset()-from < budget {
 		line, err := rd.Next()
 		if err != nil {
 			return rd.Offset(), false
@@ -49,7 +52,14 @@ func (p *progress) search(path string, from int64, sub bool) (next int64, acted 
 			return rd.Offset(), true
 		}
 	}
+	return rd.Offset(), false
 }
+
+// searchSlice bounds the bytes one searchAll reads over all the session's
+// files, so that no hook call pays for a whole long transcript: a session
+// that has not acted within it is searched further on the next priced
+// recompute (linecache.PassSlice bounds the history's pass the same way).
+const searchSlice = 64 << 20
 
 func (p *progress) line(line []byte, sub bool) bool {
 	// Each search may run through a tool result of megabytes: search as
@@ -98,13 +108,20 @@ func (p *progress) searchAll(transcriptPath string) (acted bool) {
 	if fi, err := os.Stat(transcriptPath); err != nil || fi.Size() < p.Main {
 		*p = progress{} // replaced or truncated: start over
 	}
-	next, a := p.search(transcriptPath, p.Main, false)
+	budget := int64(searchSlice)
+	next, a := p.search(transcriptPath, p.Main, false, budget)
+	budget -= next - p.Main
 	p.Main, acted = next, a
 	if p.Subs == nil {
 		p.Subs = map[string]int64{}
 	}
 	for _, name := range SubagentFiles(transcriptPath) {
-		next, a := p.search(name, p.Subs[name], true)
+		if budget <= 0 {
+			break
+		}
+		from := p.Subs[name]
+		next, a := p.search(name, from, true, budget)
+		budget -= next - from
 		p.Subs[name] = next
 		acted = acted || a
 	}
