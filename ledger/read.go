@@ -5,12 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/muthur/context-budget/internal/reading"
 	"io"
 	"io/fs"
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/muthur/context-budget/internal/reading"
 )
 
 // Dir is the folder of a project's rows: <root>/.claude/costs/sessions.

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"github.com/muthur/context-budget/internal/reading"
 	"io"
 	"os"
 	"os/exec"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/muthur/context-budget/internal/config"
 	"github.com/muthur/context-budget/internal/prices"
+	"github.com/muthur/context-budget/internal/reading"
 	"github.com/muthur/context-budget/internal/settings"
 	"github.com/muthur/context-budget/skills"
 )

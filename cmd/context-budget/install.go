@@ -5,13 +5,13 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/muthur/context-budget/internal/reading"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/muthur/context-budget/internal/reading"
 	"github.com/muthur/context-budget/internal/settings"
 	"github.com/muthur/context-budget/skills"
 )

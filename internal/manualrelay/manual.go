@@ -13,10 +13,10 @@
 package manualrelay
 
 import (
-	"github.com/muthur/context-budget/internal/reading"
 	"path/filepath"
 
 	"github.com/muthur/context-budget/internal/config"
+	"github.com/muthur/context-budget/internal/reading"
 )
 
 // Decision is how the notice ends.

@@ -3,7 +3,6 @@ package manualrelay
 import (
 	"bytes"
 	"context"
-	"github.com/muthur/context-budget/internal/reading"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/muthur/context-budget/internal/reading"
 	"github.com/muthur/context-budget/internal/state"
 )
 

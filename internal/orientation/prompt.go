@@ -2,9 +2,10 @@ package orientation
 
 import (
 	"encoding/json"
-	"github.com/muthur/context-budget/internal/transcript"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/muthur/context-budget/internal/transcript"
 )
 
 // PromptLimit is the length, in characters, an opening prompt is cut at.

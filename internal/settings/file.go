@@ -2,12 +2,12 @@ package settings
 
 import (
 	"errors"
-	"github.com/muthur/context-budget/internal/reading"
 	"io/fs"
 	"os"
 	"path/filepath"
 
 	"github.com/muthur/context-budget/internal/atomicfile"
+	"github.com/muthur/context-budget/internal/reading"
 )
 
 // Read reads and parses a settings file. A missing file is an empty

@@ -27,11 +27,11 @@ package state
 import (
 	"encoding/json"
 	"errors"
-	"github.com/muthur/context-budget/internal/reading"
 	"os"
 	"path/filepath"
 
 	"github.com/muthur/context-budget/internal/atomicfile"
+	"github.com/muthur/context-budget/internal/reading"
 )
 
 // Level is how far a climb has gone.

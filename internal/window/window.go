@@ -50,11 +50,12 @@
 package window
 
 import (
-	"github.com/muthur/context-budget/internal/reading"
 	"math"
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/muthur/context-budget/internal/reading"
 )
 
 // Sources of the window.
