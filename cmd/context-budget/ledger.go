@@ -13,6 +13,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/muthur/context-budget/internal/manualrelay"
+	"github.com/muthur/context-budget/internal/notice"
 	"github.com/muthur/context-budget/internal/orientation"
 	"github.com/muthur/context-budget/internal/prices"
 	"github.com/muthur/context-budget/internal/reading"
@@ -80,7 +81,7 @@ func printRows(w io.Writer, rows []ledger.Row) {
 		}
 		at, usd := "-", "-"
 		if r.Orientation.Measured() {
-			at = fmt.Sprintf("%dk", (r.Orientation.ContextTokens+500)/1000)
+			at = notice.K(r.Orientation.ContextTokens)
 			usd = fmt.Sprintf("$%.2f", r.Orientation.Spend.CostUSD)
 			measured++
 			orientUSD += r.Orientation.Spend.CostUSD

@@ -55,6 +55,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/muthur/context-budget/internal/notice"
 	"github.com/muthur/context-budget/internal/reading"
 )
 
@@ -160,7 +161,7 @@ func ReadFile(name string) int64 {
 // Words describes the window for a notice: "the 200k window's compaction
 // point at 167k; window size from the default".
 func (w Window) Words() string {
-	return "the " + k(w.Tokens) + " window's compaction point at " + k(w.CompactsAt) + "; window size from " + sourceWords(w.Source)
+	return "the " + notice.K(w.Tokens) + " window's compaction point at " + notice.K(w.CompactsAt) + "; window size from " + sourceWords(w.Source)
 }
 
 func sourceWords(s string) string {
@@ -175,11 +176,4 @@ func sourceWords(s string) string {
 		return "the statusline"
 	}
 	return "the default"
-}
-
-func k(tokens int64) string {
-	if tokens >= 1_000_000 && tokens%1_000_000 == 0 {
-		return strconv.FormatInt(tokens/1_000_000, 10) + "M"
-	}
-	return strconv.FormatInt((tokens+500)/1000, 10) + "k"
 }
