@@ -155,10 +155,7 @@ func runLedgerRecord(args []string, stdin io.Reader, stdout, stderr io.Writer) i
 	if err != nil || p.AgentID != "" || !state.PlainName(p.SessionID) || p.TranscriptPath == "" {
 		return 0
 	}
-	root := os.Getenv("CLAUDE_PROJECT_DIR")
-	if root == "" {
-		root = p.Cwd
-	}
+	root := sessionRoot(os.Getenv, p.Cwd)
 	if root == "" {
 		return 0
 	}

@@ -103,10 +103,7 @@ func runLines(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		path, session = p.TranscriptPath, p.SessionID
 		if root == "" {
-			root = os.Getenv("CLAUDE_PROJECT_DIR")
-		}
-		if root == "" {
-			root = p.Cwd
+			root = sessionRoot(os.Getenv, p.Cwd)
 		}
 	} else {
 		session = strings.TrimSuffix(filepath.Base(path), ".jsonl")
