@@ -61,7 +61,7 @@ var hostileTargets = []struct {
 	name, path string
 	cmds       []string
 }{
-	{"transcript", "config/projects/proj-x/s1.jsonl", []string{"hook", "statusline", "lines", "ledger-record", "ledger-backfill", "doctor"}},
+	{"transcript", "config/projects/proj-x/s1.jsonl", []string{"hook", "statusline", "lines", "ledger-record", "ledger-backfill", "doctor", "replay"}},
 	{"state record", "tmp/context-budget/s1", []string{"hook", "statusline", "lines", "doctor"}},
 	{"line cache", "tmp/context-budget/s1.line", []string{"hook", "statusline", "lines", "doctor"}},
 	{"window", "tmp/context-budget/s1.window", []string{"hook", "statusline", "lines", "doctor"}},
@@ -165,6 +165,8 @@ func runHostile(t *testing.T, root, name string) (stdout, stderr string) {
 		args = []string{"ledger"}
 	case "doctor":
 		args = []string{"doctor"}
+	case "replay":
+		args = []string{"replay", transcript}
 	case "install-project":
 		args = []string{"install", "--scope", "project"}
 	case "install-user":
