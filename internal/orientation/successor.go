@@ -33,12 +33,14 @@ const (
 	Estimate Source = "estimate"
 )
 
-// Reorientation is what a successor is expected to spend to re-orient:
-// W tokens of context when it first acts, R dollars before that.
+// Reorientation is what a successor is expected to spend to re-orient
+// (W and R of design §8): Tokens of context when it first acts, CostUSD
+// before that. It is the program's one reorientation: the policy's
+// decision, the line cache and `lines` hold it as it is.
 type Reorientation struct {
-	W      int64   `json:"w_tokens"`
-	R      float64 `json:"r_usd"`
-	Source Source  `json:"source"`
+	Tokens  int64   `json:"tokens"`
+	CostUSD float64 `json:"cost_usd"`
+	Source  Source  `json:"source"`
 	// Count is the number of relayed rows averaged (LedgerRelayed).
 	Count int `json:"count,omitempty"`
 	// Words names the source for the notice and `lines`.
@@ -86,21 +88,21 @@ type SuccessorInputs struct {
 func Successor(in SuccessorInputs) Reorientation {
 	if in.Root == "" {
 		w, r := in.estimate()
-		return Reorientation{W: w, R: r, Source: Estimate, Words: Words(Estimate, 0)}
+		return Reorientation{Tokens: w, CostUSD: r, Source: Estimate, Words: Words(Estimate, 0)}
 	}
 	dir := state.Dir(in.Root)
 	own, relayed, ok := ownOrientation(dir, in)
 	if ok && relayed {
-		return Reorientation{W: own.ContextTokens, R: own.Spend.CostUSD, Source: OwnRelayed, Words: Words(OwnRelayed, 0)}
+		return Reorientation{Tokens: own.ContextTokens, CostUSD: own.Spend.CostUSD, Source: OwnRelayed, Words: Words(OwnRelayed, 0)}
 	}
 	if m, ok := LedgerMean(in.Root); ok {
-		return Reorientation{W: m.W, R: m.R, Source: LedgerRelayed, Count: m.Count, Words: Words(LedgerRelayed, m.Count)}
+		return Reorientation{Tokens: m.W, CostUSD: m.R, Source: LedgerRelayed, Count: m.Count, Words: Words(LedgerRelayed, m.Count)}
 	}
 	if ok {
-		return Reorientation{W: own.ContextTokens, R: own.Spend.CostUSD, Source: Own, Words: Words(Own, 0)}
+		return Reorientation{Tokens: own.ContextTokens, CostUSD: own.Spend.CostUSD, Source: Own, Words: Words(Own, 0)}
 	}
 	w, r := in.estimate()
-	return Reorientation{W: w, R: r, Source: Estimate, Words: Words(Estimate, 0)}
+	return Reorientation{Tokens: w, CostUSD: r, Source: Estimate, Words: Words(Estimate, 0)}
 }
 
 func (in SuccessorInputs) estimate() (int64, float64) {
