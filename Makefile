@@ -73,6 +73,13 @@ fuzz:
 	$(GO) test ./cmd/context-budget -run '^$$' -fuzz '^FuzzSkillPrefix$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./internal/window -run '^$$' -fuzz '^FuzzLookup$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./internal/settings -run '^$$' -fuzz '^FuzzReadEnv$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./internal/reading -run '^$$' -fuzz '^FuzzReader$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./internal/reading -run '^$$' -fuzz '^FuzzReadPayload$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./internal/transcript -run '^$$' -fuzz '^FuzzActingCalls$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./internal/replay -run '^$$' -fuzz '^FuzzReadersAgree$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./internal/settings -run '^$$' -fuzz '^FuzzSettings$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./internal/manualrelay -run '^$$' -fuzz '^FuzzOperatorRecord$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./internal/manualrelay -run '^$$' -fuzz '^FuzzChoice$$' -fuzztime $(FUZZTIME)
 
 # `ledger record` (the Stop hook) on a synthetic 100 MB transcript with
 # subagents: wall time, CPU and peak memory of the process; then the

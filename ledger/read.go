@@ -7,10 +7,11 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/muthur/context-budget/internal/reading"
 )
 
 // Dir is the folder of a project's rows: <root>/.claude/costs/sessions.
@@ -123,17 +124,9 @@ func (r *Reader) ReadAll() ([]Row, error) {
 }
 
 func readFile(name string) (Row, error) {
-	f, err := os.Open(name)
+	data, err := reading.ReadFile(name, maxRow)
 	if err != nil {
 		return Row{}, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxRow+1))
-	if err != nil {
-		return Row{}, err
-	}
-	if len(data) > maxRow {
-		return Row{}, errors.New("larger than a row can be")
 	}
 	return Parse(data)
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/muthur/context-budget/internal/config"
 	"github.com/muthur/context-budget/internal/prices"
+	"github.com/muthur/context-budget/internal/reading"
 	"github.com/muthur/context-budget/internal/settings"
 	"github.com/muthur/context-budget/skills"
 )
@@ -212,7 +213,7 @@ func (d *doctor) checkSkills(scopes []scopeSettings, plugin string) {
 		var found []string
 		for _, dir := range order {
 			name := filepath.Join(dir, sk.Name, "SKILL.md")
-			data, err := os.ReadFile(name)
+			data, err := reading.ReadFile(name, reading.MaxSkill)
 			if err != nil {
 				continue
 			}

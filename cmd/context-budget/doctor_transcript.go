@@ -1,7 +1,7 @@
 package main
 
 import (
-	"bufio"
+	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -14,6 +14,7 @@ import (
 	"github.com/muthur/context-budget/internal/notice"
 	"github.com/muthur/context-budget/internal/policy"
 	"github.com/muthur/context-budget/internal/prices"
+	"github.com/muthur/context-budget/internal/reading"
 	"github.com/muthur/context-budget/internal/state"
 	"github.com/muthur/context-budget/internal/transcript"
 	"github.com/muthur/context-budget/internal/window"
@@ -48,44 +49,56 @@ type transcriptScan struct {
 	last     int64
 	// requestedModel is the last response's, evidence of a 1M window.
 	requestedModel string
+	// long counts lines past reading.MaxLine, skipped unread.
+	long int
 }
 
-// scanTranscript reads a whole transcript once. Doctor is not on the hot
-// path, so unlike the hook it may read everything.
+// scanTranscript reads a whole transcript once, through the one forward
+// reader: doctor is not on the hot path, so unlike the hook it reads
+// every line, but skips those past reading.MaxLine as every reader does
+// (counted in long). The last line is decoded even without its newline;
+// only a complete line that decodes to nothing is a bad line (the last
+// one may still be being written).
 func scanTranscript(r io.Reader) (transcriptScan, error) {
 	sc := transcriptScan{unknown: map[string]int{}}
-	br := bufio.NewReaderSize(r, 1<<20)
+	rd := reading.NewReader(r)
+	rd.Final = true
 	for {
-		line, err := br.ReadBytes('\n')
-		complete := err == nil
-		if len(strings.TrimSpace(string(line))) > 0 {
-			n := 0
-			transcript.Decode(line, func(rec *transcript.Record) {
-				n++
-				sc.records++
-				if rec.Type != "" && !knownTypes[rec.Type] && rec.Message != nil && rec.Message.Usage != nil {
-					sc.unknown[rec.Type]++
-				}
-				if rec.IsResponse() {
-					sc.responses++
-					c := rec.Message.Usage.Context()
-					sc.last = c
-					sc.requestedModel = rec.RequestedModel
-					sc.peak = max(sc.peak, c)
-					if c > oneMillion {
-						sc.over1M++
-					}
-				}
-			})
-			if n == 0 && complete {
-				sc.badLines++
-			}
-		}
+		before, skipped := rd.Offset(), rd.Skipped
+		line, err := rd.Next()
+		sc.long = rd.Skipped
 		if err == io.EOF {
 			return sc, nil
 		}
 		if err != nil {
 			return sc, err
+		}
+		// A line that ended with its newline moved the offset one byte
+		// past it (when no long line was skipped before it).
+		complete := rd.Skipped > skipped || rd.Offset()-before > int64(len(line))
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		n := 0
+		transcript.Decode(line, func(rec *transcript.Record) {
+			n++
+			sc.records++
+			if rec.Type != "" && !knownTypes[rec.Type] && rec.Message != nil && rec.Message.Usage != nil {
+				sc.unknown[rec.Type]++
+			}
+			if rec.IsResponse() {
+				sc.responses++
+				c := rec.Message.Usage.Context()
+				sc.last = c
+				sc.requestedModel = rec.RequestedModel
+				sc.peak = max(sc.peak, c)
+				if c > oneMillion {
+					sc.over1M++
+				}
+			}
+		})
+		if n == 0 && complete {
+			sc.badLines++
 		}
 	}
 }
@@ -113,7 +126,7 @@ func transcriptDecision(name string, s config.Settings, root string, sc transcri
 }
 
 func (d *doctor) checkTranscript(name, root string, s config.Settings) {
-	f, err := os.Open(name)
+	f, _, err := reading.Open(name)
 	if err != nil {
 		d.printf("    unreadable: %v\n", err)
 		d.problem("%s: %v", name, err)
@@ -147,6 +160,9 @@ func (d *doctor) checkTranscript(name, root string, s config.Settings) {
 	if sc.badLines > 0 {
 		d.printf("    %d lines did not parse\n", sc.badLines)
 		d.problem("%s: %d lines did not parse", name, sc.badLines)
+	}
+	if sc.long > 0 {
+		d.printf("    %d lines longer than %d MiB skipped, as the hook skips them\n", sc.long, reading.MaxLine>>20)
 	}
 	if sc.over1M > 0 {
 		d.printf("    %d readings above 1M tokens\n", sc.over1M)

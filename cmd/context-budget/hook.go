@@ -74,10 +74,7 @@ func hookNotice(p reading.Payload, getenv func(string) string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	root := getenv("CLAUDE_PROJECT_DIR")
-	if root == "" {
-		root = p.Cwd
-	}
+	root := sessionRoot(getenv, p.Cwd)
 	if root == "" {
 		return "", nil
 	}

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/muthur/context-budget/internal/reading"
 	"github.com/muthur/context-budget/internal/settings"
 	"github.com/muthur/context-budget/skills"
 )
@@ -205,7 +206,7 @@ func installSkills(all []skills.Skill) func(dir string, dry bool) ([]string, err
 		var changes []string
 		for _, s := range all {
 			name := filepath.Join(dir, s.Name, "SKILL.md")
-			cur, err := os.ReadFile(name)
+			cur, err := reading.ReadFile(name, reading.MaxSkill)
 			if err == nil && bytes.Equal(cur, s.Content) {
 				continue
 			}
@@ -237,7 +238,7 @@ func removeSkills(all []skills.Skill) func(dir string, dry bool) ([]string, erro
 		var changes []string
 		for _, s := range all {
 			name := filepath.Join(dir, s.Name, "SKILL.md")
-			cur, err := os.ReadFile(name)
+			cur, err := reading.ReadFile(name, reading.MaxSkill)
 			if err != nil {
 				continue
 			}

@@ -12,6 +12,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/muthur/context-budget/internal/manualrelay"
+	"github.com/muthur/context-budget/internal/notice"
 	"github.com/muthur/context-budget/internal/orientation"
 	"github.com/muthur/context-budget/internal/prices"
 	"github.com/muthur/context-budget/internal/reading"
@@ -77,7 +78,7 @@ func printRows(w io.Writer, rows []ledger.Row) {
 		}
 		at, usd := "-", "-"
 		if r.Orientation.Measured() {
-			at = fmt.Sprintf("%dk", (r.Orientation.ContextTokens+500)/1000)
+			at = notice.K(r.Orientation.ContextTokens)
 			usd = fmt.Sprintf("$%.2f", r.Orientation.Spend.CostUSD)
 			measured++
 			orientUSD += r.Orientation.Spend.CostUSD
@@ -156,10 +157,7 @@ func runLedgerRecord(args []string, stdin io.Reader, stdout, stderr io.Writer) i
 	if err != nil || p.AgentID != "" || !state.PlainName(p.SessionID) || p.TranscriptPath == "" {
 		return 0
 	}
-	root := os.Getenv("CLAUDE_PROJECT_DIR")
-	if root == "" {
-		root = p.Cwd
-	}
+	root := sessionRoot(os.Getenv, p.Cwd)
 	if root == "" {
 		return 0
 	}
@@ -224,7 +222,7 @@ func operatorOf(root, session string) string {
 	if !state.PlainName(session) {
 		return ""
 	}
-	data, err := os.ReadFile(filepath.Join(state.Dir(root), session+".operator"))
+	data, err := reading.ReadFile(filepath.Join(state.Dir(root), session+".operator"), reading.MaxSideFile)
 	if err != nil {
 		return ""
 	}

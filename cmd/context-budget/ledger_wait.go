@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"os"
 	"strings"
 	"time"
 
@@ -47,15 +46,11 @@ func waitForFinal(path, text string) bool {
 // lastText returns the text of the transcript's last main-chain response
 // record that holds a text block, whitespace collapsed.
 func lastText(path string) (string, bool) {
-	f, err := os.Open(path)
+	f, fi, err := reading.Open(path)
 	if err != nil {
 		return "", false
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return "", false
-	}
 	var text string
 	found := false
 	reading.ScanBack(f, fi.Size(), func(line []byte) bool {

@@ -27,21 +27,21 @@ import (
 // linesReport is what `lines --json` prints. The first fields are the
 // contract of design §10 and issue 3; window and warnings come after.
 type linesReport struct {
-	Reading          int64           `json:"reading"`
-	Model            string          `json:"model"`
-	Priced           bool            `json:"priced"`
-	Warn             lineReport      `json:"warn"`
-	Pause            lineReport      `json:"pause"`
-	SavingUSD        *float64        `json:"saving_usd"`
-	RelayUpfrontUSD  *float64        `json:"relay_upfront_usd"`
-	CarryOnUSD       *float64        `json:"carry_on_usd"`
-	Reorientation    *reorientation  `json:"reorientation"`
-	RequestsPerToken *float64        `json:"requests_per_token"`
-	TTL              *string         `json:"ttl"`
-	Forecast         *forecastReport `json:"forecast,omitempty"`
-	PricesAsOf       string          `json:"prices_as_of"`
-	Window           window.Window   `json:"window"`
-	Warnings         []string        `json:"warnings,omitempty"`
+	Reading          int64                 `json:"reading"`
+	Model            string                `json:"model"`
+	Priced           bool                  `json:"priced"`
+	Warn             lineReport            `json:"warn"`
+	Pause            lineReport            `json:"pause"`
+	SavingUSD        *float64              `json:"saving_usd"`
+	RelayUpfrontUSD  *float64              `json:"relay_upfront_usd"`
+	CarryOnUSD       *float64              `json:"carry_on_usd"`
+	Reorientation    *policy.Reorientation `json:"reorientation"`
+	RequestsPerToken *float64              `json:"requests_per_token"`
+	TTL              *string               `json:"ttl"`
+	Forecast         *forecastReport       `json:"forecast,omitempty"`
+	PricesAsOf       string                `json:"prices_as_of"`
+	Window           window.Window         `json:"window"`
+	Warnings         []string              `json:"warnings,omitempty"`
 }
 
 // forecastReport says how the next 100k tokens were forecast: the rate
@@ -58,14 +58,6 @@ type lineReport struct {
 	SetBy  lines.SetBy `json:"set_by"`
 	// SavingUSD is the dollar threshold of a priced line.
 	SavingUSD float64 `json:"saving_usd,omitempty"`
-}
-
-type reorientation struct {
-	Tokens  int64   `json:"tokens"`
-	CostUSD float64 `json:"cost_usd"`
-	Source  string  `json:"source"`
-	// Words names the source as the notice does.
-	Words string `json:"words"`
 }
 
 // runLines is `context-budget lines`: the reading, both lines and what set
@@ -114,10 +106,7 @@ func runLines(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		path, session = p.TranscriptPath, p.SessionID
 		if root == "" {
-			root = os.Getenv("CLAUDE_PROJECT_DIR")
-		}
-		if root == "" {
-			root = p.Cwd
+			root = sessionRoot(os.Getenv, p.Cwd)
 		}
 	} else if session == "" {
 		session = strings.TrimSuffix(filepath.Base(path), ".jsonl")
@@ -199,7 +188,8 @@ func linesForEnv(s config.Settings, path, root, session string, getenv func(stri
 		rep.RelayUpfrontUSD = dollars(m.RelayUpfront(r.Tokens))
 		rep.CarryOnUSD = dollars(m.CarryOn(r.Tokens))
 		ro := d.Reorientation
-		rep.Reorientation = &reorientation{Tokens: ro.Tokens, CostUSD: *dollars(ro.CostUSD), Source: ro.Source, Words: ro.Words}
+		ro.CostUSD = *dollars(ro.CostUSD)
+		rep.Reorientation = &ro
 		q := roundSig(d.Cost.Q)
 		rep.RequestsPerToken, rep.TTL = &q, &d.TTL
 		rep.Forecast = &forecastReport{Rate: s.Rate, Requests: roundSig(m.N()),

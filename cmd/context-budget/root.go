@@ -6,6 +6,25 @@ import (
 	"strings"
 )
 
+// envProjectDir is the variable Claude Code sets, for its hooks and the
+// status line, to the project's root.
+const envProjectDir = "CLAUDE_PROJECT_DIR"
+
+// sessionRoot is the project of a hook or status line call:
+// $CLAUDE_PROJECT_DIR, else the first of the payload's folders that is
+// set (project_dir, cwd); "" when none is.
+func sessionRoot(getenv func(string) string, folders ...string) string {
+	if d := getenv(envProjectDir); d != "" {
+		return d
+	}
+	for _, d := range folders {
+		if d != "" {
+			return d
+		}
+	}
+	return ""
+}
+
 // projectRoot is the project a subcommand works on: the --project flag's
 // value when given, else $CLAUDE_PROJECT_DIR (inside a Claude Code
 // session), else the top of the git work tree around the current folder,
@@ -14,7 +33,7 @@ func projectRoot(flagValue string) string {
 	if flagValue != "" {
 		return flagValue
 	}
-	if d := os.Getenv("CLAUDE_PROJECT_DIR"); d != "" {
+	if d := os.Getenv(envProjectDir); d != "" {
 		return d
 	}
 	if out, err := exec.Command("git", "rev-parse", "--show-toplevel").Output(); err == nil {

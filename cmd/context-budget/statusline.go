@@ -89,13 +89,7 @@ func runStatusline(args []string, stdin io.Reader, stdout, _ io.Writer) int {
 // hook, $CLAUDE_PROJECT_DIR first; the payload's project_dir is the same
 // folder when the variable is not passed on.
 func statusRoot(p statusPayload, getenv func(string) string) string {
-	if d := getenv("CLAUDE_PROJECT_DIR"); d != "" {
-		return d
-	}
-	if p.ProjectDir != "" {
-		return p.ProjectDir
-	}
-	return p.Cwd
+	return sessionRoot(getenv, p.ProjectDir, p.Cwd)
 }
 
 // statusLine renders the line for one payload.

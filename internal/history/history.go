@@ -18,7 +18,6 @@
 package history
 
 import (
-	"bytes"
 	"strings"
 
 	"github.com/muthur/context-budget/internal/forecast"
@@ -109,7 +108,7 @@ func (h *History) Add(r *transcript.Record) bool {
 	h.Peak = max(h.Peak, resp.Context)
 	if h.Last != nil && resp.ID != "" && resp.ID == h.Last.ID {
 		// Another record of the latest response: keep the last record.
-		h.Pace.Response(resp.Context, u.CacheCreationInputTokens, u.OutputTokens, acts(msg), true)
+		h.Pace.Response(resp.Context, u.CacheCreationInputTokens, u.OutputTokens, msg.Acts(), true)
 		h.Last = resp
 		if h.Since != nil && h.Since.ID == resp.ID {
 			h.Since = resp
@@ -120,7 +119,7 @@ func (h *History) Add(r *transcript.Record) bool {
 		return true
 	}
 	h.Responses++
-	h.Pace.Response(resp.Context, u.CacheCreationInputTokens, u.OutputTokens, acts(msg), false)
+	h.Pace.Response(resp.Context, u.CacheCreationInputTokens, u.OutputTokens, msg.Acts(), false)
 	if h.First == nil {
 		h.First = resp
 	}
@@ -164,32 +163,4 @@ func (h *History) TTL() string {
 		return "1h"
 	}
 	return "5m"
-}
-
-// actingTools are the tool_use names that end a session's orientation
-// (design §8), as they appear in a response's content.
-var actingTools = func() [][]byte {
-	var needles [][]byte
-	for _, names := range [][]string{transcript.EditTools, transcript.AskTools} {
-		for _, n := range names {
-			needles = append(needles, []byte(`"name":"`+n+`"`))
-		}
-	}
-	return needles
-}()
-
-// acts reports whether a response acts: it ends the turn or calls a tool
-// that edits, asks the operator or leaves plan mode. The forecast counts
-// a session's pace from its first act (package forecast); the path rule of
-// §8's orientation is left out, as the pace only needs the phase.
-func acts(m *transcript.Message) bool {
-	if m.StopReason == "end_turn" {
-		return true
-	}
-	for _, t := range actingTools {
-		if bytes.Contains(m.Content, t) {
-			return true
-		}
-	}
-	return false
 }

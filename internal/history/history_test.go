@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/muthur/context-budget/internal/reading"
 	"math"
 	"os"
 	"path/filepath"
@@ -198,7 +199,7 @@ func TestUpdateResumesAndRestarts(t *testing.T) {
 }
 
 func TestOverlongLineSkipped(t *testing.T) {
-	big := `{"type":"user","message":{"content":"` + strings.Repeat("x", MaxLine+10) + `"}}`
+	big := `{"type":"user","message":{"content":"` + strings.Repeat("x", reading.MaxLine+10) + `"}}`
 	s := response("a", 0, 50_000, 0, false) + "\n" + big + "\n" + response("b", 0, 80_000, 0, false) + "\n"
 	h := feed(t, s)
 	if h.Responses != 2 || h.Offset != int64(len(s)) || h.Last.Context != 80_000 {
@@ -251,14 +252,14 @@ func FuzzFeed(f *testing.F) {
 func TestActsWithOrientationsTools(t *testing.T) {
 	for _, tool := range append(append([]string{}, transcript.EditTools...), transcript.AskTools...) {
 		m := &transcript.Message{Content: json.RawMessage(`[{"type":"tool_use","id":"t","name":"` + tool + `","input":{}}]`)}
-		if !acts(m) {
+		if !m.Acts() {
 			t.Errorf("%s does not act", tool)
 		}
 	}
-	if acts(&transcript.Message{Content: json.RawMessage(`[{"type":"tool_use","id":"t","name":"Bash","input":{}}]`)}) {
+	if (&transcript.Message{Content: json.RawMessage(`[{"type":"tool_use","id":"t","name":"Bash","input":{}}]`)}).Acts() {
 		t.Error("Bash acts")
 	}
-	if !acts(&transcript.Message{StopReason: "end_turn"}) {
+	if !(&transcript.Message{StopReason: "end_turn"}).Acts() {
 		t.Error("end_turn does not act")
 	}
 }

@@ -21,6 +21,18 @@
 // pass over the transcript. A recompute resumes the history from its saved
 // offset, so it reads only what Claude Code appended since.
 //
+// # Bounded passes
+//
+// No call reads more than PassSlice bytes of transcript: a pass that
+// starts far behind (the first priced call on a long transcript, a lost
+// cache) reads one slice per call, resuming from its offset, and the
+// entry is marked Partial so that the next call, whatever its reading,
+// goes on with it. Until the pass has caught up the lines stay at what
+// is known: the entry's previous decision when it was complete and made
+// under the same Key, else the lines without pricing (the caps, moved by
+// the window the pass has seen so far). Once it has caught up the lines
+// are priced as usual; the moved-lines rule below covers their move.
+//
 // # Moved lines
 //
 // Priced lines move as measurements settle, and the once-per-climb record
@@ -47,6 +59,7 @@ import (
 	"github.com/muthur/context-budget/internal/history"
 	"github.com/muthur/context-budget/internal/policy"
 	"github.com/muthur/context-budget/internal/prices"
+	"github.com/muthur/context-budget/internal/reading"
 	"github.com/muthur/context-budget/internal/state"
 	"github.com/muthur/context-budget/internal/window"
 )
@@ -54,6 +67,14 @@ import (
 // Regrowth is the growth of the reading after which the lines are
 // recomputed.
 const Regrowth = 10_000
+
+// PassSlice bounds the transcript bytes one call's history pass reads. A
+// pass of 64 MB costs a fraction of a second; a 1 GB transcript catches up
+// in 16 calls instead of one call of seconds.
+const PassSlice = 64 << 20
+
+// passSlice is PassSlice, smaller in tests.
+var passSlice int64 = PassSlice
 
 // version changes the Key when the cache's meaning changes between builds.
 const version = "3"
@@ -66,6 +87,9 @@ type Entry struct {
 	// Transcript is the path History was read from.
 	Transcript string          `json:"transcript"`
 	History    history.History `json:"history"`
+	// Partial says the pass has not caught up with the transcript: the
+	// Decision is provisional and the next call resumes the pass.
+	Partial bool `json:"partial,omitempty"`
 }
 
 // Session is one hook call's view of a session.
@@ -137,7 +161,7 @@ func Load(name string) (e Entry, ok bool) {
 	if !ok || !c.history(&e.History) {
 		return Entry{}, false
 	}
-	e.Key, e.Reading, e.Decision, e.Transcript = c.Key, c.Reading, c.Decision, c.Transcript
+	e.Key, e.Reading, e.Decision, e.Transcript, e.Partial = c.Key, c.Reading, c.Decision, c.Transcript, c.Partial
 	return e, true
 }
 
@@ -149,10 +173,11 @@ type cached struct {
 	Decision   policy.Decision `json:"decision"`
 	Transcript string          `json:"transcript"`
 	History    json.RawMessage `json:"history"`
+	Partial    bool            `json:"partial,omitempty"`
 }
 
 func load(name string) (c cached, ok bool) {
-	data, err := os.ReadFile(name)
+	data, err := reading.ReadFile(name, reading.MaxCacheFile)
 	if err != nil || json.Unmarshal(data, &c) != nil {
 		return cached{}, false
 	}
@@ -169,7 +194,7 @@ func (c *cached) history(h *history.History) bool {
 
 // Fresh reports whether e still answers for a reading under key.
 func (e *Entry) Fresh(key string, reading int64) bool {
-	return e.Key == key && Fresh(e.Reading, reading)
+	return !e.Partial && e.Key == key && Fresh(e.Reading, reading)
 }
 
 // Fresh reports whether lines computed at reading at still hold at
@@ -181,41 +206,63 @@ func Fresh(at, now int64) bool {
 }
 
 // Decide returns the session's Decision: the cached one when fresh, else a
-// new one, saved. A price override that does not parse is ignored (the
+// new one, saved; while the history's pass is catching up (see Bounded
+// passes) a provisional one. A price override that does not parse is ignored (the
 // hook must not fail; `lines` reports it). hit reports a cache hit. The
 // error is only the save's: the Decision is good either way.
 func Decide(s *Session) (d policy.Decision, hit bool, err error) {
 	name := FileName(s.Dir, s.ID)
 	key := s.Key()
 	c, ok := load(name)
-	if ok && c.Key == key && Fresh(c.Reading, s.Reading) {
+	if ok && !c.Partial && c.Key == key && Fresh(c.Reading, s.Reading) {
 		return c.Decision, true, nil
 	}
 	e := Entry{Transcript: s.Transcript}
+	// known is the previous decision when it was complete and made under
+	// this key: what the lines stay at while a pass catches up.
+	var known *policy.Decision
 	if ok && c.Transcript == s.Transcript && c.history(&e.History) {
-		e.Key, e.Reading, e.Decision = c.Key, c.Reading, c.Decision
+		if !c.Partial && c.Key == key {
+			known = &c.Decision
+		}
 	} else {
 		e.History = history.History{}
 	}
-	if err := e.History.Update(s.Transcript); err != nil {
+	caughtUp, err := e.History.UpdateSome(s.Transcript, passSlice)
+	if err != nil {
 		// Without a history the decision falls back to the caps; the next
 		// call starts the pass over.
-		e.History = history.History{}
+		e.History, caughtUp = history.History{}, true
+	}
+	e.Key, e.Reading, e.Partial = key, s.Reading, !caughtUp
+	if e.Partial && known != nil {
+		e.Decision = *known
+		return e.Decision, false, e.save(s.Dir, name)
+	}
+	h := &e.History
+	if e.Partial {
+		// Only the window's evidence so far: no pricing from a history
+		// whose latest response is not the session's.
+		h = &history.History{Peak: h.Peak, Window1M: h.Window1M, AutoCompactAt: h.AutoCompactAt}
 	}
 	table, terr := prices.Load(prices.OverrideFiles(s.Root, s.Getenv))
 	if terr != nil {
 		table, _ = prices.Embedded()
 	}
-	e.Key, e.Reading = key, s.Reading
 	e.Decision = policy.Decide(policy.Input{
-		Settings: s.Settings, Table: table, History: &e.History,
+		Settings: s.Settings, Table: table, History: h,
 		Reading: s.Reading, RequestedModel: s.RequestedModel,
 		Root: s.Root, SessionID: s.ID, TranscriptPath: s.Transcript,
 		StatuslineWindow: s.statusline(), Getenv: s.Getenv, Version: s.Version,
 	})
-	data, _ := json.Marshal(&e)
-	if err := state.Ensure(s.Dir); err != nil {
-		return e.Decision, false, err
+	return e.Decision, false, e.save(s.Dir, name)
+}
+
+// save writes the entry to the cache file name in the state folder dir.
+func (e *Entry) save(dir, name string) error {
+	data, _ := json.Marshal(e)
+	if err := state.Ensure(dir); err != nil {
+		return err
 	}
-	return e.Decision, false, state.WriteFile(name, append(data, '\n'))
+	return state.WriteFile(name, append(data, '\n'))
 }

@@ -13,11 +13,10 @@
 package manualrelay
 
 import (
-	"io"
-	"os"
 	"path/filepath"
 
 	"github.com/muthur/context-budget/internal/config"
+	"github.com/muthur/context-budget/internal/reading"
 )
 
 // Decision is how the notice ends.
@@ -54,13 +53,8 @@ func Choice(root, login string) config.Switch {
 	if !PlainLogin(login) {
 		return config.Unset
 	}
-	f, err := os.Open(File(root, login))
+	data, err := reading.ReadFile(File(root, login), maxFile)
 	if err != nil {
-		return config.Unset
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxFile+1))
-	if err != nil || len(data) > maxFile {
 		return config.Unset
 	}
 	return config.ParseSwitch(string(data))

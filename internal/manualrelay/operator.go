@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/muthur/context-budget/internal/reading"
 	"github.com/muthur/context-budget/internal/state"
 )
 
@@ -55,7 +56,7 @@ func Operator(dir, session string, lookup func() string) string {
 // cached reads a recorded answer; ok is false when there is none yet. A
 // record that is not a plain login reads as no operator.
 func cached(name string) (login string, ok bool) {
-	data, err := os.ReadFile(name)
+	data, err := reading.ReadFile(name, reading.MaxSideFile)
 	if err != nil {
 		return "", false
 	}

@@ -7,6 +7,7 @@ package notice
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 
 	"github.com/muthur/context-budget/internal/lines"
@@ -55,9 +56,14 @@ func (f Facts) Skill(name string) string {
 }
 
 // K rounds tokens to the nearest thousand, halves up: 200,641 → "201k",
-// 202,500 → "203k".
+// 202,500 → "203k"; a whole number of millions is said in millions
+// (1,000,000 → "1M"), as a window is. It is the program's one way to say
+// tokens short: notices, the window's words, `lines`, doctor, the ledger.
 func K(tokens int64) string {
-	return fmt.Sprintf("%dk", (tokens+500)/1000)
+	if tokens >= 1_000_000 && tokens%1_000_000 == 0 {
+		return strconv.FormatInt(tokens/1_000_000, 10) + "M"
+	}
+	return strconv.FormatInt((tokens+500)/1000, 10) + "k"
 }
 
 // USD shows dollars to the cent, halves up: 5.825 → "$5.83". The cents

@@ -2,7 +2,6 @@ package orientation
 
 import (
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
@@ -144,33 +143,18 @@ func (m *measure) phase(k int) ledger.Phase {
 
 // acts reports whether main response j acts, and how.
 func (m *measure) acts(r *Response, j int) (by, on string, ok bool) {
-	if by, on, ok := m.edits(r); ok {
+	if by, on, ok := ownAct(m.root, r.StopReason, r.Acts); ok {
 		return by, on, true
 	}
-	for _, a := range r.Acts {
-		if slices.Contains(transcript.AskTools, a.Tool) {
-			return a.Tool, "", true
-		}
-	}
-	if r.StopReason == "end_turn" {
-		return "end_turn", "", true
-	}
 	if r.StopReason == "" && (m.promptAfter[j] || (m.o.Finished && j == len(m.main)-1)) {
-		return "end_turn", "", true
+		return transcript.EndTurn, "", true
 	}
 	return "", "", false
 }
 
 // edits reports whether r edits a file inside the root and not under tmp/.
 func (m *measure) edits(r *Response) (by, on string, ok bool) {
-	for _, a := range r.Acts {
-		if slices.Contains(transcript.EditTools, a.Tool) {
-			if rel, ok := Inside(m.root, a.Path); ok {
-				return a.Tool, rel, true
-			}
-		}
-	}
-	return "", "", false
+	return editInside(m.root, r.Acts)
 }
 
 // Inside reports whether path is a file inside root and not under its

@@ -1,11 +1,11 @@
 package orientation
 
 import (
-	"bufio"
 	"bytes"
 	"io"
 	"os"
 
+	"github.com/muthur/context-budget/internal/reading"
 	"github.com/muthur/context-budget/internal/transcript"
 )
 
@@ -24,20 +24,17 @@ type progress struct {
 	Open bool `json:"open,omitempty"`
 }
 
-// Words that mark a line that may act; only such lines are decoded.
-var signWords = [][]byte{
-	[]byte(`"Edit"`), []byte(`"Write"`), []byte(`"MultiEdit"`), []byte(`"NotebookEdit"`),
-	[]byte(`"AskUserQuestion"`), []byte(`"ExitPlanMode"`), []byte(`"end_turn"`),
-}
-
-var stopReasonString = []byte(`"stop_reason":"`)
-
 // search reads the complete lines of the file at path from offset from and
 // reports whether one shows the session acting, by the rules of Phases
 // (for a subagent's file, only its edits), and the offset past the last
-// complete line read.
-func (p *progress) search(path string, from int64, sub bool) (next int64, acted bool) {
-	f, err := os.Open(path)
+// complete line read. A final line without its newline waits for the next
+// search; a line past reading.MaxLine is skipped whole, as every reader
+// skips it.
+//
+// It stops after about budget bytes (the caller's share of one call's
+// reading): the next search resumes at next.
+func (p *progress) search(path string, from int64, sub bool, budget int64) (next int64, acted bool) {
+	f, _, err := reading.Open(path)
 	if err != nil {
 		return from, false
 	}
@@ -45,55 +42,36 @@ func (p *progress) search(path string, from int64, sub bool) (next int64, acted 
 	if _, err := f.Seek(from, io.SeekStart); err != nil {
 		return from, false
 	}
-	br := bufio.NewReaderSize(f, 256<<10)
-	next = from
-	var long []byte
-	var pending int64 // bytes of a long line read so far
-	for {
-		chunk, err := br.ReadSlice('\n')
-		if err == bufio.ErrBufferFull {
-			pending += int64(len(chunk))
-			if len(long) <= maxLine {
-				long = append(long, chunk...)
-			}
-			continue
-		}
+	rd := reading.NewReaderAt(f, from)
+	for rd.Offset()-from < budget {
+		line, err := rd.Next()
 		if err != nil {
-			return next, false // a final line without its newline waits
+			return rd.Offset(), false
 		}
-		line := chunk
-		if pending > 0 {
-			next += pending
-			line = append(long, chunk...)
-			long, pending = nil, 0
-		}
-		next += int64(len(chunk))
 		if p.line(line, sub) {
-			return next, true
+			return rd.Offset(), true
 		}
 	}
+	return rd.Offset(), false
 }
+
+// searchSlice bounds the bytes one searchAll reads over all the session's
+// files, so that no hook call pays for a whole long transcript: a session
+// that has not acted within it is searched further on the next priced
+// recompute (linecache.PassSlice bounds the history's pass the same way).
+const searchSlice = 64 << 20
 
 func (p *progress) line(line []byte, sub bool) bool {
 	// Each search may run through a tool result of megabytes: search as
 	// few words as the line's kind needs.
-	isAssistant := bytes.Contains(line, assistantWord)
-	sign := false
-	if isAssistant {
-		for _, w := range signWords {
-			if bytes.Contains(line, w) {
-				sign = true
-				break
-			}
-		}
-	}
+	isAssistant := bytes.Contains(line, transcript.AssistantWord)
+	sign := isAssistant && transcript.MayAct(line)
 	needCwd := !sub && p.Cwd == "" && isAssistant
-	prompt := !sub && !isAssistant && bytes.Contains(line, userWord) &&
-		(!bytes.Contains(line, toolResultWord) || bytes.Contains(line, textWord))
+	prompt := !sub && !isAssistant && transcript.MayHoldPrompt(line)
 	if !sub && isAssistant && !sign {
 		// Tracked without decoding: a stop reason written as a string
 		// closes the response; null or none leaves it open.
-		p.Open = !bytes.Contains(line, stopReasonString)
+		p.Open = !bytes.Contains(line, transcript.StopReasonStringWord)
 	}
 	if !sign && !needCwd && !prompt {
 		return false
@@ -106,26 +84,14 @@ func (p *progress) line(line []byte, sub bool) bool {
 			if own && p.Cwd == "" {
 				p.Cwd = r.Cwd
 			}
+			calls := transcript.ActingCalls(r.Message.Content)
 			if own {
 				p.Open = r.Message.StopReason == ""
-				if r.Message.StopReason == "end_turn" {
-					acted = true
-				}
-			}
-			for _, b := range blocks(r.Message.Content) {
-				if b.Type != "tool_use" {
-					continue
-				}
-				switch b.Name {
-				case "Edit", "Write", "MultiEdit":
-					_, ok := Inside(p.Cwd, b.Input.FilePath)
-					acted = acted || ok
-				case "NotebookEdit":
-					_, ok := Inside(p.Cwd, b.Input.NotebookPath)
-					acted = acted || ok
-				case "AskUserQuestion", "ExitPlanMode":
-					acted = acted || own
-				}
+				_, _, ok := ownAct(p.Cwd, r.Message.StopReason, calls)
+				acted = acted || ok
+			} else {
+				_, _, ok := editInside(p.Cwd, calls)
+				acted = acted || ok
 			}
 		case r.Type == "user" && !sub && !r.IsMeta && !r.IsSidechain && !r.IsCompactSummary && r.Message != nil:
 			if _, ok := promptText(r.Message.Content); ok && p.Open && p.Cwd != "" {
@@ -142,13 +108,20 @@ func (p *progress) searchAll(transcriptPath string) (acted bool) {
 	if fi, err := os.Stat(transcriptPath); err != nil || fi.Size() < p.Main {
 		*p = progress{} // replaced or truncated: start over
 	}
-	next, a := p.search(transcriptPath, p.Main, false)
+	budget := int64(searchSlice)
+	next, a := p.search(transcriptPath, p.Main, false, budget)
+	budget -= next - p.Main
 	p.Main, acted = next, a
 	if p.Subs == nil {
 		p.Subs = map[string]int64{}
 	}
 	for _, name := range SubagentFiles(transcriptPath) {
-		next, a := p.search(name, p.Subs[name], true)
+		if budget <= 0 {
+			break
+		}
+		from := p.Subs[name]
+		next, a := p.search(name, from, true, budget)
+		budget -= next - from
 		p.Subs[name] = next
 		acted = acted || a
 	}

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/muthur/context-budget/internal/transcript"
 )
 
 // PromptLimit is the length, in characters, an opening prompt is cut at.
@@ -22,7 +24,7 @@ func promptText(raw json.RawMessage) (string, bool) {
 		}
 	case len(raw) > 0 && raw[0] == '[':
 		var parts []string
-		for _, b := range blocks(raw) {
+		for _, b := range transcript.Blocks(raw) {
 			if b.Type == "text" {
 				parts = append(parts, b.Text)
 			}

@@ -16,17 +16,16 @@
 package orientation
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"io"
-	"os"
+
 	"path/filepath"
-	"slices"
 	"sort"
 	"strings"
 	"time"
 
+	"github.com/muthur/context-budget/internal/reading"
 	"github.com/muthur/context-budget/internal/transcript"
 )
 
@@ -46,18 +45,11 @@ type Response struct {
 	// StopReason is the last non-empty stop_reason of the id's records.
 	StopReason string
 	// Acts are the acting tool calls the response made.
-	Acts []Act
+	Acts []transcript.ToolUse
 	// Cwd is the record's working directory.
 	Cwd string
 	// File numbers the file the response came from: 0 for the main one.
 	File int
-}
-
-// Act is one tool call that may count as acting.
-type Act struct {
-	Tool string
-	// Path is the file an Edit, Write or NotebookEdit touched.
-	Path string
 }
 
 // Event is something in the main transcript other than a response that
@@ -121,7 +113,7 @@ func ReadOrientation(transcriptPath string) (*Session, error) {
 }
 
 func read(transcriptPath string, stopAtActing bool) (*Session, error) {
-	f, err := os.Open(transcriptPath)
+	f, _, err := reading.Open(transcriptPath)
 	if err != nil {
 		return nil, err
 	}
@@ -132,7 +124,7 @@ func read(transcriptPath string, stopAtActing bool) (*Session, error) {
 		return nil, err
 	}
 	for _, name := range SubagentFiles(transcriptPath) {
-		g, err := os.Open(name)
+		g, _, err := reading.Open(name)
 		if err != nil {
 			continue
 		}
@@ -162,74 +154,39 @@ func newScanner() *scanner {
 	return &scanner{byID: map[string]int{}, lastMain: -1}
 }
 
-// maxLine bounds one transcript line; longer lines (never seen: the
-// longest real one was under 1 MB) are skipped.
-const maxLine = 64 << 20
-
-// file reads one transcript file line by line.
+// file reads one transcript file line by line, through the one forward
+// reader (lines past reading.MaxLine skipped, as the hook skips them). A
+// past session's file is complete: its last line counts without its
+// newline.
 func (sc *scanner) file(r io.Reader, sub bool) error {
-	br := bufio.NewReaderSize(r, 256<<10)
-	var long []byte
+	rd := reading.NewReader(r)
+	rd.Final = true
 	for {
 		if sc.acted && !sub {
 			return nil
 		}
-		chunk, err := br.ReadSlice('\n')
-		line := chunk
-		if err == bufio.ErrBufferFull {
-			if len(long)+len(chunk) <= maxLine {
-				long = append(long, chunk...)
-			} else {
-				long = long[:0:0]
-				long = append(long, 0) // poison: skip the rest of this line
-			}
-			continue
-		}
-		if long != nil {
-			if len(long) == 1 && long[0] == 0 {
-				line = nil
-			} else {
-				line = append(long, chunk...)
-			}
-			long = nil
-		}
-		if len(line) > 0 {
-			sc.line(line, sub)
-		}
+		line, err := rd.Next()
 		if err == io.EOF {
 			return nil
 		}
 		if err != nil {
 			return err
 		}
+		if len(line) > 0 {
+			sc.line(line, sub)
+		}
 	}
 }
 
-// Words a line must hold to be worth decoding. Searching is much cheaper
-// than decoding, and most of a transcript's bytes are tool results and
-// progress records nothing here reads. The words are JSON structure (a
-// quote inside a string value is escaped), so prose cannot fake them.
-var (
-	costState      = []byte(`"cost-state"`)
-	assistantWord  = []byte(`"assistant"`)
-	boundaryWord   = []byte(`_boundary"`)
-	userWord       = []byte(`"user"`)
-	toolResultWord = []byte(`"tool_result"`)
-	textWord       = []byte(`"text"`)
-)
-
 // worthDecoding reports whether a line may hold a response, a boundary or
-// an operator prompt. A user record of tool results with no text block in
-// it is none of them.
+// an operator prompt (the filter words are transcript's).
 func worthDecoding(line []byte) bool {
-	if bytes.Contains(line, assistantWord) || bytes.Contains(line, boundaryWord) {
-		return true
-	}
-	return bytes.Contains(line, userWord) && (!bytes.Contains(line, toolResultWord) || bytes.Contains(line, textWord))
+	return bytes.Contains(line, transcript.AssistantWord) || bytes.Contains(line, transcript.BoundaryWord) ||
+		transcript.MayHoldPrompt(line)
 }
 
 func (sc *scanner) line(line []byte, sub bool) {
-	if !sub && bytes.Contains(line, costState) {
+	if !sub && bytes.Contains(line, transcript.CostStateWord) {
 		sc.costState(line)
 	}
 	if !worthDecoding(line) {
@@ -283,48 +240,13 @@ func (sc *scanner) costState(line []byte) {
 	}
 }
 
-// block is the part of a content block read.
-type block struct {
-	Type  string `json:"type"`
-	Text  string `json:"text"`
-	Name  string `json:"name"`
-	Input struct {
-		FilePath     string `json:"file_path"`
-		NotebookPath string `json:"notebook_path"`
-	} `json:"input"`
-}
-
-func blocks(raw json.RawMessage) []block {
-	if len(raw) == 0 || raw[0] != '[' {
-		return nil
-	}
-	var bs []block
-	if json.Unmarshal(raw, &bs) != nil {
-		return nil
-	}
-	return bs
-}
-
 func (sc *scanner) assistant(r *transcript.Record, sub bool) {
 	m := r.Message
 	if m == nil || m.Usage == nil || m.Model == transcript.Synthetic {
 		return
 	}
 	sub = sub || r.IsSidechain
-	var acts []Act
-	for _, b := range blocks(m.Content) {
-		if b.Type != "tool_use" {
-			continue
-		}
-		switch {
-		case b.Name == "NotebookEdit":
-			acts = append(acts, Act{Tool: b.Name, Path: b.Input.NotebookPath})
-		case slices.Contains(transcript.EditTools, b.Name):
-			acts = append(acts, Act{Tool: b.Name, Path: b.Input.FilePath})
-		case slices.Contains(transcript.AskTools, b.Name):
-			acts = append(acts, Act{Tool: b.Name})
-		}
-	}
+	acts := transcript.ActingCalls(m.Content)
 	if i, ok := sc.byID[m.ID]; ok && m.ID != "" {
 		resp := &sc.s.Responses[i]
 		if resp.Sub != sub {
@@ -366,15 +288,8 @@ func (sc *scanner) checkActed(r *Response) {
 	if !sc.stopAtActing || r.Sub {
 		return
 	}
-	if r.StopReason == "end_turn" {
+	if _, _, ok := ownAct(sc.s.Cwd, r.StopReason, r.Acts); ok {
 		sc.acted = true
-	}
-	for _, a := range r.Acts {
-		if slices.Contains(transcript.AskTools, a.Tool) {
-			sc.acted = true
-		} else if _, ok := Inside(sc.s.Cwd, a.Path); ok {
-			sc.acted = true
-		}
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/muthur/context-budget/internal/prices"
+	"github.com/muthur/context-budget/internal/reading"
 	"github.com/muthur/context-budget/internal/state"
 	"github.com/muthur/context-budget/ledger"
 )
@@ -32,12 +33,14 @@ const (
 	Estimate Source = "estimate"
 )
 
-// Reorientation is what a successor is expected to spend to re-orient:
-// W tokens of context when it first acts, R dollars before that.
+// Reorientation is what a successor is expected to spend to re-orient
+// (W and R of design §8): Tokens of context when it first acts, CostUSD
+// before that. It is the program's one reorientation: the policy's
+// decision, the line cache and `lines` hold it as it is.
 type Reorientation struct {
-	W      int64   `json:"w_tokens"`
-	R      float64 `json:"r_usd"`
-	Source Source  `json:"source"`
+	Tokens  int64   `json:"tokens"`
+	CostUSD float64 `json:"cost_usd"`
+	Source  Source  `json:"source"`
 	// Count is the number of relayed rows averaged (LedgerRelayed).
 	Count int `json:"count,omitempty"`
 	// Words names the source for the notice and `lines`.
@@ -85,21 +88,21 @@ type SuccessorInputs struct {
 func Successor(in SuccessorInputs) Reorientation {
 	if in.Root == "" {
 		w, r := in.estimate()
-		return Reorientation{W: w, R: r, Source: Estimate, Words: Words(Estimate, 0)}
+		return Reorientation{Tokens: w, CostUSD: r, Source: Estimate, Words: Words(Estimate, 0)}
 	}
 	dir := state.Dir(in.Root)
 	own, relayed, ok := ownOrientation(dir, in)
 	if ok && relayed {
-		return Reorientation{W: own.ContextTokens, R: own.Spend.CostUSD, Source: OwnRelayed, Words: Words(OwnRelayed, 0)}
+		return Reorientation{Tokens: own.ContextTokens, CostUSD: own.Spend.CostUSD, Source: OwnRelayed, Words: Words(OwnRelayed, 0)}
 	}
 	if m, ok := LedgerMean(in.Root); ok {
-		return Reorientation{W: m.W, R: m.R, Source: LedgerRelayed, Count: m.Count, Words: Words(LedgerRelayed, m.Count)}
+		return Reorientation{Tokens: m.W, CostUSD: m.R, Source: LedgerRelayed, Count: m.Count, Words: Words(LedgerRelayed, m.Count)}
 	}
 	if ok {
-		return Reorientation{W: own.ContextTokens, R: own.Spend.CostUSD, Source: Own, Words: Words(Own, 0)}
+		return Reorientation{Tokens: own.ContextTokens, CostUSD: own.Spend.CostUSD, Source: Own, Words: Words(Own, 0)}
 	}
 	w, r := in.estimate()
-	return Reorientation{W: w, R: r, Source: Estimate, Words: Words(Estimate, 0)}
+	return Reorientation{Tokens: w, CostUSD: r, Source: Estimate, Words: Words(Estimate, 0)}
 }
 
 func (in SuccessorInputs) estimate() (int64, float64) {
@@ -124,12 +127,12 @@ func ownOrientation(dir string, in SuccessorInputs) (ledger.Phase, bool, bool) {
 	}
 	name := filepath.Join(dir, in.Session+".orientation")
 	var c ownCache
-	if data, err := os.ReadFile(name); err == nil && json.Unmarshal(data, &c) == nil && c.Phase.Measured() {
+	if data, err := reading.ReadFile(name, reading.MaxCacheFile); err == nil && json.Unmarshal(data, &c) == nil && c.Phase.Measured() {
 		return c.Phase, c.Relayed, true
 	}
 	searchName := name + "-search"
 	var p progress
-	if data, err := os.ReadFile(searchName); err != nil || json.Unmarshal(data, &p) != nil {
+	if data, err := reading.ReadFile(searchName, reading.MaxCacheFile); err != nil || json.Unmarshal(data, &p) != nil {
 		p = progress{}
 	}
 	saveSearch := func() {
@@ -207,7 +210,7 @@ func LedgerMean(root string) (Mean, bool) {
 	}
 	cacheName := filepath.Join(state.Dir(root), "ledger-mean.json")
 	var c meanCache
-	if data, err := os.ReadFile(cacheName); err != nil || json.Unmarshal(data, &c) != nil {
+	if data, err := reading.ReadFile(cacheName, reading.MaxCacheFile); err != nil || json.Unmarshal(data, &c) != nil {
 		c = meanCache{}
 	}
 	changed := c.Key != key
@@ -259,7 +262,7 @@ func LedgerMean(root string) (Mean, bool) {
 // summarize reads one row: what it adds to the mean, or that it is bad.
 func summarize(name string, info os.FileInfo) rowSummary {
 	s := rowSummary{Size: info.Size(), ModTime: info.ModTime().UnixNano()}
-	data, err := os.ReadFile(name)
+	data, err := reading.ReadFile(name, reading.MaxLedgerRow)
 	if err != nil {
 		s.Bad = true
 		return s

@@ -75,7 +75,7 @@ func TestSuccessorSources(t *testing.T) {
 			root := t.TempDir()
 			tc.rows(t, root)
 			got := successor(t, root, session(t, tc.main))
-			if got.Source != tc.source || got.W != tc.w || math.Abs(got.R-tc.r) > 1e-9 || got.Words != tc.words || got.Count != tc.count {
+			if got.Source != tc.source || got.Tokens != tc.w || math.Abs(got.CostUSD-tc.r) > 1e-9 || got.Words != tc.words || got.Count != tc.count {
 				t.Errorf("got %+v; want %s W %d R %v %q", got, tc.source, tc.w, tc.r, tc.words)
 			}
 		})

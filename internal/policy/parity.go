@@ -26,7 +26,7 @@ func (in *Input) reorient(h *history.History, rt restart.Rates) Reorientation {
 			src = orientation.OwnRelayed
 		}
 		return Reorientation{Tokens: in.Own.Phase.ContextTokens, CostUSD: in.Own.Phase.Spend.CostUSD,
-			Source: string(src), Words: orientation.Words(src, 0)}
+			Source: src, Words: orientation.Words(src, 0)}
 	}
 	return Reorient(in.Root, in.SessionID, in.TranscriptPath, h, rt, in.Table)
 }

@@ -26,6 +26,7 @@ import (
 	"github.com/muthur/context-budget/internal/history"
 	"github.com/muthur/context-budget/internal/lines"
 	"github.com/muthur/context-budget/internal/notice"
+	"github.com/muthur/context-budget/internal/orientation"
 	"github.com/muthur/context-budget/internal/prices"
 	"github.com/muthur/context-budget/internal/restart"
 	"github.com/muthur/context-budget/internal/window"
@@ -74,15 +75,9 @@ type Input struct {
 	Observed func(version string, window int64) (window.Observation, bool)
 }
 
-// Reorientation is what the successor spends to re-orient: W tokens of
-// context, R dollars, the source it was priced from and that source in
-// words for the notice.
-type Reorientation struct {
-	Tokens  int64   `json:"tokens"`
-	CostUSD float64 `json:"cost_usd"`
-	Source  string  `json:"source"`
-	Words   string  `json:"words"`
-}
+// Reorientation is what the successor spends to re-orient: the one
+// declaration is orientation's, which measures it.
+type Reorientation = orientation.Reorientation
 
 // Decision is the outcome: the lines and, when pricing ran, what it was
 // priced with. It is what the line cache keeps.

@@ -13,10 +13,10 @@ import (
 // Sources of the successor's reorientation (design §8), in the order they
 // are tried (package orientation measures them).
 const (
-	SourceOwnRelayed    = string(orientation.OwnRelayed)
-	SourceLedgerRelayed = string(orientation.LedgerRelayed)
-	SourceOwn           = string(orientation.Own)
-	SourceEstimate      = string(orientation.Estimate)
+	SourceOwnRelayed    = orientation.OwnRelayed
+	SourceLedgerRelayed = orientation.LedgerRelayed
+	SourceOwn           = orientation.Own
+	SourceEstimate      = orientation.Estimate
 )
 
 // Reorient returns what a successor of the session would spend to
@@ -32,11 +32,10 @@ func Reorient(root, session, transcriptPath string, h *history.History, rt resta
 		w, r := estimate()
 		return Reorientation{Tokens: w, CostUSD: r, Source: SourceEstimate, Words: orientation.Words(orientation.Estimate, 0)}
 	}
-	s := orientation.Successor(orientation.SuccessorInputs{
+	return orientation.Successor(orientation.SuccessorInputs{
 		Root: root, Session: sessionOf(session, transcriptPath), Transcript: transcriptPath,
 		Table: table, Estimate: estimate,
 	})
-	return Reorientation{Tokens: s.W, CostUSD: s.R, Source: string(s.Source), Words: s.Words}
 }
 
 // sessionOf is the session's id: given, else the transcript's file name
@@ -55,7 +54,7 @@ func sessionOf(session, transcriptPath string) string {
 // and stats one file.
 func ReorientStamp(root, session, transcriptPath string) string {
 	if root == "" {
-		return SourceEstimate
+		return string(SourceEstimate)
 	}
 	return orientation.Stamp(root, sessionOf(session, transcriptPath))
 }

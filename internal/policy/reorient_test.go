@@ -36,7 +36,7 @@ func TestReorientFromTheLedger(t *testing.T) {
 		t.Error("the stamp did not change when rows were written")
 	}
 	d := Decide(in)
-	want := Reorientation{Tokens: 50_000, CostUSD: 0.30, Source: SourceLedgerRelayed, Words: "the mean of 2 relayed sessions in the ledger"}
+	want := Reorientation{Tokens: 50_000, CostUSD: 0.30, Source: SourceLedgerRelayed, Count: 2, Words: "the mean of 2 relayed sessions in the ledger"}
 	if d.Reorientation != want {
 		t.Errorf("reorientation %+v, want %+v", d.Reorientation, want)
 	}

@@ -121,7 +121,7 @@ func Last(f io.ReaderAt, size int64, toolUseID string) (r Reading, seen bool, er
 	// Only lines holding the word "assistant" as a JSON string can hold a
 	// response: inside a string its quotes would be escaped. Filtering on
 	// it lets the scan stream past multi-megabyte tool results.
-	err = scanBack(f, size, assistantWord, func(text []byte) bool {
+	err = scanBack(f, size, transcript.AssistantWord, func(text []byte) bool {
 		line = line[:0]
 		transcript.Decode(text, func(rec *transcript.Record) {
 			if !rec.IsResponse() {
@@ -154,8 +154,6 @@ func Last(f io.ReaderAt, size int64, toolUseID string) (r Reading, seen bool, er
 	}
 	return r, seen, err
 }
-
-var assistantWord = []byte(`"assistant"`)
 
 // ScanBack calls fn with each line of the first size bytes of f, from the
 // last line to the first, until fn returns false, the start of the file, or

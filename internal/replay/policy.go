@@ -81,10 +81,7 @@ func (m *PolicyModel) Observe(r *transcript.Record, line []byte) {
 		}
 		return
 	}
-	if r.Type == "api-request" && bytes.Contains(line, beta1M) {
-		m.h.Window1M = true
-	}
-	if m.h.Add(r) {
+	if m.h.AddRecord(r, line) {
 		m.requested, m.version = r.RequestedModel, r.Version
 	}
 }
@@ -198,7 +195,3 @@ func (m *PolicyModel) measure(table *prices.Table) bool {
 	m.own = &policy.Own{Phase: ph, Relayed: orientation.Relayed(s)}
 	return true
 }
-
-// beta1M is what the history's pass looks for in an api-request record:
-// the 1M-window beta.
-var beta1M = []byte(`"context-1m-`)

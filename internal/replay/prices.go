@@ -11,7 +11,10 @@ type TablePrices struct {
 	Table *prices.Table
 }
 
-// Cost implements Prices.
+// Cost implements Prices. The formula is the price table's own
+// (prices.Row.Cost), applied to each part of the usage at the rates of the
+// band the whole prompt falls in, so that replay and the hook price a
+// response alike.
 func (p TablePrices) Cost(model, speed string, u *transcript.Usage) (Parts, bool) {
 	if p.Table == nil {
 		return Parts{}, false
@@ -20,11 +23,11 @@ func (p TablePrices) Cost(model, speed string, u *transcript.Usage) (Parts, bool
 	if !ok {
 		return Parts{}, false
 	}
-	rt := row.At(u.Context())
+	at := prices.Row{Rates: row.At(u.Context())}
 	return Parts{
-		Read: float64(u.CacheReadInputTokens) * rt.CacheRead / 1e6,
-		Write: (float64(u.InputTokens)*rt.Input + float64(u.Write5m())*rt.CacheWrite5m +
-			float64(u.Write1h())*rt.CacheWrite1h) / 1e6,
-		Output: float64(u.OutputTokens) * rt.Output / 1e6,
+		Read: at.Cost(&transcript.Usage{CacheReadInputTokens: u.CacheReadInputTokens}),
+		Write: at.Cost(&transcript.Usage{InputTokens: u.InputTokens,
+			CacheCreationInputTokens: u.CacheCreationInputTokens, CacheCreation: u.CacheCreation}),
+		Output: at.Cost(&transcript.Usage{OutputTokens: u.OutputTokens}),
 	}, true
 }

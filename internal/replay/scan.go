@@ -1,91 +1,35 @@
 package replay
 
 import (
-	"bufio"
-	"bytes"
-	"errors"
 	"io"
 
 	"github.com/muthur/context-budget/internal/reading"
-)
-
-// bufSize is the read buffer of one file: lines up to it cost no copy.
-const bufSize = 256 << 10
-
-// needles pick the lines worth decoding: an assistant record (the word
-// the hook's own tail scan looks for), a compaction boundary, an API
-// request (window evidence) — the words the history's pass looks for.
-// Everything else, user tool results above all, is skipped by this byte
-// test alone.
-var needles = [][]byte{[]byte(`"assistant"`), []byte(`_boundary"`), []byte(`"api-request"`)}
-
-// wanted reports whether a line may hold a record the walk needs: one of
-// the needles', or an operator prompt (a user record that is not only tool
-// results), which the session's own orientation ends at (package
-// orientation's rule).
-func wanted(line []byte) bool {
-	for _, n := range needles {
-		if bytes.Contains(line, n) {
-			return true
-		}
-	}
-	return bytes.Contains(line, userWord) && (!bytes.Contains(line, toolResultWord) || bytes.Contains(line, textWord))
-}
-
-var (
-	userWord       = []byte(`"user"`)
-	toolResultWord = []byte(`"tool_result"`)
-	textWord       = []byte(`"text"`)
+	"github.com/muthur/context-budget/internal/transcript"
 )
 
 // eachLine calls fn with every line of r worth decoding, without its
-// newline. A line longer than reading.MaxLine is skipped, as the hook's
-// tail scan skips it, and is never held whole: memory stays within the
-// buffer plus MaxLine. fn must not keep line. count is told the bytes read.
-func eachLine(r io.Reader, buf *bufio.Reader, long *[]byte, count func(int), fn func(line []byte)) error {
-	buf.Reset(r)
-	acc := (*long)[:0]
-	defer func() { *long = acc[:0] }()
-	accumulating, skipping := false, false
+// newline: the lines the history's pass decodes and the operator prompts
+// the session's own orientation ends at (transcript's filter words), read through the one forward reader, so that a line longer
+// than reading.MaxLine is skipped here as the hook skips it, and never
+// held whole. A past session's file is complete: its last line counts
+// without its newline. fn must not keep line. count is told the bytes
+// read.
+func eachLine(r io.Reader, rd *reading.Reader, count func(int), fn func(line []byte)) error {
+	rd.Reset(r, 0)
+	rd.Final = true
+	var done int64
 	for {
-		chunk, err := buf.ReadSlice('\n')
-		count(len(chunk))
-		if err != nil && err != io.EOF && !errors.Is(err, bufio.ErrBufferFull) {
-			return err
-		}
-		if errors.Is(err, bufio.ErrBufferFull) {
-			// Part of a long line: hold it unless it is already too long.
-			if !skipping {
-				if len(acc)+len(chunk) > reading.MaxLine {
-					skipping, acc = true, acc[:0]
-				} else {
-					acc = append(acc, chunk...)
-					accumulating = true
-				}
-			}
-			continue
-		}
-		line := chunk
-		switch {
-		case skipping:
-			line = nil
-		case accumulating:
-			if len(acc)+len(chunk) > reading.MaxLine {
-				line = nil
-			} else {
-				acc = append(acc, chunk...)
-				line = acc
-			}
-		}
-		if n := len(line); n > 0 && line[n-1] == '\n' {
-			line = line[:n-1]
-		}
-		if len(line) > 0 && wanted(line) {
-			fn(line)
-		}
-		accumulating, skipping, acc = false, false, acc[:0]
+		line, err := rd.Next()
+		count(int(rd.Offset() - done))
+		done = rd.Offset()
 		if err == io.EOF {
 			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if len(line) > 0 && (transcript.MayHoldHistory(line) || transcript.MayHoldPrompt(line)) {
+			fn(line)
 		}
 	}
 }

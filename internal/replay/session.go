@@ -1,13 +1,12 @@
 package replay
 
 import (
-	"bufio"
 	"io"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 
+	"github.com/muthur/context-budget/internal/reading"
 	"github.com/muthur/context-budget/internal/transcript"
 )
 
@@ -30,12 +29,11 @@ type Options struct {
 // reader holds one worker's buffers, reused from file to file so that
 // memory stays bounded by the number of workers, not the files' sizes.
 type reader struct {
-	buf  *bufio.Reader
-	long []byte
+	rd *reading.Reader
 }
 
 func newReader() *reader {
-	return &reader{buf: bufio.NewReaderSize(nil, bufSize)}
+	return &reader{rd: reading.NewReader(nil)}
 }
 
 // File replays one main transcript.
@@ -44,7 +42,7 @@ func File(src Source, opt Options) Session {
 }
 
 func (rd *reader) file(src Source, opt Options, count func(int)) Session {
-	f, err := os.Open(src.Path)
+	f, _, err := reading.Open(src.Path)
 	if err != nil {
 		s := newSession(src)
 		s.Error = err.Error()
@@ -76,7 +74,7 @@ func (rd *reader) replay(r io.Reader, src Source, opt Options, count func(int)) 
 			s.Pauses[cw.index].ActualRequests = ptr(cw.requests)
 		}
 	}
-	err := eachLine(r, rd.buf, &rd.long, count, func(line []byte) {
+	err := eachLine(r, rd.rd, count, func(line []byte) {
 		transcript.Decode(line, func(r *transcript.Record) {
 			if s.SessionID == "" && r.SessionID != "" {
 				s.SessionID = r.SessionID

@@ -7,13 +7,14 @@ import (
 	"path/filepath"
 
 	"github.com/muthur/context-budget/internal/atomicfile"
+	"github.com/muthur/context-budget/internal/reading"
 )
 
 // Read reads and parses a settings file. A missing file is an empty
 // object and nil data; a file that does not parse is an error and is to
 // be left as it is.
 func Read(name string) (o *Object, data []byte, err error) {
-	data, err = os.ReadFile(name)
+	data, err = reading.ReadFile(name, reading.MaxSettings)
 	if errors.Is(err, fs.ErrNotExist) {
 		return NewObject(), nil, nil
 	}

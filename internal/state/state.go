@@ -31,6 +31,7 @@ import (
 	"path/filepath"
 
 	"github.com/muthur/context-budget/internal/atomicfile"
+	"github.com/muthur/context-budget/internal/reading"
 )
 
 // Level is how far a climb has gone.
@@ -219,7 +220,7 @@ func StepIn(rec Record, reading int64, lines Lines, compactions int) (next Recor
 // Load reads a state file; a missing or unreadable one is no state.
 func Load(name string) Record {
 	var rec Record
-	data, err := os.ReadFile(name)
+	data, err := reading.ReadFile(name, reading.MaxSideFile)
 	if err != nil || json.Unmarshal(data, &rec) != nil {
 		return Record{}
 	}

@@ -67,15 +67,6 @@ type Compaction struct {
 	PreTokens int64  `json:"preTokens"`
 }
 
-// The tools design §8 counts as acting: those that write a file (acting
-// only on a file inside the session's root and not under tmp/), and those
-// that hand the turn to the operator. Orientation and the forecast's pace
-// both end at the first act, so they share these lists.
-var (
-	EditTools = []string{"Edit", "Write", "MultiEdit", "NotebookEdit"}
-	AskTools  = []string{"AskUserQuestion", "ExitPlanMode"}
-)
-
 // Synthetic is the model name Claude Code writes on a turn no model served.
 const Synthetic = "<synthetic>"
 

@@ -51,10 +51,12 @@ package window
 
 import (
 	"math"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/muthur/context-budget/internal/notice"
+	"github.com/muthur/context-budget/internal/reading"
 )
 
 // Sources of the window.
@@ -197,8 +199,8 @@ func FileName(dir, session string) string {
 // ReadFile reads a window recorded by the statusline; 0 when absent or
 // unreadable.
 func ReadFile(name string) int64 {
-	data, err := os.ReadFile(name)
-	if err != nil || len(data) > 64 {
+	data, err := reading.ReadFile(name, 64)
+	if err != nil {
 		return 0
 	}
 	n, err := strconv.ParseInt(strings.TrimSpace(string(data)), 10, 64)
@@ -212,7 +214,7 @@ func ReadFile(name string) int64 {
 // 2.1.x compacts this 200k window at ~155k; fitted on 30 compactions of
 // the corpus's sessions; window size from the default".
 func (w Window) Words() string {
-	return "the window: Claude Code " + series(w.Version) + "compacts this " + k(w.Tokens) + " window at ~" + k(w.CompactsAt) +
+	return "the window: Claude Code " + series(w.Version) + "compacts this " + notice.K(w.Tokens) + " window at ~" + notice.K(w.CompactsAt) +
 		"; " + w.PointWords() + "; window size from " + sourceWords(w.Source)
 }
 
@@ -261,11 +263,4 @@ func sourceWords(s string) string {
 		return "the statusline"
 	}
 	return "the default"
-}
-
-func k(tokens int64) string {
-	if tokens >= 1_000_000 && tokens%1_000_000 == 0 {
-		return strconv.FormatInt(tokens/1_000_000, 10) + "M"
-	}
-	return strconv.FormatInt((tokens+500)/1000, 10) + "k"
 }
