@@ -40,7 +40,7 @@ func fresh(f Figures) string {
 	if saving < 0 {
 		verb, saving = "costs", -saving
 	}
-	return fmt.Sprintf("A fresh session from the branch skips that re-write: it re-orients for about %s (%s) and %s about %s over the next 100k tokens of work (%s, against %s carrying on here).",
+	return fmt.Sprintf("A fresh session from the branch skips that re-write: it re-orients for about %s (%s) and %s about %s over the next 100k tokens of work (%s for it all, against %s carrying on here).",
 		notice.USD(f.Reorientation.CostUSD), f.Reorientation.Words, verb, notice.USD(saving),
 		notice.USD(f.FreshUSD), notice.USD(f.CarryOnUSD))
 }
