@@ -177,7 +177,7 @@ func session(t *testing.T, ctx int64, last time.Time, ttl1h bool) (root, path st
 				"stop_reason": "tool_use", "content": []any{map[string]any{"type": "tool_use", "id": fmt.Sprintf("t%d", i), "name": "Bash", "input": map[string]any{}}},
 				"usage": map[string]any{"input_tokens": 6, "cache_creation_input_tokens": 2_000, "cache_read_input_tokens": c - 2_006,
 					"cache_creation": map[string]any{"ephemeral_5m_input_tokens": write5m, "ephemeral_1h_input_tokens": write1h},
-					"output_tokens": 100}},
+					"output_tokens":  100}},
 		}
 		line, _ := json.Marshal(rec)
 		b.Write(line)
@@ -315,7 +315,7 @@ func FuzzParseStatus(f *testing.F) {
 	f.Add([]byte("## No commits yet on main\n"))
 	f.Fuzz(func(t *testing.T, out []byte) {
 		w := ParseStatus(out)
-		if strings.ContainsAny(w.Branch, " \n") {
+		if strings.ContainsAny(w.Branch, " \t\n\r\v\f") {
 			t.Fatalf("branch %q is not one word", w.Branch)
 		}
 		if !w.Known && (w.Committed || w.Branch != "") {

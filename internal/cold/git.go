@@ -70,14 +70,15 @@ func branchOf(h string) string {
 	}
 	for _, p := range []string{"No commits yet on ", "Initial commit on "} {
 		if strings.HasPrefix(h, p) {
-			return strings.TrimSpace(h[len(p):])
+			h = h[len(p):]
+			break
 		}
 	}
 	if i := strings.Index(h, "..."); i >= 0 {
 		h = h[:i]
 	}
-	if i := strings.IndexByte(h, ' '); i >= 0 {
-		h = h[:i]
+	if f := strings.Fields(h); len(f) > 0 {
+		return f[0]
 	}
-	return h
+	return ""
 }
