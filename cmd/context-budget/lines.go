@@ -40,6 +40,7 @@ type linesReport struct {
 	Forecast         *forecastReport `json:"forecast,omitempty"`
 	PricesAsOf       string          `json:"prices_as_of"`
 	Window           window.Window   `json:"window"`
+	Cold             *coldReport     `json:"cold,omitempty"`
 	Warnings         []string        `json:"warnings,omitempty"`
 }
 
@@ -175,6 +176,9 @@ func linesFor(s config.Settings, path, root, session string) (*linesReport, erro
 		rep.Warnings = append(rep.Warnings, fmt.Sprintf("the %s line fixed by MUTHUR_CONTEXT_BUDGET_%s lies at or past the compaction point (%s tokens): Claude Code will compact before it fires",
 			name, strings.ToUpper(name), thousands(d.Window.CompactsAt)))
 	}
+	if cs, err := config.ColdFromEnv(os.Getenv); err == nil && cs.Mode != config.ColdOff {
+		coldLines(rep, &d, in.History, r, cs.SavingUSD)
+	}
 	return rep, nil
 }
 
@@ -239,6 +243,7 @@ func printLines(w io.Writer, rep *linesReport) {
 	} else {
 		fmt.Fprintf(w, "%-14s no (the lines are the caps and the window's)\n", "priced")
 	}
+	printCold(w, rep.Cold)
 	fmt.Fprintf(w, "%-14s %s\n", "prices as of", rep.PricesAsOf)
 	for _, warn := range rep.Warnings {
 		fmt.Fprintf(w, "warning: %s\n", warn)

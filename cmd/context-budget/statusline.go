@@ -146,6 +146,9 @@ func statusLine(p statusPayload, getenv func(string) string, color bool) string 
 	if m := d.Money(r.Tokens); m != nil {
 		line += " · relay " + relayWords(m)
 	}
+	if session {
+		line += coldMark(state.Dir(root), p.SessionID, &d, r, getenv)
+	}
 	return line
 }
 

@@ -140,17 +140,34 @@ func Look(s *Session, now time.Time) (f Figures, isCold, priced bool) {
 		Settings: st, Getenv: s.Getenv, Reading: s.Reading.Tokens, RequestedModel: s.Reading.RequestedModel}
 	d, _, _ := linecache.Decide(ls)
 	e, _ := linecache.Load(linecache.FileName(s.Dir, s.ID))
+	return At(&d, &e.History, s.Reading, now)
+}
+
+// At is the check on figures already at hand: the policy's decision d at
+// reading r and the transcript's history h (for the TTL and the first
+// response). `lines` and replay call it; Look calls it with the line
+// cache's.
+func At(d *policy.Decision, h *history.History, r reading.Reading, now time.Time) (f Figures, isCold, priced bool) {
+	last, ok := LastResponse(r.Time)
+	if !ok {
+		return Figures{}, false, false
+	}
+	idle := now.Sub(last)
 	ttl := TTL5m
 	// Any 1-hour write means the 1-hour cache, as the history decides.
-	if s.Reading.Usage.Write1h() > 0 || e.History.TTL1h {
+	if r.Usage.Write1h() > 0 || (h != nil && h.TTL1h) {
 		ttl = TTL1h
 	}
 	if idle < ttl {
 		return Figures{}, false, false
 	}
-	f, priced = Price(&d, e.History.First, s.Reading.Tokens)
+	var first *history.Response
+	if h != nil {
+		first = h.First
+	}
+	f, priced = Price(d, first, r.Tokens)
 	f.Idle = idle
-	if f.TTL == "" {
+	if f.TTL == "" || ttl == TTL1h {
 		f.TTL = "5m"
 		if ttl == TTL1h {
 			f.TTL = "1h"
