@@ -26,7 +26,30 @@ func wanted(line []byte) bool {
 			return true
 		}
 	}
-	return false
+	return userPrompt(line)
+}
+
+// The cold-cache count needs the user's prompts (a prompt is what the
+// stop holds back), not the tool results, which are most of the bytes:
+// Claude Code writes a record's type and its tool_result block within
+// its first kilobytes, so looking there alone keeps the skip cheap.
+var (
+	userType   = []byte(`"type":"user"`)
+	toolResult = []byte(`"tool_result"`)
+)
+
+const (
+	userTypeWithin   = 256
+	toolResultWithin = 4 << 10
+)
+
+// userPrompt reports whether a line looks like a user record that is not
+// a tool result.
+func userPrompt(line []byte) bool {
+	if !bytes.Contains(line[:min(len(line), userTypeWithin)], userType) {
+		return false
+	}
+	return !bytes.Contains(line[:min(len(line), toolResultWithin)], toolResult)
 }
 
 // eachLine calls fn with every line of r worth decoding, without its

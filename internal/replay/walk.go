@@ -21,6 +21,7 @@ type walker struct {
 	// pending are the forecast's points whose slice is still being
 	// measured; those that reach it move to out.Points.
 	pending []Point
+	cold    coldWatch
 }
 
 // response is one of the session's own responses, gathered from its
@@ -30,6 +31,7 @@ type response struct {
 	reading int64
 	model   string
 	usage   transcript.Usage
+	time    string // the timestamp of its latest record
 }
 
 // held is a record kept back, with a copy of its line.
@@ -40,6 +42,9 @@ type held struct {
 
 // record takes the next decoded record of the file and its line.
 func (w *walker) record(r *transcript.Record, line []byte) {
+	if r.Type == "user" {
+		w.cold.user(r)
+	}
 	switch {
 	case r.IsResponse():
 		if w.cur != nil && r.Message.ID != "" && r.Message.ID == w.cur.id {
@@ -48,13 +53,15 @@ func (w *walker) record(r *transcript.Record, line []byte) {
 			w.flush()
 			w.cur.usage = *r.Message.Usage
 			w.cur.model = r.Message.Model
+			w.cur.time = r.Timestamp
 			w.model.Observe(r, line)
 			return
 		}
 		w.finish()
 		w.flush()
+		w.coldCheck(r)
 		u := r.Message.Usage
-		w.cur = &response{id: r.Message.ID, reading: u.Context(), model: r.Message.Model, usage: *u}
+		w.cur = &response{id: r.Message.ID, reading: u.Context(), model: r.Message.Model, usage: *u, time: r.Timestamp}
 		w.model.Observe(r, line)
 	case r.IsBoundary():
 		w.finish()
@@ -94,6 +101,8 @@ func (w *walker) finish() {
 		return
 	}
 	w.cur = nil
+	w.cold.last = c
+	w.cold.ttl1h = w.cold.ttl1h || c.usage.Write1h() > 0
 	s := w.out
 	k := s.Responses
 	s.Responses++
