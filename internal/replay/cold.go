@@ -59,8 +59,9 @@ func (m *PolicyModel) Cold(r reading.Reading, now time.Time) (cold.Figures, bool
 }
 
 // coldWatch follows what came between two responses: when the last user
-// record (a prompt or a tool result) landed, and whether a prompt the hook
-// would look at came.
+// prompt landed, and whether it is one the hook would look at. Tool
+// results are skipped unread (they are most of a transcript's bytes), so
+// after one the idle runs to the response itself, a few seconds long.
 type coldWatch struct {
 	last     *response // the latest evaluated response
 	ttl1h    bool      // any response so far wrote the 1-hour cache

@@ -35,6 +35,7 @@ type sessionView struct {
 	Chart   template.HTML
 	Notices string
 	Pauses  string
+	Cold    string
 }
 
 // Render writes the HTML report of rep to w. Sessions with no response
@@ -61,7 +62,7 @@ func Render(w io.Writer, rep replay.Report) error {
 			return fmt.Errorf("session %s: %w", s.SessionID, err)
 		}
 		pg.Sessions = append(pg.Sessions, sessionView{Session: s, Chart: template.HTML(chart),
-			Notices: describeNotices(s), Pauses: describePauses(s)})
+			Notices: describeNotices(s), Pauses: describePauses(s), Cold: describeCold(s)})
 	}
 	return pageTemplate.Execute(w, pg)
 }
@@ -107,8 +108,9 @@ func pct(v *float64) string {
 }
 
 var pageTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
-	"k":   notice.K,
-	"usd": usd,
-	"pct": pct,
-	"mb":  func(b int64) string { return fmt.Sprintf("%.1f MB", float64(b)/1e6) },
+	"k":    notice.K,
+	"usd":  usd,
+	"pct":  pct,
+	"mb":   func(b int64) string { return fmt.Sprintf("%.1f MB", float64(b)/1e6) },
+	"cold": coldTotals,
 }).Parse(pageHTML))
