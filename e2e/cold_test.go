@@ -72,14 +72,15 @@ func ageTranscript(t *testing.T, name string, d time.Duration) {
 	}
 }
 
-// resumeRun is one `claude -p PROMPT --resume ID` in s's home and
-// project, against its mock; it returns the CLI's output.
-func resumeRun(t *testing.T, s *Session, id, prompt string) (stdout, stderr string, err error) {
+// resumeRun is one `claude -p PROMPT --resume ID [extra…]` in s's home
+// and project, against its mock; it returns the CLI's output.
+func resumeRun(t *testing.T, s *Session, id, prompt string, extra ...string) (stdout, stderr string, err error) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), runTimeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, claudeBin, "-p", prompt, "--resume", id,
-		"--permission-mode", "bypassPermissions", "--model", coldModel)
+	args := append([]string{"-p", prompt, "--resume", id,
+		"--permission-mode", "bypassPermissions", "--model", coldModel}, extra...)
+	cmd := exec.CommandContext(ctx, claudeBin, args...)
 	cmd.Dir = s.Project
 	cmd.Env = []string{
 		"HOME=" + s.Home,
@@ -192,4 +193,17 @@ func TestWarmPromptPasses(t *testing.T) {
 		t.Fatalf("made %d requests, want 1", n-before)
 	}
 	saysNot(t, lastMainBody(s), "Context budget: this session has been idle")
+}
+
+// TestColdForkStopped: a session forked (--fork-session) from a cold one
+// carries its context under a new id, and pays the same re-write: its
+// first prompt is stopped too.
+func TestColdForkStopped(t *testing.T) {
+	s, id := coldSession(t, nil, 20*time.Minute)
+	before := mainRequests(s)
+	out, errOut, _ := resumeRun(t, s, id, "Carry on in a fork.", "--fork-session")
+	if n := mainRequests(s); n != before {
+		t.Fatalf("the forked session's prompt made %d requests, want none", n-before)
+	}
+	says(t, out+errOut, "idle for 20m", "~300k tokens")
 }

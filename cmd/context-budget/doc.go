@@ -69,7 +69,8 @@ MUTHUR_CONTEXT_BUDGET_COLD=warn lets the prompt through with the figures
 in the model's context (for scripted claude -p --resume runs), =off turns
 the check off. A resumed or forked SessionStart keeps what Claude Code says
 about the cache (seconds since the last response, context tokens) in the
-state folder for the first prompt. The warm check reads only the
+state folder for the first prompt; a fork, whose transcript is written only
+with its first response, is priced from the session it was forked from. The warm check reads only the
 transcript's tail.
 
 # The lines

@@ -323,3 +323,38 @@ func FuzzParseStatus(f *testing.F) {
 		}
 	})
 }
+
+// TestFindParent: a fork's start names its parent only by the last
+// response's context and time; the newest transcript that matches both
+// is the parent, and a fork whose transcript holds nothing yet is priced
+// from it.
+func TestFindParent(t *testing.T) {
+	last := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+	root, parent := session(t, 300_000, last, false)
+	dir := filepath.Dir(parent)
+	// A decoy: the same context, an hour earlier.
+	_, other := session(t, 300_000, last.Add(-time.Hour), false)
+	data, _ := os.ReadFile(other)
+	os.WriteFile(filepath.Join(dir, "decoy.jsonl"), data, 0o644)
+	self := filepath.Join(dir, "fork.jsonl")
+	// The parent's last response carried 300,000 tokens and wrote 100.
+	if got := FindParent(dir, self, 300_100, last.Add(time.Second)); got != parent {
+		t.Errorf("FindParent = %q, want %q", got, parent)
+	}
+	if got := FindParent(dir, self, 123_456, last); got != "" {
+		t.Errorf("FindParent with another context = %q, want none", got)
+	}
+
+	now := last.Add(20 * time.Minute)
+	start := Call{Payload: reading.Payload{HookEventName: "SessionStart", SessionID: "fork", Source: "fork", TranscriptPath: self,
+		SecondsSinceLastResponse: 1200, ContextTokens: 300_100},
+		Root: root, Now: now, Getenv: func(string) string { return "" }}
+	if err := OnStart(start); err != nil {
+		t.Fatal(err)
+	}
+	c := call(root, self, "go on", now, nil)
+	c.Payload.SessionID = "fork"
+	if o, _ := OnPrompt(c); !o.Block || !strings.Contains(o.Reason, "idle for 20m") {
+		t.Errorf("the fork's first prompt: %+v, want a stop", o)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/muthur/context-budget/internal/config"
@@ -40,12 +41,20 @@ func OnPrompt(c Call) (Outcome, error) {
 		return Outcome{}, err
 	}
 	dir := state.Dir(c.Root)
-	r, err := reading.Read(p.TranscriptPath, reading.Options{})
+	transcript := p.TranscriptPath
+	r, err := reading.Read(transcript, reading.Options{})
 	if err != nil {
-		// A forked session's transcript may not hold its history yet:
-		// what Claude Code said at its start stands in for it.
-		var ok bool
-		if r, ok = fromResume(dir, p.SessionID); !ok {
+		// A forked session's transcript is not written until its first
+		// response (measured with 2.1.332): the session it was forked
+		// from, found at its start, stands in for it, or else what Claude
+		// Code said then.
+		rec, ok := loadResume(dir, p.SessionID)
+		if !ok {
+			return Outcome{}, nil
+		}
+		if r, err = reading.Read(rec.Parent, reading.Options{}); rec.Parent != "" && err == nil {
+			transcript = rec.Parent
+		} else if r, ok = rec.reading(); !ok {
 			return Outcome{}, nil
 		}
 	}
@@ -63,7 +72,7 @@ func OnPrompt(c Call) (Outcome, error) {
 	if err != nil {
 		return Outcome{}, err
 	}
-	f, isCold, priced := Look(&Session{Dir: dir, ID: p.SessionID, Root: c.Root, Transcript: p.TranscriptPath,
+	f, isCold, priced := Look(&Session{Dir: dir, ID: p.SessionID, Root: c.Root, Transcript: transcript,
 		Settings: s, Getenv: c.Getenv, Reading: r}, c.Now)
 	if !isCold || !priced || !f.Pays(cs.SavingUSD) {
 		return Outcome{}, nil
@@ -98,6 +107,9 @@ type resume struct {
 	// prompt_cache_likely_expired.
 	Context       int64 `json:"context_tokens"`
 	LikelyExpired bool  `json:"likely_expired"`
+	// Parent is the transcript of the session a fork was made from, when
+	// the fork's own transcript held no response at its start.
+	Parent string `json:"parent,omitempty"`
 }
 
 func resumeFile(dir, id string) string {
@@ -128,6 +140,10 @@ func OnStart(c Call) error {
 		Context:       p.ContextTokens,
 		LikelyExpired: p.CacheLikelyExpired,
 	}
+	if _, err := reading.Read(p.TranscriptPath, reading.Options{}); err != nil && p.TranscriptPath != "" {
+		last, _ := LastResponse(rec.LastResponse)
+		rec.Parent = FindParent(filepath.Dir(p.TranscriptPath), p.TranscriptPath, p.ContextTokens, last)
+	}
 	dir := state.Dir(c.Root)
 	if err := state.Ensure(dir); err != nil {
 		return nil
@@ -137,12 +153,78 @@ func OnStart(c Call) error {
 	return nil
 }
 
-// fromResume is the reading a SessionStart record stands in for.
-func fromResume(dir, id string) (reading.Reading, bool) {
+// loadResume reads a session's SessionStart record.
+func loadResume(dir, id string) (resume, bool) {
 	data, err := os.ReadFile(resumeFile(dir, id))
 	var rec resume
-	if err != nil || json.Unmarshal(data, &rec) != nil || rec.Context <= 0 {
+	if err != nil || json.Unmarshal(data, &rec) != nil {
+		return resume{}, false
+	}
+	return rec, true
+}
+
+// reading is the reading the record stands in for, without a model: it
+// says the cache is cold, not what the re-write costs.
+func (rec resume) reading() (reading.Reading, bool) {
+	if rec.Context <= 0 {
 		return reading.Reading{}, false
 	}
 	return reading.Reading{Tokens: rec.Context, MessageID: "resume", Time: rec.LastResponse}, true
+}
+
+// fromResume is the reading a SessionStart record stands in for.
+func fromResume(dir, id string) (reading.Reading, bool) {
+	rec, ok := loadResume(dir, id)
+	if !ok {
+		return reading.Reading{}, false
+	}
+	return rec.reading()
+}
+
+// Limits of the search for a fork's parent: the newest transcripts of the
+// project's folder, and how far apart the parent's last response and
+// Claude Code's count of it may be.
+const (
+	maxParentSearch = 64
+	parentSlack     = 5 * time.Second
+)
+
+// FindParent looks in dir for the transcript a fork was made from: Claude
+// Code gives the fork's SessionStart the context of the parent's last
+// response (its input and output tokens) and the seconds since it, but
+// not its id, so the parent is the newest transcript whose last response
+// carried that context and landed then. "" when none does.
+func FindParent(dir, self string, context int64, last time.Time) string {
+	if context <= 0 || last.IsZero() {
+		return ""
+	}
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return ""
+	}
+	type cand struct {
+		path string
+		mod  time.Time
+	}
+	var cs []cand
+	for _, e := range ents {
+		name := filepath.Join(dir, e.Name())
+		if e.IsDir() || filepath.Ext(name) != ".jsonl" || name == self {
+			continue
+		}
+		if fi, err := e.Info(); err == nil && fi.Mode().IsRegular() {
+			cs = append(cs, cand{name, fi.ModTime()})
+		}
+	}
+	slices.SortFunc(cs, func(a, b cand) int { return b.mod.Compare(a.mod) })
+	for _, c := range cs[:min(len(cs), maxParentSearch)] {
+		r, err := reading.Read(c.path, reading.Options{})
+		if err != nil || (r.Tokens != context && r.Tokens+r.Usage.OutputTokens != context) {
+			continue
+		}
+		if at, ok := LastResponse(r.Time); ok && at.Sub(last).Abs() <= parentSlack {
+			return c.path
+		}
+	}
+	return ""
 }
