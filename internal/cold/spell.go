@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/muthur/context-budget/internal/state"
 )
@@ -38,9 +39,10 @@ func SpellID(id, stamp string) string {
 }
 
 // HashPrompt fingerprints a prompt, so the state folder holds no prompt
-// text.
+// text. White space around it does not count: the prompt sent again is
+// the same prompt.
 func HashPrompt(prompt string) string {
-	sum := sha256.Sum256([]byte(prompt))
+	sum := sha256.Sum256([]byte(strings.TrimSpace(prompt)))
 	return hex.EncodeToString(sum[:12])
 }
 
