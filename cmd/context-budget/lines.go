@@ -177,7 +177,7 @@ func linesFor(s config.Settings, path, root, session string) (*linesReport, erro
 			name, strings.ToUpper(name), thousands(d.Window.CompactsAt)))
 	}
 	if cs, err := config.ColdFromEnv(os.Getenv); err == nil && cs.Mode != config.ColdOff {
-		coldLines(rep, &d, in.History, r, cs.SavingUSD)
+		coldLines(rep, path, &d, in.History, r, cs.SavingUSD)
 	}
 	return rep, nil
 }

@@ -34,9 +34,9 @@ var linesNow = time.Now
 
 // coldLines fills rep.Cold when the cache is cold at the moment `lines`
 // runs and the session is priced.
-func coldLines(rep *linesReport, d *policy.Decision, h *history.History, r reading.Reading, threshold float64) {
+func coldLines(rep *linesReport, path string, d *policy.Decision, h *history.History, r reading.Reading, threshold float64) {
 	f, isCold, priced := cold.At(d, h, r, linesNow())
-	if !isCold || !priced {
+	if !isCold || !priced || cold.CompactedSince(path) {
 		return
 	}
 	rep.Cold = &coldReport{IdleSeconds: int64(f.Idle / time.Second), TTL: f.TTL, Context: f.Context, Prefix: f.Prefix,

@@ -147,7 +147,7 @@ func statusLine(p statusPayload, getenv func(string) string, color bool) string 
 		line += " · relay " + relayWords(m)
 	}
 	if session {
-		line += coldMark(state.Dir(root), p.SessionID, &d, r, getenv)
+		line += coldMark(state.Dir(root), p.SessionID, p.TranscriptPath, &d, r, getenv)
 	}
 	return line
 }

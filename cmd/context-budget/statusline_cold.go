@@ -18,10 +18,10 @@ var statusNow = time.Now
 // re-write $1.90", or "" when the cache is warm or the check is off. A
 // response younger than the shortest TTL ends it before any file is
 // read.
-func coldMark(dir, id string, d *policy.Decision, r reading.Reading, getenv func(string) string) string {
+func coldMark(dir, id, path string, d *policy.Decision, r reading.Reading, getenv func(string) string) string {
 	now := statusNow()
 	last, ok := cold.LastResponse(r.Time)
-	if !ok || now.Sub(last) < cold.TTL5m {
+	if !ok || now.Sub(last) < cold.TTL5m || cold.CompactedSince(path) {
 		return ""
 	}
 	if cs, err := config.ColdFromEnv(getenv); err != nil || cs.Mode == config.ColdOff {

@@ -122,14 +122,15 @@ func LastResponse(stamp string) (time.Time, bool) {
 // Look checks s at now: whether its cache is cold and, if so, its
 // figures. priced is false when the cache is cold but the session cannot
 // be priced. A response younger than TTL5m ends the check at once: no
-// file but the transcript's tail is read.
+// file but the transcript's tail is read. A compaction since the last
+// response is no cold re-write of its context.
 func Look(s *Session, now time.Time) (f Figures, isCold, priced bool) {
 	last, ok := LastResponse(s.Reading.Time)
 	if !ok {
 		return Figures{}, false, false
 	}
 	idle := now.Sub(last)
-	if idle < TTL5m {
+	if idle < TTL5m || CompactedSince(s.Transcript) {
 		return Figures{}, false, false
 	}
 	// Pricing runs whatever MUTHUR_CONTEXT_BUDGET_LINES says: fixed lines

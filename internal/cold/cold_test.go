@@ -358,3 +358,24 @@ func TestFindParent(t *testing.T) {
 		t.Errorf("the fork's first prompt: %+v, want a stop", o)
 	}
 }
+
+// TestCompactedNotCold: after /compact the next request carries the
+// summary, not the last response's context: no stop, however long idle.
+func TestCompactedNotCold(t *testing.T) {
+	last := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+	root, path := session(t, 300_000, last, false)
+	f, _ := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString(`{"type":"system","subtype":"compact_boundary","compactMetadata":{"trigger":"manual","preTokens":300000}}` + "\n")
+	f.WriteString(`{"type":"user","isCompactSummary":true,"message":{"role":"user","content":"summary"}}` + "\n")
+	f.Close()
+	if !CompactedSince(path) {
+		t.Fatal("CompactedSince missed the boundary")
+	}
+	if o, _ := OnPrompt(call(root, path, "go on", last.Add(20*time.Minute), nil)); o.Block || o.Context != "" {
+		t.Errorf("compacted session stopped: %+v", o)
+	}
+	_, warm := session(t, 300_000, last, false)
+	if CompactedSince(warm) {
+		t.Error("CompactedSince without a boundary")
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"github.com/muthur/context-budget/internal/config"
 	"github.com/muthur/context-budget/internal/reading"
 	"github.com/muthur/context-budget/internal/state"
+	"github.com/muthur/context-budget/internal/transcript"
 )
 
 // Call is one UserPromptSubmit or SessionStart hook call.
@@ -227,4 +228,30 @@ func FindParent(dir, self string, context int64, last time.Time) string {
 		}
 	}
 	return ""
+}
+
+// CompactedSince reports whether a compaction boundary follows the
+// transcript's last response: then the next request carries the summary,
+// not the last response's context, and re-writes little. It reads back
+// from the end only as far as that response; an unreadable file says no.
+func CompactedSince(path string) bool {
+	f, fi, err := reading.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	found := false
+	reading.ScanBack(f, fi.Size(), func(line []byte) bool {
+		done := false
+		transcript.Decode(line, func(r *transcript.Record) {
+			switch {
+			case r.IsBoundary():
+				found, done = true, true
+			case r.IsResponse():
+				done = true
+			}
+		})
+		return !done
+	})
+	return found
 }

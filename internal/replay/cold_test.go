@@ -73,6 +73,12 @@ func TestColdEvents(t *testing.T) {
 	l.response(l.ctx+2_000, l.ctx)
 	l.prompt(3*time.Minute, "[prompt]") // response 33: warm
 	l.response(l.ctx+2_000, 2_000)
+	// A compaction, then a prompt after 20 minutes: the summary is
+	// re-written, not the old context, and nothing is stopped.
+	l.add(map[string]any{"type": "system", "subtype": "compact_boundary",
+		"compactMetadata": map[string]any{"trigger": "manual", "preTokens": l.ctx}})
+	l.prompt(20*time.Minute, "[prompt]") // response 34: after the boundary
+	l.response(30_000, 28_000)
 
 	p := filepath.Join(t.TempDir(), "cold.jsonl")
 	if err := os.WriteFile(p, []byte(l.b.String()), 0o644); err != nil {

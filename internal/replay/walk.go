@@ -153,6 +153,9 @@ func (w *walker) finish() {
 }
 
 func (w *walker) boundary(r *transcript.Record) {
+	// After a compaction the context the next request carries is not the
+	// last response's: no cold re-write is measured across it.
+	w.cold.last = nil
 	b := Boundary{Kind: "compact", AfterResponse: w.out.Responses - 1}
 	m := r.CompactMetadata
 	if r.Subtype == "microcompact_boundary" {
