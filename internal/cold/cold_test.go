@@ -158,7 +158,7 @@ func TestIdle(t *testing.T) {
 
 // session writes a transcript of n responses growing to ctx tokens, the
 // last landing at last; ttl1h makes every write a 1-hour one.
-func session(t *testing.T, ctx int64, last time.Time, ttl1h bool) (root, path string) {
+func session(t testing.TB, ctx int64, last time.Time, ttl1h bool) (root, path string) {
 	t.Helper()
 	root = t.TempDir()
 	path = filepath.Join(root, "s1.jsonl")
