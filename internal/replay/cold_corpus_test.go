@@ -33,7 +33,8 @@ func TestColdCorpus(t *testing.T) {
 		Prices:   replay.TablePrices{Table: table},
 	})
 	c := rep.Totals.Cold
-	t.Logf("cold: %+v", c)
+	t.Logf("cold: %d re-writes in %d sessions, %.2f USD; %d stops in %d sessions, saving %.2f USD; %d warm after all",
+		c.Rewrites, c.RewriteSessions, c.RewriteUSD, c.Stops, c.StopSessions, c.SavingUSD, c.FalseStops)
 	if c.Rewrites != 187 || c.RewriteSessions != 62 {
 		t.Errorf("cold re-writes %d in %d sessions, want 187 in 62", c.Rewrites, c.RewriteSessions)
 	}
