@@ -321,7 +321,10 @@ responses after the pause, up to and including the first whose reading is
 a compaction or an unpriced model comes first or the session ends. The
 totals count sessions, notices, pauses and the sessions that compacted
 before any notice, and give the median of |predicted − actual| / actual
-over the pauses that have both.
+over the pauses that have both. The cold cache: per session and in total,
+the responses that re-wrote more than 50,000 tokens after an idle past the
+cache's TTL, what those writes cost, and the prompts the cold-cache stop
+would have held back with what a fresh session would have saved there.
 
 	--json        print the replay as JSON instead of the table
 	--readings    with --json, include every session's readings and lines
