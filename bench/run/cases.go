@@ -93,7 +93,8 @@ func plan(cache, project string, sizes []int64) ([]benchCase, error) {
 		payload: fixed(payload(session, first.file, project, first.res.ToolUseID, nil)),
 		before:  func() { os.Remove(record) },
 	})
-	return cases, nil
+	cold, err := coldCases(cache, project, cases)
+	return append(cases, cold...), err
 }
 
 func fixed(p []byte) func(int) []byte { return func(int) []byte { return p } }

@@ -11,7 +11,9 @@ Usage:
 The commands are:
 
 	hook        the PostToolUse hook: reads the payload on stdin, prints a
-	            notice when a line is crossed, once per climb
+	            notice when a line is crossed, once per climb; as the
+	            UserPromptSubmit hook it stops a prompt sent to a cold cache
+	            when a fresh session is much cheaper
 	lines       the reading, both lines and what set them, and the relay's
 	            dollars, for a transcript or a hook payload
 	statusline  Claude Code's statusLine command: one short line with the
@@ -44,6 +46,33 @@ The hook never fails loudly: anything it cannot read is silence and exit
 status 0. A call made inside a subagent (agent_id set) is ignored. State
 lives in <project>/tmp/context-budget/, which carries a .gitignore of its
 own; the project is $CLAUDE_PROJECT_DIR, else the payload's cwd.
+
+# The cold cache
+
+Registered also for UserPromptSubmit and SessionStart, the hook prices the
+first prompt after the session's prompt cache expired: when the last
+response is older than the cache's time to live (5 minutes, or an hour once
+the session wrote the 1-hour cache), the next request first re-writes the
+whole context, (C - P)·w + P·r, with P the prefix other sessions keep warm
+(the first response's cache read). A /relay would pay that re-write too;
+only a fresh session from the branch skips it. When such a session saves
+at least MUTHUR_CONTEXT_BUDGET_COLD_SAVING_USD (0.30) over the next
+100,000 tokens, and the re-write alone costs that much, the prompt is
+stopped (decision "block"; it makes no request, so the stop is free) with
+a reason the user reads: the idle time, the re-write, the fresh session's
+cost, and how to choose — send the same prompt again to carry on, or
+/clear and then /relay take <branch>, offered only when nothing is
+uncommitted. Once per cold spell: the same prompt sent again passes, and
+nothing more is stopped before a response lands; a different prompt after
+a stop is stopped once more. /compact, /clear, /relay, the built-in
+commands that make no model request, and "!" shell commands always pass.
+MUTHUR_CONTEXT_BUDGET_COLD=warn lets the prompt through with the figures
+in the model's context (for scripted claude -p --resume runs), =off turns
+the check off. A resumed or forked SessionStart keeps what Claude Code says
+about the cache (seconds since the last response, context tokens) in the
+state folder for the first prompt; a fork, whose transcript is written only
+with its first response, is priced from the session it was forked from. The warm check reads only the
+transcript's tail.
 
 # The lines
 
@@ -306,7 +335,10 @@ responses after the pause, up to and including the first whose reading is
 a compaction or an unpriced model comes first or the session ends. The
 totals count sessions, notices, pauses and the sessions that compacted
 before any notice, and give the median of |predicted − actual| / actual
-over the pauses that have both.
+over the pauses that have both. The cold cache: per session and in total,
+the responses that re-wrote more than 50,000 tokens after an idle past the
+cache's TTL, what those writes cost, and the prompts the cold-cache stop
+would have held back with what a fresh session would have saved there.
 
 	--json        print the replay as JSON instead of the table
 	--readings    with --json, include every session's readings and lines
@@ -334,6 +366,8 @@ naming the variable, and the hook sends no notice on that call.
 	MUTHUR_MANUAL_CONTEXT_BUDGET_RELAY      truthy: the pause offers /relay (no look-up)
 	MUTHUR_CONTEXT_BUDGET_WINDOW            the context window, in tokens
 	MUTHUR_CONTEXT_BUDGET_RATE              "forecast" (default) or "since-boundary"
+	MUTHUR_CONTEXT_BUDGET_COLD              "on" (default: stop a cold prompt), "warn" or "off"
+	MUTHUR_CONTEXT_BUDGET_COLD_SAVING_USD   stop a cold prompt when a fresh session saves this (0.30)
 
 The forecast prices the next 100k tokens from the session's measured pace
 of work (growth per request since it first acted), its cache re-writes and

@@ -81,6 +81,7 @@ func runDoctor(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if !registered[settings.Stop] && pluginEnabled(scopes) == "" {
 		d.problem("no settings file registers the Stop hook (ledger record): run 'context-budget install'")
 	}
+	d.checkColdHooks(registered, scopes)
 	d.checkSkills(scopes, pluginEnabled(scopes))
 	s := d.checkTuning(scopes)
 	d.checkPrices()

@@ -37,6 +37,12 @@ func runHook(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return 0
 	}
+	switch p.HookEventName {
+	case "UserPromptSubmit":
+		return promptHook(p, stdout, stderr)
+	case "SessionStart":
+		return startHook(p, stderr)
+	}
 	text, err := hookNotice(p, os.Getenv)
 	if err != nil {
 		if ce, ok := err.(*config.Error); ok {

@@ -41,6 +41,7 @@ type linesReport struct {
 	Forecast         *forecastReport       `json:"forecast,omitempty"`
 	PricesAsOf       string                `json:"prices_as_of"`
 	Window           window.Window         `json:"window"`
+	Cold             *coldReport           `json:"cold,omitempty"`
 	Warnings         []string              `json:"warnings,omitempty"`
 }
 
@@ -203,6 +204,9 @@ func linesForEnv(s config.Settings, path, root, session string, getenv func(stri
 		rep.Warnings = append(rep.Warnings, fmt.Sprintf("the %s line fixed by MUTHUR_CONTEXT_BUDGET_%s lies at or past the compaction point (%s tokens): Claude Code will compact before it fires",
 			name, strings.ToUpper(name), thousands(d.Window.CompactsAt)))
 	}
+	if cs, err := config.ColdFromEnv(os.Getenv); err == nil && cs.Mode != config.ColdOff {
+		coldLines(rep, path, &d, in.History, r, cs.SavingUSD)
+	}
 	return rep, nil
 }
 
@@ -334,6 +338,7 @@ func printLines(w io.Writer, rep *linesReport) {
 	} else {
 		fmt.Fprintf(w, "%-14s not priced (the model is not in the price table, or MUTHUR_CONTEXT_BUDGET_LINES=fixed): the lines are the caps and the window's\n", "dollars")
 	}
+	printCold(w, rep.Cold)
 	fmt.Fprintf(w, "%-14s as of %s\n", "prices", rep.PricesAsOf)
 	for _, warn := range rep.Warnings {
 		fmt.Fprintf(w, "warning: %s\n", warn)

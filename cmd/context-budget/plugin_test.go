@@ -82,13 +82,13 @@ func TestPluginPackaging(t *testing.T) {
 	for _, e := range entries {
 		got[e.Role] = e.Exe
 	}
-	for _, r := range []settings.Role{settings.PostToolUse, settings.Stop} {
+	for _, r := range []settings.Role{settings.PostToolUse, settings.Stop, settings.UserPromptSubmit, settings.SessionStart} {
 		if got[r] != "context-budget" {
 			t.Errorf("hooks.json: %s runs %q, want context-budget from PATH", r.Event, got[r])
 		}
 	}
-	if len(entries) != 2 {
-		t.Errorf("hooks.json registers %d of ours, want 2: %+v", len(entries), entries)
+	if len(entries) != 4 {
+		t.Errorf("hooks.json registers %d of ours, want 4: %+v", len(entries), entries)
 	}
 }
 

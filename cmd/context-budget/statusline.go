@@ -144,6 +144,9 @@ func statusLine(p statusPayload, getenv func(string) string, color bool) string 
 	if m := d.Money(r.Tokens); m != nil {
 		line += " · relay " + relayWords(m)
 	}
+	if session {
+		line += coldMark(state.Dir(root), p.SessionID, p.TranscriptPath, &d, r, getenv)
+	}
 	return line
 }
 

@@ -106,6 +106,11 @@ type Session struct {
 	RequestedModel string
 	// Version is the Claude Code version of the reading's record.
 	Version string
+	// NoSave makes Decide write nothing: a caller other than the
+	// PostToolUse hook (the cold check on a prompt) reads the lines the
+	// hook holds and must not move the cache they come from, or the
+	// hook's next notice would depend on when the user typed.
+	NoSave bool
 }
 
 // FileName is the cache file of a session.
@@ -211,11 +216,37 @@ func Fresh(at, now int64) bool {
 // hook must not fail; `lines` reports it). hit reports a cache hit. The
 // error is only the save's: the Decision is good either way.
 func Decide(s *Session) (d policy.Decision, hit bool, err error) {
+	e, hit, err := s.decide()
+	return e.Decision, hit, err
+}
+
+// Peek is Decide without saving (NoSave), and with the history the
+// decision came from: what the cold check on a prompt prices with.
+func Peek(s *Session) (policy.Decision, history.History) {
+	ps := *s
+	ps.NoSave = true
+	if c, ok := load(FileName(s.Dir, s.ID)); ok && c.hit(ps.Key(), s.Reading) {
+		var h history.History
+		c.history(&h)
+		return c.Decision, h
+	}
+	e, _, _ := ps.decide()
+	return e.Decision, e.History
+}
+
+// hit reports whether the cached entry answers for a reading under key.
+func (c *cached) hit(key string, reading int64) bool {
+	return !c.Partial && c.Key == key && Fresh(c.Reading, reading)
+}
+
+// decide is Decide, returning the whole entry; on a hit only its Decision
+// is filled (the history stays undecoded, as the hot path wants).
+func (s *Session) decide() (Entry, bool, error) {
 	name := FileName(s.Dir, s.ID)
 	key := s.Key()
 	c, ok := load(name)
-	if ok && !c.Partial && c.Key == key && Fresh(c.Reading, s.Reading) {
-		return c.Decision, true, nil
+	if ok && c.hit(key, s.Reading) {
+		return Entry{Decision: c.Decision}, true, nil
 	}
 	e := Entry{Transcript: s.Transcript}
 	// known is the previous decision when it was complete and made under
@@ -237,7 +268,7 @@ func Decide(s *Session) (d policy.Decision, hit bool, err error) {
 	e.Key, e.Reading, e.Partial = key, s.Reading, !caughtUp
 	if e.Partial && known != nil {
 		e.Decision = *known
-		return e.Decision, false, e.save(s.Dir, name)
+		return e, false, s.save(&e, name)
 	}
 	h := &e.History
 	if e.Partial {
@@ -255,7 +286,15 @@ func Decide(s *Session) (d policy.Decision, hit bool, err error) {
 		Root: s.Root, SessionID: s.ID, TranscriptPath: s.Transcript,
 		StatuslineWindow: s.statusline(), Getenv: s.Getenv, Version: s.Version,
 	})
-	return e.Decision, false, e.save(s.Dir, name)
+	return e, false, s.save(&e, name)
+}
+
+// save writes the entry to the session's cache file, unless NoSave.
+func (s *Session) save(e *Entry, name string) error {
+	if s.NoSave {
+		return nil
+	}
+	return e.save(s.Dir, name)
 }
 
 // save writes the entry to the cache file name in the state folder dir.

@@ -56,6 +56,9 @@ func FuzzParsePayload(f *testing.F) {
 	f.Add([]byte(`{"agent_id":"a1","session_id":"s\u00e9\\\"","cwd":null,"cwd":"x","transcript_path":5}`))
 	f.Add([]byte(` { } `))
 	f.Add([]byte(`{"session\u005fid":"s"}`))
+	f.Add([]byte(`{"hook_event_name":"SessionStart","source":"resume","seconds_since_last_response":1,"context_tokens":30120,"prompt_cache_likely_expired":false,"estimated_cache_write_usd":0.1883}`))
+	f.Add([]byte(`{"context_tokens":5,"context_tokens":"x","prompt_cache_likely_expired":true,"prompt_cache_likely_expired":{}}`))
+	f.Add([]byte(`{"hook_event_name":"UserPromptSubmit","prompt":"go on","context_tokens":1.5,"seconds_since_last_response":"9","prompt_cache_likely_expired":null}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		p, err := ParsePayload(data)
 		var m map[string]json.RawMessage
@@ -74,14 +77,39 @@ func FuzzParsePayload(f *testing.F) {
 			}
 			return s
 		}
-		want := Payload{
-			HookEventName:  field("hook_event_name"),
-			SessionID:      field("session_id"),
-			TranscriptPath: field("transcript_path"),
-			Cwd:            field("cwd"),
-			AgentID:        field("agent_id"),
-			ToolUseID:      field("tool_use_id"),
+		// A literal field: what encoding/json gives a number or literal
+		// of the field's type, zero for anything else.
+		literal := func(key string, dst any) {
+			if raw, ok := m[key]; ok && len(raw) > 0 && raw[0] != '"' && raw[0] != '{' && raw[0] != '[' {
+				json.Unmarshal(raw, dst)
+			}
 		}
+		want := Payload{
+			HookEventName:        field("hook_event_name"),
+			SessionID:            field("session_id"),
+			TranscriptPath:       field("transcript_path"),
+			Cwd:                  field("cwd"),
+			AgentID:              field("agent_id"),
+			ToolUseID:            field("tool_use_id"),
+			LastAssistantMessage: field("last_assistant_message"),
+			Prompt:               field("prompt"),
+			Source:               field("source"),
+		}
+		var secs float64
+		var tokens int64
+		var expired bool
+		literal("seconds_since_last_response", &secs)
+		literal("context_tokens", &tokens)
+		literal("prompt_cache_likely_expired", &expired)
+		// A failed decode leaves the destination as encoding/json left
+		// it; the parser zeroes it: compare against a clean decode.
+		if raw := m["context_tokens"]; json.Unmarshal(raw, new(int64)) != nil {
+			tokens = 0
+		}
+		if raw := m["seconds_since_last_response"]; json.Unmarshal(raw, new(float64)) != nil {
+			secs = 0
+		}
+		want.SecondsSinceLastResponse, want.ContextTokens, want.CacheLikelyExpired = secs, tokens, expired
 		if p != want {
 			t.Fatalf("ParsePayload = %+v\nencoding/json gives %+v", p, want)
 		}

@@ -18,6 +18,18 @@ type Payload struct {
 	ToolUseID      string `json:"tool_use_id"`
 	// LastAssistantMessage is a Stop payload's final text of the turn.
 	LastAssistantMessage string `json:"last_assistant_message"`
+	// Prompt is a UserPromptSubmit payload's text.
+	Prompt string `json:"prompt"`
+	// Source is a SessionStart payload's cause: startup, resume, clear,
+	// compact or fork.
+	Source string `json:"source"`
+	// The cache figures Claude Code 2.1.332 adds to a resumed or forked
+	// SessionStart (measured with the real CLI): seconds since the
+	// session's last response, its context in tokens, and whether it
+	// thinks the prompt cache expired. Absent, they read as zero.
+	SecondsSinceLastResponse float64 `json:"seconds_since_last_response"`
+	ContextTokens            int64   `json:"context_tokens"`
+	CacheLikelyExpired       bool    `json:"prompt_cache_likely_expired"`
 }
 
 // ErrPayload reports stdin that is not one JSON object.
@@ -61,6 +73,7 @@ func ReadPayload(r io.Reader) (Payload, error) {
 			name = []byte(k)
 		}
 		var dst *string
+		var lit any // a field that is a number or a literal, decoded into this
 		switch string(name) {
 		case "hook_event_name":
 			dst = &p.HookEventName
@@ -76,6 +89,16 @@ func ReadPayload(r io.Reader) (Payload, error) {
 			dst = &p.ToolUseID
 		case "last_assistant_message":
 			dst = &p.LastAssistantMessage
+		case "prompt":
+			dst = &p.Prompt
+		case "source":
+			dst = &p.Source
+		case "seconds_since_last_response":
+			lit = &p.SecondsSinceLastResponse
+		case "context_tokens":
+			lit = &p.ContextTokens
+		case "prompt_cache_likely_expired":
+			lit = &p.CacheLikelyExpired
 		}
 		s.space()
 		if !s.byte(':') {
@@ -99,6 +122,22 @@ func ReadPayload(r io.Reader) (Payload, error) {
 			} else if !s.value() {
 				return Payload{}, ErrPayload
 			}
+		} else if lit != nil {
+			// A value of another type reads as absent (zero), as for the
+			// strings; only a literal is decoded. The last occurrence of a
+			// key wins, as in encoding/json.
+			resetLiteral(lit)
+			if c, ok := s.peek(); ok && c != '"' && c != '{' && c != '[' {
+				raw, ok := s.literal()
+				if !ok {
+					return Payload{}, ErrPayload
+				}
+				if json.Unmarshal(raw, lit) != nil {
+					resetLiteral(lit)
+				}
+			} else if !s.value() {
+				return Payload{}, ErrPayload
+			}
 		} else if !s.value() {
 			return Payload{}, ErrPayload
 		}
@@ -110,5 +149,17 @@ func ReadPayload(r io.Reader) (Payload, error) {
 			return p, s.end()
 		}
 		return Payload{}, ErrPayload
+	}
+}
+
+// resetLiteral zeroes a literal field a failed decode may have half set.
+func resetLiteral(v any) {
+	switch p := v.(type) {
+	case *float64:
+		*p = 0
+	case *int64:
+		*p = 0
+	case *bool:
+		*p = false
 	}
 }

@@ -202,6 +202,22 @@ func (s *scanner) value() bool {
 	}
 }
 
+// literal reads a number or a literal (true, false, null) and returns its
+// bytes, valid until the next call; false, consuming nothing, when the
+// next value is a string, an object or an array.
+func (s *scanner) literal() ([]byte, bool) {
+	c, ok := s.peek()
+	if !ok || c == '"' || c == '{' || c == '[' {
+		return nil, false
+	}
+	s.keep = s.i
+	defer func() { s.keep = -1 }()
+	if !s.value() {
+		return nil, false
+	}
+	return s.buf[s.keep:s.i], true
+}
+
 // container skips an object or array, tracking nesting and strings only.
 func (s *scanner) container() bool {
 	var stack []byte

@@ -33,6 +33,9 @@ type Reading struct {
 	MessageID string
 	// Usage is that response's usage as written.
 	Usage transcript.Usage
+	// Time is the record's timestamp as written (RFC 3339): when the
+	// response landed, which the cold-cache check measures idle time from.
+	Time string
 }
 
 // Limits of the tail scan. A line longer than MaxLine is skipped unread: an
@@ -130,7 +133,8 @@ func Last(f io.ReaderAt, size int64, toolUseID string) (r Reading, seen bool, er
 			u := rec.Message.Usage
 			line = append(line, candidate{
 				r: Reading{Tokens: u.Context(), Model: rec.Message.Model,
-					RequestedModel: rec.RequestedModel, Version: rec.Version, MessageID: rec.Message.ID, Usage: *u},
+					RequestedModel: rec.RequestedModel, Version: rec.Version, MessageID: rec.Message.ID, Usage: *u,
+					Time: rec.Timestamp},
 				has: needle != nil && bytes.Contains(rec.Message.Content, needle),
 			})
 		})

@@ -149,6 +149,15 @@ func predict(d *policy.Decision, reading int64) *Prediction {
 		Parts: Parts{Read: read, Write: write, Output: output}}
 }
 
+// peek is decide without moving the simulated line cache, as the hook's
+// cold check on a prompt decides without saving (linecache's NoSave).
+func (m *PolicyModel) peek(reading int64) policy.Decision {
+	saved := *m
+	d := *m.decide(reading)
+	*m = saved
+	return d
+}
+
 func (m *PolicyModel) decide(reading int64) *policy.Decision {
 	if m.Settings.Fixed {
 		m.d = policy.Decide(policy.Input{Settings: m.Settings, Reading: reading,

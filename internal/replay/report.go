@@ -53,6 +53,9 @@ type Session struct {
 	Readings   []int64 `json:"readings,omitempty"`
 	WarnLines  []int64 `json:"warn_lines,omitempty"`
 	PauseLines []int64 `json:"pause_lines,omitempty"`
+	// Cold lists the responses that paid a cold re-write, or that the
+	// cold-cache stop would have held back (design §14).
+	Cold []ColdEvent `json:"cold"`
 	// Error says why the file could not be read to its end.
 	Error string `json:"error,omitempty"`
 }
@@ -149,4 +152,25 @@ type Totals struct {
 	Points                 int      `json:"points"`
 	CarryOnMedianAbsError  *float64 `json:"carry_on_median_abs_error"`
 	RequestsMedianAbsError *float64 `json:"requests_median_abs_error"`
+	// Cold sums the sessions' cold re-writes and stops.
+	Cold ColdTotals `json:"cold"`
+}
+
+// ColdTotals sum the cold events: the re-writes of more than
+// ColdMinRewrite tokens after an idle past the TTL (how many, in how many
+// sessions, the median idle and context, what they cost), and the prompts
+// the stop would have held back with what a fresh session would have
+// saved there. FalseStops counts stops whose response then wrote less
+// than half its context: the cache was warmer than the TTL said.
+type ColdTotals struct {
+	Rewrites          int      `json:"rewrites"`
+	RewriteSessions   int      `json:"rewrite_sessions"`
+	RewriteUSD        float64  `json:"rewrite_usd"`
+	MedianIdleSeconds *float64 `json:"median_idle_seconds"`
+	MedianContext     *float64 `json:"median_context"`
+	Stops             int      `json:"stops"`
+	StopSessions      int      `json:"stop_sessions"`
+	StopRewriteUSD    float64  `json:"stop_rewrite_usd"`
+	SavingUSD         float64  `json:"saving_usd"`
+	FalseStops        int      `json:"false_stops"`
 }

@@ -54,7 +54,7 @@ func (rd *reader) file(src Source, opt Options, count func(int)) Session {
 
 func newSession(src Source) Session {
 	return Session{Path: src.Path, Bytes: src.Size, Subagents: len(src.Subagents),
-		Boundaries: []Boundary{}, Notices: []Notice{}, Pauses: []Pause{}, Points: []Point{}, Rooms: []Room{}}
+		Boundaries: []Boundary{}, Notices: []Notice{}, Pauses: []Pause{}, Points: []Point{}, Rooms: []Room{}, Cold: []ColdEvent{}}
 }
 
 // replay walks one transcript read from r.

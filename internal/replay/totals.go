@@ -53,6 +53,7 @@ func Total(sessions []Session) Totals {
 		}
 	}
 	t.Rooms = SummarizeRooms(rooms)
+	t.Cold = coldTotals(sessions)
 	if t.CarryOnPoints > 0 {
 		t.PredictedCarryOnUSD, t.ActualCarryOnUSD = ptr(predicted), ptr(actual)
 	}
@@ -107,4 +108,41 @@ func medianAbsError(points []Point) *float64 {
 		return nil
 	}
 	return ptr(Median(errs))
+}
+
+// coldTotals sums the sessions' cold events.
+func coldTotals(sessions []Session) ColdTotals {
+	var t ColdTotals
+	var idles, contexts []float64
+	for i := range sessions {
+		rewrote, stopped := false, false
+		for _, e := range sessions[i].Cold {
+			if e.Written > ColdMinRewrite {
+				t.Rewrites++
+				t.RewriteUSD += e.RewriteUSD
+				idles = append(idles, float64(e.IdleSeconds))
+				contexts = append(contexts, float64(e.Context))
+				rewrote = true
+			}
+			if e.Stop {
+				t.Stops++
+				t.SavingUSD += e.SavingUSD
+				t.StopRewriteUSD += e.RewriteUSD
+				if e.Written < e.Context/2 {
+					t.FalseStops++
+				}
+				stopped = true
+			}
+		}
+		if rewrote {
+			t.RewriteSessions++
+		}
+		if stopped {
+			t.StopSessions++
+		}
+	}
+	if len(idles) > 0 {
+		t.MedianIdleSeconds, t.MedianContext = ptr(Median(idles)), ptr(Median(contexts))
+	}
+	return t
 }

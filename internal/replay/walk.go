@@ -30,6 +30,7 @@ type walker struct {
 	lines  lines.Lines
 	called bool
 	early  int
+	cold    coldWatch
 }
 
 // response is one of the session's own responses, gathered from its
@@ -42,6 +43,7 @@ type response struct {
 	// tool: the response made a tool call, after which Claude Code runs
 	// the PostToolUse hook; the hook decides only then.
 	tool bool
+	time    string // the timestamp of its latest record
 }
 
 // held is a record kept back, with a copy of its line.
@@ -52,6 +54,9 @@ type held struct {
 
 // record takes the next decoded record of the file and its line.
 func (w *walker) record(r *transcript.Record, line []byte) {
+	if r.Type == "user" {
+		w.cold.user(r)
+	}
 	switch {
 	case r.IsResponse():
 		if w.cur != nil && r.Message.ID != "" && r.Message.ID == w.cur.id {
@@ -61,14 +66,16 @@ func (w *walker) record(r *transcript.Record, line []byte) {
 			w.cur.usage = *r.Message.Usage
 			w.cur.model = r.Message.Model
 			w.cur.tool = w.cur.tool || MakesToolCall(r.Message.Content)
+			w.cur.time = r.Timestamp
 			w.model.Observe(r, line)
 			return
 		}
 		w.finish()
 		w.flush()
+		w.coldCheck(r)
 		u := r.Message.Usage
 		w.cur = &response{id: r.Message.ID, reading: u.Context(), model: r.Message.Model, usage: *u,
-			tool: MakesToolCall(r.Message.Content)}
+			tool: MakesToolCall(r.Message.Content), time: r.Timestamp}
 		w.model.Observe(r, line)
 	case r.IsBoundary():
 		w.finish()
@@ -112,6 +119,8 @@ func (w *walker) finish() {
 		return
 	}
 	w.cur = nil
+	w.cold.last = c
+	w.cold.ttl1h = w.cold.ttl1h || c.usage.Write1h() > 0
 	s := w.out
 	k := s.Responses
 	s.Responses++
@@ -185,6 +194,9 @@ func (w *walker) finish() {
 }
 
 func (w *walker) boundary(r *transcript.Record) {
+	// After a compaction the context the next request carries is not the
+	// last response's: no cold re-write is measured across it.
+	w.cold.last = nil
 	b := Boundary{Kind: "compact", AfterResponse: w.out.Responses - 1}
 	m := r.CompactMetadata
 	if r.Subtype == "microcompact_boundary" {

@@ -76,6 +76,8 @@ type sessionView struct {
 	Saving string
 	// Room says, for each compaction, the room the climb's pause left.
 	Room string
+	// Cold says what the session's cold re-writes cost.
+	Cold string
 }
 
 // Render writes the HTML report of rep to w, with nothing known of the
@@ -121,6 +123,7 @@ func RenderInput(w io.Writer, in replay.ReportInput) error {
 			NoticeSummary: noticeSummary(s)}
 		v.Saving = pg.Money.addPauses(s)
 		v.Room = describeRooms(s)
+		v.Cold = describeCold(s)
 		if s.Responses < trivialResponses {
 			pg.Short = append(pg.Short, v)
 			continue
@@ -327,4 +330,5 @@ var pageTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
 	"pct":   pct,
 	"mb":    func(b int64) string { return fmt.Sprintf("%.1f MB", float64(b)/1e6) },
 	"spent": func(v *float64) string { return usd(v) },
+	"cold":  coldTotals,
 }).Parse(pageHTML))

@@ -27,8 +27,13 @@ var (
 	PostToolUse = Role{Event: "PostToolUse", Args: "hook", Matcher: "*"}
 	Stop        = Role{Event: "Stop", Args: "ledger record"}
 	StatusLine  = Role{Event: StatusLineKey, Args: "statusline"}
+	// UserPromptSubmit and SessionStart run the hook for the cold cache
+	// (design §14): the prompt is where a re-write is decided, and a
+	// resumed start says how old the cache is.
+	UserPromptSubmit = Role{Event: "UserPromptSubmit", Args: "hook"}
+	SessionStart     = Role{Event: "SessionStart", Args: "hook"}
 	// Roles lists them in the order install adds them.
-	Roles = []Role{PostToolUse, Stop, StatusLine}
+	Roles = []Role{PostToolUse, Stop, StatusLine, UserPromptSubmit, SessionStart}
 )
 
 // Name is the binary's name; a command whose program has this base name is

@@ -1,0 +1,36 @@
+package main
+
+import (
+	"time"
+
+	"github.com/muthur/context-budget/internal/cold"
+	"github.com/muthur/context-budget/internal/config"
+	"github.com/muthur/context-budget/internal/linecache"
+	"github.com/muthur/context-budget/internal/policy"
+	"github.com/muthur/context-budget/internal/reading"
+)
+
+// statusNow is the clock the status line checks the cache against; tests
+// set it.
+var statusNow = time.Now
+
+// coldMark is the status line's mark of a cold cache, " · cold 14m ·
+// re-write $1.90", or "" when the cache is warm or the check is off. A
+// response younger than the shortest TTL ends it before any file is
+// read.
+func coldMark(dir, id, path string, d *policy.Decision, r reading.Reading, getenv func(string) string) string {
+	now := statusNow()
+	last, ok := cold.LastResponse(r.Time)
+	if !ok || now.Sub(last) < cold.TTL5m || cold.CompactedSince(path) {
+		return ""
+	}
+	if cs, err := config.ColdFromEnv(getenv); err != nil || cs.Mode == config.ColdOff {
+		return ""
+	}
+	e, _ := linecache.Load(linecache.FileName(dir, id))
+	f, isCold, priced := cold.At(d, &e.History, r, now)
+	if !isCold {
+		return ""
+	}
+	return " · " + cold.Status(f, priced)
+}

@@ -1,0 +1,180 @@
+// Package cold prices the first prompt after a session's prompt cache
+// expired, and decides whether to stop it (design §14).
+//
+// A session idle past its cache TTL (5 minutes, or an hour once it writes
+// the 1-hour cache) pays, on its next request, a write of its whole
+// context at write prices before any work: recache = (C − P)·w + P·r,
+// with P the prefix other sessions keep warm (the system prompt and tools:
+// the session's first response's cache read). A /relay would pay the same
+// re-write for its summary turn; only a fresh session that picks the work
+// up from the branch skips it. So the moment to decide is the user's next
+// prompt, before it is sent: a stopped prompt makes no request.
+//
+// The check is cheap when the cache is warm: the last response's
+// timestamp comes from the tail scan the reading already makes, and a
+// response younger than the shortest TTL ends the check. Only a cold
+// cache pays for the line cache, the history and the git look-up.
+package cold
+
+import (
+	"time"
+
+	"github.com/muthur/context-budget/internal/config"
+	"github.com/muthur/context-budget/internal/history"
+	"github.com/muthur/context-budget/internal/linecache"
+	"github.com/muthur/context-budget/internal/policy"
+	"github.com/muthur/context-budget/internal/reading"
+	"github.com/muthur/context-budget/internal/restart"
+)
+
+// The cache's times to live.
+const (
+	TTL5m = 5 * time.Minute
+	TTL1h = time.Hour
+)
+
+// Session is one session at one moment, as the hook, `lines` and the
+// status line see it.
+type Session struct {
+	// Dir is the state folder, ID the session id (a plain name), Root the
+	// project root, Transcript the transcript's path.
+	Dir, ID, Root, Transcript string
+	Settings                  config.Settings
+	Getenv                    func(string) string
+	// Reading is the last main-chain response, from the transcript's tail.
+	Reading reading.Reading
+}
+
+// Figures are what a cold cache costs and what a fresh session would
+// save, in USD.
+type Figures struct {
+	// Idle is the time since the last response; TTL the session's cache
+	// time to live ("5m" or "1h").
+	Idle time.Duration `json:"idle_ns"`
+	TTL  string        `json:"ttl"`
+	// Context is C, the context the next request re-writes; Prefix is P,
+	// the part of it other sessions keep warm.
+	Context int64 `json:"context"`
+	Prefix  int64 `json:"prefix"`
+	// RecacheUSD is the re-write: (C − P)·w + P·r.
+	RecacheUSD float64 `json:"recache_usd"`
+	// CarryOnUSD is the re-write and then the slice, the first request of
+	// which is the re-write itself; FreshUSD is a fresh session's
+	// reorientation and then the slice from its context W; SavingUSD is
+	// their difference.
+	CarryOnUSD float64 `json:"carry_on_usd"`
+	FreshUSD   float64 `json:"fresh_usd"`
+	SavingUSD  float64 `json:"saving_usd"`
+	// Reorientation is the fresh session's, from the policy's sources.
+	Reorientation policy.Reorientation `json:"reorientation"`
+}
+
+// Pays reports whether stopping the prompt is worth it at threshold usd:
+// a fresh session saves at least usd, and the re-write alone costs at
+// least that much (a cheap re-write is not worth an interruption, however
+// the slice comes out).
+func (f Figures) Pays(usd float64) bool {
+	return f.SavingUSD >= usd && f.RecacheUSD >= usd
+}
+
+// Price prices a cold cache at context c from the policy's decision d
+// (its rates, forecast and reorientation: the same as the lines') and the
+// session's first response, whose cache read is the shared prefix P. ok
+// is false when pricing did not run (an unpriced model, no history).
+//
+// Carrying on pays the re-write, and then the slice as the lines price
+// it, less the one read of C the slice's first request would have made:
+// that request is the re-write. A fresh session pays its reorientation R
+// and then the slice from W; it makes no summary turn, as the work it
+// picks up is on the branch.
+func Price(d *policy.Decision, first *history.Response, c int64) (f Figures, ok bool) {
+	if !d.Priced || first == nil || c <= 0 {
+		return Figures{}, false
+	}
+	m := d.At(c)
+	p := min(max(first.CacheRead, 0), c)
+	f.Context, f.Prefix, f.TTL = c, p, d.TTL
+	f.RecacheUSD = Recache(m.Rates, c, p)
+	f.CarryOnUSD = f.RecacheUSD - float64(c)*m.Read + m.CarryOn(c)
+	w := d.Reorientation.Tokens
+	f.FreshUSD = d.Reorientation.CostUSD + d.At(w).CarryOn(w)
+	f.SavingUSD = f.CarryOnUSD - f.FreshUSD
+	f.Reorientation = d.Reorientation
+	return f, true
+}
+
+// Recache is the cost of re-writing context c to a cold cache of which
+// prefix p is still warm: (C − P)·w + P·r.
+func Recache(rt restart.Rates, c, p int64) float64 {
+	return float64(c-p)*rt.Write + float64(p)*rt.Read
+}
+
+// LastResponse parses a response's timestamp; ok is false when it has
+// none that reads.
+func LastResponse(stamp string) (time.Time, bool) {
+	if stamp == "" {
+		return time.Time{}, false
+	}
+	t, err := time.Parse(time.RFC3339Nano, stamp)
+	return t, err == nil
+}
+
+// Look checks s at now: whether its cache is cold and, if so, its
+// figures. priced is false when the cache is cold but the session cannot
+// be priced. A response younger than TTL5m ends the check at once: no
+// file but the transcript's tail is read. A compaction since the last
+// response is no cold re-write of its context.
+func Look(s *Session, now time.Time) (f Figures, isCold, priced bool) {
+	last, ok := LastResponse(s.Reading.Time)
+	if !ok {
+		return Figures{}, false, false
+	}
+	idle := now.Sub(last)
+	if idle < TTL5m || CompactedSince(s.Transcript) {
+		return Figures{}, false, false
+	}
+	// Pricing runs whatever MUTHUR_CONTEXT_BUDGET_LINES says: fixed lines
+	// are about where the notices fire, not about what a re-write costs.
+	st := s.Settings
+	st.Fixed = false
+	ls := &linecache.Session{Dir: s.Dir, ID: s.ID, Root: s.Root, Transcript: s.Transcript,
+		Settings: st, Getenv: s.Getenv, Reading: s.Reading.Tokens, RequestedModel: s.Reading.RequestedModel,
+		Version: s.Reading.Version}
+	// The lines the hook holds, decided without saving: a prompt must not
+	// move the cache the PostToolUse notices come from.
+	d, h := linecache.Peek(ls)
+	return At(&d, &h, s.Reading, now)
+}
+
+// At is the check on figures already at hand: the policy's decision d at
+// reading r and the transcript's history h (for the TTL and the first
+// response). `lines` and replay call it; Look calls it with the line
+// cache's.
+func At(d *policy.Decision, h *history.History, r reading.Reading, now time.Time) (f Figures, isCold, priced bool) {
+	last, ok := LastResponse(r.Time)
+	if !ok {
+		return Figures{}, false, false
+	}
+	idle := now.Sub(last)
+	ttl := TTL5m
+	// Any 1-hour write means the 1-hour cache, as the history decides.
+	if r.Usage.Write1h() > 0 || (h != nil && h.TTL1h) {
+		ttl = TTL1h
+	}
+	if idle < ttl {
+		return Figures{}, false, false
+	}
+	var first *history.Response
+	if h != nil {
+		first = h.First
+	}
+	f, priced = Price(d, first, r.Tokens)
+	f.Idle = idle
+	if f.TTL == "" || ttl == TTL1h {
+		f.TTL = "5m"
+		if ttl == TTL1h {
+			f.TTL = "1h"
+		}
+	}
+	return f, true, priced
+}
