@@ -13,8 +13,8 @@ import (
 	"github.com/muthur/context-budget/internal/history"
 	"github.com/muthur/context-budget/internal/policy"
 	"github.com/muthur/context-budget/internal/reading"
-	"github.com/muthur/context-budget/internal/state"
 	"github.com/muthur/context-budget/internal/restart"
+	"github.com/muthur/context-budget/internal/state"
 )
 
 func near(a, b float64) bool { return math.Abs(a-b) < 1e-9 }

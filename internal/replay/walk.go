@@ -30,7 +30,7 @@ type walker struct {
 	lines  lines.Lines
 	called bool
 	early  int
-	cold    coldWatch
+	cold   coldWatch
 }
 
 // response is one of the session's own responses, gathered from its
@@ -43,7 +43,7 @@ type response struct {
 	// tool: the response made a tool call, after which Claude Code runs
 	// the PostToolUse hook; the hook decides only then.
 	tool bool
-	time    string // the timestamp of its latest record
+	time string // the timestamp of its latest record
 }
 
 // held is a record kept back, with a copy of its line.
