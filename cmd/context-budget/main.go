@@ -33,6 +33,7 @@ func init() {
 		{"install", runInstall},
 		{"uninstall", runUninstall},
 		{"doctor", runDoctor},
+		{"budget", runBudget},
 		{"help", runHelp},
 		{"version", runVersion},
 	}

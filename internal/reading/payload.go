@@ -18,6 +18,12 @@ type Payload struct {
 	ToolUseID      string `json:"tool_use_id"`
 	// LastAssistantMessage is a Stop payload's final text of the turn.
 	LastAssistantMessage string `json:"last_assistant_message"`
+	// ToolName is the tool of a PreToolUse or PostToolUse call; only
+	// ReadPayloadInput reads it.
+	ToolName string `json:"tool_name"`
+	// ToolInput is the tool's input as raw JSON text; only
+	// ReadPayloadInput keeps it. A string, so a Payload stays comparable.
+	ToolInput string `json:"tool_input"`
 }
 
 // ErrPayload reports stdin that is not one JSON object.
@@ -34,6 +40,18 @@ func ParsePayload(data []byte) (Payload, error) {
 // one pass over its bytes through a small buffer: no allocation that grows
 // with the payload, and no garbage for the collector.
 func ReadPayload(r io.Reader) (Payload, error) {
+	return readPayload(r, false)
+}
+
+// ReadPayloadInput is ReadPayload that also keeps tool_input, raw: the
+// spend fuse reads a call's input to tell a repeated call and a call that
+// would lift it. The input is held whole (a Write's content with it);
+// tool_response is still skipped.
+func ReadPayloadInput(r io.Reader) (Payload, error) {
+	return readPayload(r, true)
+}
+
+func readPayload(r io.Reader, keepInput bool) (Payload, error) {
 	var p Payload
 	s := newScanner(r)
 	s.space()
@@ -76,6 +94,31 @@ func ReadPayload(r io.Reader) (Payload, error) {
 			dst = &p.ToolUseID
 		case "last_assistant_message":
 			dst = &p.LastAssistantMessage
+		case "tool_name":
+			if keepInput {
+				dst = &p.ToolName
+			}
+		case "tool_input":
+			if keepInput {
+				s.space()
+				if !s.byte(':') {
+					return Payload{}, ErrPayload
+				}
+				s.space()
+				raw, ok := s.raw()
+				if !ok {
+					return Payload{}, ErrPayload
+				}
+				p.ToolInput = string(raw)
+				s.space()
+				if s.byte(',') {
+					continue
+				}
+				if s.byte('}') {
+					return p, s.end()
+				}
+				return Payload{}, ErrPayload
+			}
 		}
 		s.space()
 		if !s.byte(':') {
