@@ -51,4 +51,3 @@ func ProjectDay(dir, ledgerDir, session string, own *Tally, day string) Sum {
 	}
 	return total
 }
-
