@@ -62,8 +62,8 @@ type Tally struct {
 // File is how far one transcript was read and what it held.
 type File struct {
 	// Offset is where the next unread line starts; Check is a hash of the
-	// bytes just before it, so a file rewritten under the same name is
-	// noticed and read again from its start.
+	// file's first bytes and of those just before the offset, so a file
+	// rewritten under the same name is noticed and read again.
 	Offset int64  `json:"offset"`
 	Check  uint64 `json:"check"`
 	// Days splits the file's spend by UTC day (YYYY-MM-DD) of the
@@ -93,8 +93,9 @@ const keepRecent = 16
 // burnKeep is how many minutes of per-minute spend a file keeps.
 const burnKeep = 15
 
-// checkSpan is how many bytes before the offset Check covers.
-const checkSpan = 64
+// checkSpan is how many bytes of the file's start and of the bytes
+// before the offset Check covers.
+const checkSpan = 256
 
 // Total returns the spend over every file.
 func (t *Tally) Total() Sum {
@@ -315,15 +316,22 @@ func stamp(ts string) (string, int64) {
 	return t.Format(time.DateOnly), t.Unix() / 60
 }
 
-// check hashes the up to checkSpan bytes before off.
+// check hashes the up to checkSpan bytes at the start of the file and
+// those before off: a file rewritten under the same name differs in its
+// first record (its ids and time) or in its last.
 func check(f io.ReaderAt, off int64) uint64 {
-	from := max(0, off-checkSpan)
-	buf := make([]byte, off-from)
-	if _, err := f.ReadAt(buf, from); err != nil && err != io.EOF {
+	h := fnv.New64a()
+	head := make([]byte, min(off, checkSpan))
+	if _, err := f.ReadAt(head, 0); err != nil && err != io.EOF {
 		return 0
 	}
-	h := fnv.New64a()
-	h.Write(buf)
+	h.Write(head)
+	from := max(0, off-checkSpan)
+	tail := make([]byte, off-from)
+	if _, err := f.ReadAt(tail, from); err != nil && err != io.EOF {
+		return 0
+	}
+	h.Write(tail)
 	return h.Sum64()
 }
 
