@@ -77,7 +77,7 @@ func runInstall(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(stderr, err, "")
 	}
-	roles := []settings.Role{settings.PostToolUse, settings.Stop}
+	roles := []settings.Role{settings.PostToolUse, settings.Stop, settings.PreToolUse, settings.StopFuse, settings.SubagentStop}
 	if statusLine {
 		roles = append(roles, settings.StatusLine)
 	}

@@ -27,8 +27,15 @@ var (
 	PostToolUse = Role{Event: "PostToolUse", Args: "hook", Matcher: "*"}
 	Stop        = Role{Event: "Stop", Args: "ledger record"}
 	StatusLine  = Role{Event: StatusLineKey, Args: "statusline"}
+	// The spend fuse's: it denies tool calls and ends the run at a stop,
+	// a subagent's too. Its Stop answer is a registration of its own,
+	// apart from the ledger's, so that the ledger's wait for the final
+	// message never delays it and either can fail alone.
+	PreToolUse   = Role{Event: "PreToolUse", Args: "hook", Matcher: "*"}
+	StopFuse     = Role{Event: "Stop", Args: "hook"}
+	SubagentStop = Role{Event: "SubagentStop", Args: "hook"}
 	// Roles lists them in the order install adds them.
-	Roles = []Role{PostToolUse, Stop, StatusLine}
+	Roles = []Role{PostToolUse, Stop, StatusLine, PreToolUse, StopFuse, SubagentStop}
 )
 
 // Name is the binary's name; a command whose program has this base name is
