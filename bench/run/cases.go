@@ -48,6 +48,7 @@ type benchCase struct {
 	env     []string
 	notice  bool   // the hook is expected to print a notice
 	before  func() // runs before each hook run, untimed
+	limit   float64 // the case's own hook/floor budget; 0 is maxRatio
 }
 
 const seed = 1
@@ -93,7 +94,11 @@ func plan(cache, project string, sizes []int64) ([]benchCase, error) {
 		payload: fixed(payload(session, first.file, project, first.res.ToolUseID, nil)),
 		before:  func() { os.Remove(record) },
 	})
-	return cases, nil
+	fc, err := fuseCases(project, cases)
+	if err != nil {
+		return nil, err
+	}
+	return append(cases, fc...), nil
 }
 
 func fixed(p []byte) func(int) []byte { return func(int) []byte { return p } }

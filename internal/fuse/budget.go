@@ -4,7 +4,6 @@ import (
 	"errors"
 	"time"
 
-	"github.com/muthur/context-budget/internal/prices"
 	"github.com/muthur/context-budget/internal/spend"
 	"github.com/muthur/context-budget/internal/state"
 	"github.com/muthur/context-budget/ledger"
@@ -68,7 +67,7 @@ func update(ss Session, change func(t *spend.Tally, a *Arm, s Settings) error) e
 		ss.Transcript = t.Transcript
 	}
 	if ss.Transcript != "" {
-		t.Update(spend.Files(ss.Transcript), spend.TablePricer(func() *prices.Table { return spend.Table(ss.Root, ss.Getenv) }))
+		t.Update(spend.Files(ss.Transcript), t.CachedPricer(ss.Root, ss.Getenv))
 	}
 	s := settingsFor(ss.Getenv, t)
 	a, _ := LoadArm(dir, ss.ID)

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/muthur/context-budget/internal/prices"
 	"github.com/muthur/context-budget/internal/spend"
 	"github.com/muthur/context-budget/internal/state"
 	"github.com/muthur/context-budget/ledger"
@@ -154,7 +153,7 @@ func meter(c Call, dir string, s Settings, caps []capState) (metered, error) {
 		caps = capsOf(s, arm, armed)
 	}
 	t := spend.Load(TallyName(dir, c.Session))
-	t.Update(spend.Files(c.Transcript), spend.TablePricer(func() *prices.Table { return spend.Table(c.Root, c.Getenv) }))
+	t.Update(spend.Files(c.Transcript), t.CachedPricer(c.Root, c.Getenv))
 	day := c.Now.UTC().Format(time.DateOnly)
 	// The CLI runs in the user's shell, without the session's env: keep
 	// the caps from launch where budget status can read them.

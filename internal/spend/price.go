@@ -1,6 +1,9 @@
 package spend
 
 import (
+	"fmt"
+	"os"
+
 	"github.com/muthur/context-budget/internal/prices"
 	"github.com/muthur/context-budget/internal/transcript"
 )
@@ -33,4 +36,42 @@ func Table(root string, getenv func(string) string) *prices.Table {
 		t, _ = prices.Embedded()
 	}
 	return t
+}
+
+// CachedPricer prices as TablePricer over Table(root, getenv), keeping the
+// rows it looked up in the tally: parsing the table costs more than the
+// rest of a metered call, so it is parsed again only for a model the
+// tally has not priced, or when the built-in table's date or an override
+// file (its size and time) changed.
+func (t *Tally) CachedPricer(root string, getenv func(string) string) Pricer {
+	key := prices.EmbeddedAsOf()
+	for _, name := range prices.OverrideFiles(root, getenv) {
+		if fi, err := os.Stat(name); err == nil {
+			key += fmt.Sprintf("|%s:%d:%d", name, fi.Size(), fi.ModTime().UnixNano())
+		}
+	}
+	if t.RatesKey != key {
+		t.Rates, t.RatesKey = nil, key
+	}
+	var tab *prices.Table
+	return func(model string, u *transcript.Usage) (float64, bool) {
+		k := model + "/" + u.Speed
+		row, ok := t.Rates[k]
+		if !ok {
+			if tab == nil {
+				tab = Table(root, getenv)
+			}
+			if r, priced := tab.Lookup(model, u.Speed); priced {
+				row = &r
+			}
+			if t.Rates == nil {
+				t.Rates = map[string]*prices.Row{}
+			}
+			t.Rates[k] = row
+		}
+		if row == nil {
+			return 0, false
+		}
+		return row.Cost(u), true
+	}
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/muthur/context-budget/internal/prices"
 	"github.com/muthur/context-budget/internal/reading"
 	"github.com/muthur/context-budget/internal/transcript"
 )
@@ -47,16 +48,22 @@ type Tally struct {
 	Transcript string `json:"transcript"`
 	// Files holds one entry per transcript read, keyed by its path.
 	Files map[string]*File `json:"files"`
-	// Owner names, for a response seen in a sidechain or a subagent's
-	// file, the file that counted it: the same response in another file
-	// is skipped.
-	Owner map[string]string `json:"owner,omitempty"`
+	// Owners names, for the latest responses seen in a sidechain or a
+	// subagent's file, the file that counted each: the same response in
+	// another file is skipped. Claude Code writes both copies of a
+	// response at about the same time, so the latest keepOwners suffice,
+	// and the tally stays small however long the session runs.
+	Owners []owner `json:"owners,omitempty"`
 	// Unpriced lists the models met that have no price.
 	Unpriced []string `json:"unpriced,omitempty"`
 	// Notes are what the fuse has announced and for which period, so a
 	// warning fires once; the tally carries them because both change
 	// under the same lock on every metered call.
 	Notes map[string]string `json:"notes,omitempty"`
+	// Rates caches the price rows looked up, by "model/speed" (nil for a
+	// model with no price), valid while RatesKey names the same table.
+	Rates    map[string]*prices.Row `json:"rates,omitempty"`
+	RatesKey string                 `json:"ratesKey,omitempty"`
 }
 
 // File is how far one transcript was read and what it held.
@@ -74,6 +81,25 @@ type File struct {
 	Recent  []recentRecord `json:"recent,omitempty"`
 	// Sub marks a subagent's own file.
 	Sub bool `json:"sub,omitempty"`
+}
+
+// owner is the file that counted a response.
+type owner struct {
+	ID   string `json:"id"`
+	File string `json:"file"`
+}
+
+// keepOwners is how many side responses' owners a tally keeps.
+const keepOwners = 512
+
+// ownerOf returns the file that counted a side response, "" if none.
+func (t *Tally) ownerOf(id string) string {
+	for i := len(t.Owners) - 1; i >= 0; i-- {
+		if t.Owners[i].ID == id {
+			return t.Owners[i].File
+		}
+	}
+	return ""
 }
 
 // recentRecord remembers a response lately counted in a file, so a later
@@ -223,11 +249,13 @@ func (t *Tally) updateFile(name string, sub bool, price Pricer) {
 // forget drops what a file counted, before it is read again.
 func (t *Tally) forget(name string) {
 	delete(t.Files, name)
-	for id, owner := range t.Owner {
-		if owner == name {
-			delete(t.Owner, id)
+	kept := t.Owners[:0]
+	for _, o := range t.Owners {
+		if o.File != name {
+			kept = append(kept, o)
 		}
 	}
+	t.Owners = kept
 }
 
 // count adds one record: an assistant response with usage, own or a
@@ -238,13 +266,16 @@ func (t *Tally) count(name string, st *File, rec *transcript.Record, sub bool, p
 	}
 	id := rec.Message.ID
 	if id != "" && (sub || rec.IsSidechain) {
-		if t.Owner == nil {
-			t.Owner = map[string]string{}
-		}
-		if owner, ok := t.Owner[id]; ok && owner != name {
+		switch t.ownerOf(id) {
+		case name:
+		case "":
+			t.Owners = append(t.Owners, owner{id, name})
+			if len(t.Owners) > keepOwners {
+				t.Owners = append(t.Owners[:0], t.Owners[len(t.Owners)-keepOwners:]...)
+			}
+		default:
 			return
 		}
-		t.Owner[id] = name
 	}
 	u := rec.Message.Usage
 	s := Sum{Tokens: u.InputTokens + u.CacheCreationInputTokens + u.CacheReadInputTokens + u.OutputTokens, Responses: 1}
