@@ -46,8 +46,8 @@ type benchCase struct {
 	res     gen.Result
 	payload func(run int) []byte
 	env     []string
-	notice  bool   // the hook is expected to print a notice
-	before  func() // runs before each hook run, untimed
+	notice  bool    // the hook is expected to print a notice
+	before  func()  // runs before each hook run, untimed
 	limit   float64 // the case's own hook/floor budget; 0 is maxRatio
 }
 
