@@ -24,6 +24,8 @@ func runReplay(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	html := fs.String("html", "", "write a self-contained HTML report with plots to `FILE`")
 	readings := fs.Bool("readings", false, "with --json, include every session's readings")
 	workers := fs.Int("workers", 0, "files replayed at once (default: one per CPU)")
+	var rf replayFuse
+	rf.flags(fs)
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: context-budget replay [--json] [--html FILE] [PATH…]")
 		fs.PrintDefaults()
@@ -34,6 +36,9 @@ func runReplay(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			return 0
 		}
 		return 2
+	}
+	if code := rf.parse(stderr); code >= 0 {
+		return code
 	}
 	if len(paths) == 0 {
 		home, err := os.UserHomeDir()
@@ -66,6 +71,7 @@ func runReplay(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 	rep := replay.Run(sources, opt)
 	rep.Lines = ls
+	rf.apply(&rep, sources, table)
 	if *html != "" {
 		if err := writeHTML(rep, *html); err != nil {
 			return fail(stderr, err, reportHint)

@@ -25,7 +25,8 @@ code { font-size: 0.9em; }
 <tr><td>sessions</td><td id="total-sessions">{{.Totals.Sessions}}</td></tr>
 <tr><td>transcripts read</td><td>{{mb .Totals.Bytes}}, {{.Totals.Responses}} responses{{if .Totals.Errors}}, {{.Totals.Errors}} unreadable{{end}}</td></tr>
 <tr><td>notices</td><td>{{.Totals.Notices}}: {{.Totals.Warnings}} warnings, {{.Totals.Pauses}} pauses</td></tr>
-<tr><td>compacted before any notice</td><td>{{.Totals.CompactedBeforeAnyNotice}}</td></tr>
+{{if .Fuse}}<tr><td>spend fuse</td><td>{{.Fuse.Describe}}</td></tr>
+{{end}}<tr><td>compacted before any notice</td><td>{{.Totals.CompactedBeforeAnyNotice}}</td></tr>
 <tr><td>carrying on after the pauses</td><td>{{if .Totals.CarryOnPoints}}predicted {{usd .Totals.PredictedCarryOnUSD}}, actual {{usd .Totals.ActualCarryOnUSD}} over {{.Totals.CarryOnPoints}} pauses; median absolute error {{pct .Totals.PauseCarryOnMedianAbsError}}{{else}}no pause with both a prediction and an actual cost{{end}}</td></tr>
 <tr><td>the forecast of carrying on 100k tokens</td><td>{{if .Totals.Points}}median absolute error {{pct .Totals.CarryOnMedianAbsError}} over {{.Totals.Points}} responses after which a session went on 100k tokens (requests: {{pct .Totals.RequestsMedianAbsError}}){{else}}no session went on 100k tokens after a priced response{{end}}</td></tr>
 </table>
@@ -42,7 +43,7 @@ code { font-size: 0.9em; }
 <section class="session" data-session="{{.SessionID}}">
 <h2><code>{{.SessionID}}</code></h2>
 <p class="meta"><code>{{.Path}}</code> — responses: {{.Responses}}, peak: {{k .Peak}}, compactions: {{.Compactions}}{{if .Model}}, {{.Model}}{{end}}{{if .Error}}, error: {{.Error}}{{end}}.<br>
-Notices: {{.Notices}}.{{if .Pauses}}<br>{{.Pauses}}.{{end}}</p>
+Notices: {{.Notices}}.{{if .Pauses}}<br>{{.Pauses}}.{{end}}{{if .Fuse}}<br>Fuse: {{.Fuse.Describe}}.{{end}}</p>
 <figure class="chart">
 {{.Chart}}
 </figure>

@@ -17,6 +17,7 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
 
+	"github.com/muthur/context-budget/internal/fuse"
 	"github.com/muthur/context-budget/internal/notice"
 	"github.com/muthur/context-budget/internal/replay"
 )
@@ -28,6 +29,7 @@ type page struct {
 	Peaks     template.HTML
 	Sessions  []sessionView
 	Unplotted int
+	Fuse      *fuse.Summary
 }
 
 type sessionView struct {
@@ -42,7 +44,7 @@ type sessionView struct {
 func Render(w io.Writer, rep replay.Report) error {
 	// Sans-serif text, like the page around the charts.
 	plot.DefaultFont = font.Font{Typeface: "Liberation", Variant: "Sans"}
-	pg := page{Totals: rep.Totals,
+	pg := page{Totals: rep.Totals, Fuse: rep.Fuse,
 		Lines: fmt.Sprintf("warn line %s (%s), pause line %s (%s)", notice.K(rep.Lines.Warn.Tokens), rep.Lines.Warn.SetBy,
 			notice.K(rep.Lines.Pause.Tokens), rep.Lines.Pause.SetBy)}
 	peaks, err := peaksChart(rep.Sessions, rep.Lines)
