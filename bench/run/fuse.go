@@ -64,15 +64,14 @@ func prePayload(session, file, cwd string) []byte {
 	return out
 }
 
-// appendResponse adds one subagent response inline (a sidechain, so the
-// context reading the other checks name stays as it was).
+// appendResponse adds one response of the session's own.
 func appendResponse(name string, n int) {
 	f, err := os.OpenFile(name, os.O_APPEND|os.O_WRONLY, 0)
 	if err != nil {
 		return
 	}
 	defer f.Close()
-	fmt.Fprintf(f, `{"type":"assistant","isSidechain":true,"timestamp":"2026-12-01T10:00:00.000Z","message":{"id":"msg_bench_fuse_%d","model":"claude-opus-4-6","role":"assistant","content":[{"type":"text","text":"step %d"}],"usage":{"input_tokens":6,"cache_creation_input_tokens":2000,"cache_read_input_tokens":90000,"output_tokens":120}}}`+"\n", n, n)
+	fmt.Fprintf(f, `{"type":"assistant","isSidechain":false,"timestamp":"2026-12-01T10:00:00.000Z","message":{"id":"msg_bench_fuse_%d","model":"claude-opus-4-6","role":"assistant","content":[{"type":"text","text":"step %d"}],"usage":{"input_tokens":6,"cache_creation_input_tokens":2000,"cache_read_input_tokens":90000,"output_tokens":120}}}`+"\n", n, n)
 }
 
 func copyFile(from, to string) error {

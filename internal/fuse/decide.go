@@ -139,10 +139,7 @@ type metered struct {
 // decides the caps held and the warnings due, recording each warning
 // before it is sent.
 func meter(c Call, dir string, s Settings, caps []capState) (metered, error) {
-	if err := state.Ensure(dir); err != nil {
-		return metered{}, err
-	}
-	unlock, err := state.Lock(lockName(dir, c.Session))
+	unlock, err := lockFuse(dir, c.Session)
 	if err != nil {
 		return metered{}, err
 	}
@@ -206,6 +203,19 @@ func noteOf(a spend.Amount) string {
 		return fmt.Sprint(a.Tokens)
 	}
 	return fmt.Sprintf("$%g", a.USD)
+}
+
+// lockFuse takes the session's fuse lock, making the state folder only
+// when the lock cannot be opened: on most calls it is there.
+func lockFuse(dir, session string) (func(), error) {
+	unlock, err := state.Lock(lockName(dir, session))
+	if err == nil {
+		return unlock, nil
+	}
+	if err := state.Ensure(dir); err != nil {
+		return nil, err
+	}
+	return state.Lock(lockName(dir, session))
 }
 
 func setNote(t *spend.Tally, key, value string) {

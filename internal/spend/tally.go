@@ -48,11 +48,11 @@ type Tally struct {
 	Transcript string `json:"transcript"`
 	// Files holds one entry per transcript read, keyed by its path.
 	Files map[string]*File `json:"files"`
-	// Owners names, for the latest responses seen in a sidechain or a
-	// subagent's file, the file that counted each: the same response in
-	// another file is skipped. Claude Code writes both copies of a
-	// response at about the same time, so the latest keepOwners suffice,
-	// and the tally stays small however long the session runs.
+	// Owners names, for the latest inline sidechain responses, the file
+	// that counted each: the same response in a subagent's file is
+	// skipped. The latest keepOwners suffice (a subagent's file is written
+	// when it ends, at the latest), and the tally stays small however long
+	// the session runs.
 	Owners []owner `json:"owners,omitempty"`
 	// Unpriced lists the models met that have no price.
 	Unpriced []string `json:"unpriced,omitempty"`
@@ -265,15 +265,19 @@ func (t *Tally) count(name string, st *File, rec *transcript.Record, sub bool, p
 		return
 	}
 	id := rec.Message.ID
-	if id != "" && (sub || rec.IsSidechain) {
-		switch t.ownerOf(id) {
-		case name:
-		case "":
-			t.Owners = append(t.Owners, owner{id, name})
-			if len(t.Owners) > keepOwners {
-				t.Owners = append(t.Owners[:0], t.Owners[len(t.Owners)-keepOwners:]...)
-			}
-		default:
+	// Claude Code up to 2.0 wrote a subagent's responses inline, as
+	// sidechains of the main transcript, as they came, and into its own
+	// file when it finished; 2.1 writes only the file. So the inline copy
+	// comes first: it is the one remembered, and a subagent file's copy of
+	// it is skipped.
+	if id != "" && rec.IsSidechain && !sub && t.ownerOf(id) == "" {
+		t.Owners = append(t.Owners, owner{id, name})
+		if len(t.Owners) > keepOwners {
+			t.Owners = append(t.Owners[:0], t.Owners[len(t.Owners)-keepOwners:]...)
+		}
+	}
+	if id != "" && sub {
+		if o := t.ownerOf(id); o != "" && o != name {
 			return
 		}
 	}
