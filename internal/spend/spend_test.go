@@ -54,7 +54,7 @@ func rec(id, model string, in, read, write, out int64, side bool, ts string) str
 
 const ts0 = "2026-12-01T10:00:00.000Z"
 
-func pricer(t *testing.T) Pricer {
+func pricer(t testing.TB) Pricer {
 	tab, err := prices.Embedded()
 	if err != nil {
 		t.Fatal(err)
