@@ -29,14 +29,20 @@ func callsName(dir, session, agent string) string {
 	return filepath.Join(dir, session+".calls")
 }
 
+// maxCanonical is the largest input whose keys Signature sorts.
+const maxCanonical = 16 << 10
+
 // Signature is a tool call's identity: its name and its input with keys
 // sorted and spacing dropped, hashed.
 func Signature(tool string, input json.RawMessage) string {
 	h := fnv.New64a()
 	h.Write([]byte(tool))
 	h.Write([]byte{0})
+	// A large input (a Write's content) is hashed as it came: sorting its
+	// keys would cost more than the whole hook, and a model repeating such
+	// a call repeats its bytes.
 	var v any
-	if json.Unmarshal(input, &v) == nil {
+	if len(input) <= maxCanonical && json.Unmarshal(input, &v) == nil {
 		canon, _ := json.Marshal(v)
 		h.Write(canon)
 	} else {
@@ -70,15 +76,11 @@ func RecordCall(root, session, agent, tool string, input json.RawMessage, n int)
 		return nil
 	}
 	dir := state.Dir(root)
-	if err := state.Ensure(dir); err != nil {
-		return err
-	}
 	name := callsName(dir, session, agent)
-	unlock, err := state.Lock(name + ".lock")
-	if err != nil {
-		return err
-	}
-	defer unlock()
+	// No lock: parallel calls are different calls, so a lost update only
+	// restarts a count that the next call restarts anyway; the file is
+	// replaced whole, so a reader never sees a part. This keeps the step
+	// to a read and a rename on every PostToolUse call.
 	var c calls
 	if data, err := reading.ReadFile(name, 4096); err == nil {
 		_ = json.Unmarshal(data, &c)
@@ -90,8 +92,14 @@ func RecordCall(root, session, agent, tool string, input json.RawMessage, n int)
 		c = calls{Sig: sig, Count: 1}
 	}
 	data, _ := json.Marshal(c)
-	if err := state.WriteFile(name, append(data, '\n')); err != nil {
-		return err
+	data = append(data, '\n')
+	if err := state.WriteFile(name, data); err != nil {
+		if err := state.Ensure(dir); err != nil {
+			return err
+		}
+		if err := state.WriteFile(name, data); err != nil {
+			return err
+		}
 	}
 	if c.Count < n {
 		return nil
