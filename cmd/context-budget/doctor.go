@@ -7,11 +7,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
 
 	"github.com/muthur/context-budget/internal/config"
+	"github.com/muthur/context-budget/internal/fuse"
 	"github.com/muthur/context-budget/internal/prices"
 	"github.com/muthur/context-budget/internal/settings"
 	"github.com/muthur/context-budget/skills"
@@ -228,7 +230,7 @@ func (d *doctor) checkSkills(scopes []scopeSettings) {
 func (d *doctor) checkTuning(scopes []scopeSettings) config.Settings {
 	d.printf("\ntuning:\n")
 	effective := map[string]string{}
-	for _, name := range config.Variables {
+	for _, name := range append(slices.Clone(config.Variables), fuse.Variables...) {
 		value, from := os.Getenv(name), "process environment"
 		for _, s := range scopes {
 			if s.obj == nil {
