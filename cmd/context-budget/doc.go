@@ -364,10 +364,13 @@ record counting, priced at its own model's rates.
 Lifting the fuse is the user's act. While a cap holds (armed, under it or
 past it), the hook denies the agent's tool calls that would lift it: our
 CLI's budget arm, reset and disarm (re-arming moves the baseline),
-context-budget uninstall, a Bash command that names tmp/context-budget, an
-Edit or Write of a file there, a Write of a Claude Code settings file, an
-Edit of one that touches env, hooks or a MUTHUR_ variable, and a Bash
-command that names a settings file with env or hooks in it. These are
+context-budget uninstall, an Edit or Write of a file in tmp/context-budget/
+or of a Claude Code settings file (settings.json, settings.local.json,
+managed-settings.json: any edit can move a cap's value or drop a hook), a
+Bash command that names the state folder or a file of the fuse's (.fuse,
+.spend, .calls), removes the state folder or a folder above it (rm), runs
+git clean -x, or names a settings file other than to read it (cat, jq,
+grep and the like, with no redirection). These are
 plain checks of the tool's input against a model that follows a
 suggestion, not against a determined attacker: a command built at run
 time (eval, a script, an encoding) evades this hook, as it would any.

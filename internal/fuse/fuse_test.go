@@ -174,12 +174,21 @@ func TestAgentCannotLift(t *testing.T) {
 		{"Bash", `{"command":"rm -f tmp/context-budget/sess.fuse"}`},
 		{"Bash", `{"command":"echo {} > ` + root + `/tmp/context-budget/sess.spend"}`},
 		{"Bash", `{"command":` + q(`jq '.env.MUTHUR_CONTEXT_BUDGET_SPEND="$500"' .claude/settings.json > x && mv x .claude/settings.json`) + `}`},
-		{"Bash", `{"command":` + q(`jq 'del(.hooks)' ~/.claude/settings.json`) + `}`},
+		{"Bash", `{"command":` + q(`jq 'del(.hooks)' ~/.claude/settings.json > /tmp/s && cp /tmp/s ~/.claude/settings.json`) + `}`},
 		{"Edit", `{"file_path":"` + root + `/tmp/context-budget/sess.fuse","old_string":"5","new_string":"500"}`},
 		{"Write", `{"file_path":"` + root + `/tmp/context-budget/sess.fuse","content":"{}"}`},
 		{"Write", `{"file_path":"` + root + `/.claude/settings.json","content":"{}"}`},
 		{"Edit", `{"file_path":"` + root + `/.claude/settings.local.json","old_string":"\"MUTHUR_CONTEXT_BUDGET_SPEND\": \"$5\"","new_string":""}`},
 		{"MultiEdit", `{"file_path":"` + root + `/.claude/settings.json","edits":[{"old_string":"\"env\": {","new_string":"\"x\": {"}]}`},
+		{"Edit", `{"file_path":"` + root + `/.claude/settings.local.json","old_string":"\"$5\"","new_string":"\"$500\""}`},
+		{"Bash", `{"command":` + q(`sed -i 's/5usd/500usd/' .claude/settings.local.json`) + `}`},
+		{"Bash", `{"command":` + q(`python3 fix.py ~/.claude/settings.json`) + `}`},
+		{"Bash", `{"command":"cd tmp && rm context-budget/sess.fuse"}`},
+		{"Bash", `{"command":"rm -rf tmp"}`},
+		{"Bash", `{"command":"rm -rf ./tmp/"}`},
+		{"Bash", `{"command":"rm -rf ` + root + `"}`},
+		{"Bash", `{"command":"git clean -fdx"}`},
+		{"Bash", `{"command":"mv sess.spend /dev/null"}`},
 	}
 	for _, d := range denied {
 		a := decide(t, call(root, tr, PreToolUse, e, d.tool, d.input))
@@ -194,7 +203,11 @@ func TestAgentCannotLift(t *testing.T) {
 		{"Bash", `{"command":"go test ./..."}`},
 		{"Bash", `{"command":"cat .claude/settings.json"}`},
 		{"Edit", `{"file_path":"` + root + `/main.go","old_string":"env","new_string":"environment"}`},
-		{"Edit", `{"file_path":"` + root + `/.claude/settings.json","old_string":"\"model\": \"a\"","new_string":"\"model\": \"b\""}`},
+		{"Bash", `{"command":"jq .env .claude/settings.json | head"}`},
+		{"Bash", `{"command":` + q(`jq 'del(.hooks)' ~/.claude/settings.json`) + `}`},
+		{"Bash", `{"command":"rm -rf build tmp/other"}`},
+		{"Bash", `{"command":"git clean -fd"}`},
+		{"Write", `{"file_path":"` + root + `/docs/settings.md","content":"env"}`},
 	}
 	for _, d := range allowed {
 		if a := decide(t, call(root, tr, PreToolUse, e, d.tool, d.input)); a.Deny != "" {

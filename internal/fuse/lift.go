@@ -13,15 +13,9 @@ import (
 
 // toolInput is the part of a tool's input the guard reads.
 type toolInput struct {
-	Command   string `json:"command"`
-	FilePath  string `json:"file_path"`
-	Notebook  string `json:"notebook_path"`
-	OldString string `json:"old_string"`
-	NewString string `json:"new_string"`
-	Edits     []struct {
-		OldString string `json:"old_string"`
-		NewString string `json:"new_string"`
-	} `json:"edits"`
+	Command  string `json:"command"`
+	FilePath string `json:"file_path"`
+	Notebook string `json:"notebook_path"`
 }
 
 // liftingVerbs are the CLI's verbs that raise, reset or drop a cap:
@@ -58,7 +52,7 @@ func Lifts(tool string, input json.RawMessage, root string) string {
 	}
 	switch tool {
 	case "Bash":
-		return bashLifts(in.Command)
+		return bashLifts(in.Command, root)
 	case "Edit", "Write", "MultiEdit", "NotebookEdit":
 		path := in.FilePath
 		if path == "" {
@@ -67,49 +61,113 @@ func Lifts(tool string, input json.RawMessage, root string) string {
 		if isFusePath(path) {
 			return "change the fuse's own state (" + path + ")"
 		}
-		if !isSettings(path) {
-			return ""
-		}
-		if tool == "Write" {
-			return "replace a Claude Code settings file (" + path + "), which can change its env or hooks"
-		}
-		texts := []string{in.OldString, in.NewString}
-		for _, e := range in.Edits {
-			texts = append(texts, e.OldString, e.NewString)
-		}
-		for _, t := range texts {
-			if touchesEnv(t) {
-				return "change the env or hooks of a Claude Code settings file (" + path + ")"
-			}
+		if isSettings(path) {
+			// Any edit can move a cap's value ("$5" to "$500") or drop a
+			// hook, so none is left open while a cap holds.
+			return "change a Claude Code settings file (" + path + "), its env or hooks"
 		}
 	}
 	return ""
 }
 
-func bashLifts(command string) string {
+func bashLifts(command, root string) string {
 	for _, cmd := range simpleCommands(command) {
 		verb, ours := budgetVerb(cmd)
 		if ours && liftingVerbs[verb] {
 			return "run context-budget budget " + verb
 		}
-		if w := words(cmd); len(w) > 1 && isOurs(w[0]) && w[1] == "uninstall" {
+		w := words(cmd)
+		if len(w) > 1 && isOurs(w[0]) && w[1] == "uninstall" {
 			return "uninstall context-budget's hooks"
 		}
+		if len(w) > 1 && w[0] == "git" && w[1] == "clean" {
+			for _, a := range w[2:] {
+				if strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.ContainsAny(a, "xX") {
+					return "delete ignored files, the fuse's state among them (git clean -x)"
+				}
+			}
+		}
+		if len(w) > 1 && w[0] == "rm" {
+			for _, a := range w[1:] {
+				if !strings.HasPrefix(a, "-") && holdsState(a, root) {
+					return "delete the fuse's state (rm " + a + ")"
+				}
+			}
+		}
 	}
-	if strings.Contains(filepath.ToSlash(command), "tmp/context-budget") {
+	slash := filepath.ToSlash(command)
+	if strings.Contains(slash, "tmp/context-budget") || strings.Contains(slash, "context-budget/") && mentionsStateFile(slash) {
 		return "touch the fuse's own state (tmp/context-budget)"
 	}
-	if (strings.Contains(command, "settings.json") || strings.Contains(command, "settings.local.json")) && touchesEnv(command) {
-		return "change the env or hooks of a Claude Code settings file"
+	if mentionsStateFile(slash) {
+		return "touch the fuse's own state files"
+	}
+	if strings.Contains(command, "settings.json") || strings.Contains(command, "settings.local.json") {
+		if !readsOnly(command) {
+			return "change a Claude Code settings file, its env or hooks"
+		}
 	}
 	return ""
 }
 
-// touchesEnv reports whether a text names a settings file's env or
-// hooks, or one of our variables.
-func touchesEnv(s string) bool {
-	return strings.Contains(s, "env") || strings.Contains(s, "MUTHUR_") ||
-		strings.Contains(s, "hooks") || strings.Contains(s, "context-budget")
+// stateSuffixes end the names of the fuse's files in the state folder.
+var stateSuffixes = []string{".fuse", ".spend", ".calls", ".fuse.lock"}
+
+// mentionsStateFile reports whether a command names a file of the fuse's
+// by its ending.
+func mentionsStateFile(command string) bool {
+	for _, w := range strings.FieldsFunc(command, func(r rune) bool {
+		return r == ' ' || r == '\t' || r == '\n' || r == '\'' || r == '"' || r == ';' || r == '&' || r == '|' || r == '>' || r == '<'
+	}) {
+		for _, suf := range stateSuffixes {
+			if strings.HasSuffix(w, suf) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// holdsState reports whether removing path would remove the state
+// folder: path is it or a folder above it.
+func holdsState(path, root string) bool {
+	if root == "" {
+		return false
+	}
+	p := path
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(root, p)
+	}
+	p = filepath.Clean(p)
+	st := filepath.Join(root, "tmp", "context-budget")
+	if p == string(filepath.Separator) {
+		return true
+	}
+	return p == st || strings.HasPrefix(st, p+string(filepath.Separator))
+}
+
+// readers are the programs that only read the files they are given.
+var readers = map[string]bool{"cat": true, "head": true, "tail": true, "less": true, "grep": true, "rg": true,
+	"jq": true, "ls": true, "wc": true, "diff": true, "stat": true, "file": true}
+
+// readsOnly reports whether a command only reads: no redirection, and
+// every simple command one of the readers (jq without an in-place flag).
+func readsOnly(command string) bool {
+	if strings.ContainsAny(command, ">`") || strings.Contains(command, "$(") {
+		return false
+	}
+	for _, cmd := range simpleCommands(command) {
+		w := words(cmd)
+		if len(w) == 0 || !readers[w[0]] {
+			return false
+		}
+		for _, a := range w[1:] {
+			if a == "-i" || strings.HasPrefix(a, "--in-place") {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // isFusePath reports whether path lies in a project's state folder, where
