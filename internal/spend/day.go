@@ -1,8 +1,10 @@
 package spend
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/muthur/context-budget/internal/reading"
 	"github.com/muthur/context-budget/ledger"
@@ -20,6 +22,17 @@ const TallySuffix = ".spend"
 func ProjectDay(dir, ledgerDir, session string, own *Tally, day string) Sum {
 	total := own.Day(day)
 	live := map[string]bool{session: true}
+	// A file last written before the day began holds nothing of it: the
+	// state folder keeps every past session's tally, and only today's are
+	// worth parsing.
+	start, err := time.Parse(time.DateOnly, day)
+	if err != nil {
+		return total
+	}
+	fresh := func(name string) bool {
+		fi, err := os.Stat(name)
+		return err == nil && !fi.ModTime().Before(start)
+	}
 	names, _ := filepath.Glob(filepath.Join(dir, "*"+TallySuffix))
 	for _, name := range names {
 		id := strings.TrimSuffix(filepath.Base(name), TallySuffix)
@@ -27,14 +40,13 @@ func ProjectDay(dir, ledgerDir, session string, own *Tally, day string) Sum {
 			continue
 		}
 		live[id] = true
-		total = total.Add(Load(name).Day(day))
-	}
-	if len(day) < 7 {
-		return total
+		if fresh(name) {
+			total = total.Add(Load(name).Day(day))
+		}
 	}
 	rows, _ := filepath.Glob(filepath.Join(ledgerDir, day[:7], "*.json"))
 	for _, name := range rows {
-		if live[strings.TrimSuffix(filepath.Base(name), ".json")] {
+		if live[strings.TrimSuffix(filepath.Base(name), ".json")] || !fresh(name) {
 			continue
 		}
 		data, err := reading.ReadFile(name, 4<<20)
