@@ -55,6 +55,7 @@ func fuseOutput(event string, a fuse.Answer) []byte {
 		no := false
 		o.Continue, o.StopReason, o.System = &no, a.Stop, a.Stop
 	case a.Deny != "":
+		o.System = a.System
 		o.Specific = &specific{Event: event, Decision: "deny", Reason: a.Deny}
 	case a.Context != "" || a.System != "":
 		o.System = a.System

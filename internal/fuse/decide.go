@@ -87,15 +87,17 @@ func Decide(c Call) (Answer, error) {
 		}
 		return Answer{}, nil
 	}
+	// A warning recorded on this call goes out with whatever the call
+	// gets: it was recorded, so it will not come again.
 	if IsStatus(c.ToolName, c.ToolInput) {
-		return Answer{}, nil
+		return m.warnings, nil
 	}
 	if len(m.held) > 0 {
 		return Answer{Deny: haltText(m.held, true)}, nil
 	}
 	if len(caps) > 0 {
 		if why := Lifts(c.ToolName, c.ToolInput, c.Root); why != "" {
-			return Answer{Deny: liftText(why)}, nil
+			return Answer{Deny: liftText(why), System: m.warnings.System}, nil
 		}
 	}
 	return m.warnings, nil
