@@ -66,6 +66,7 @@ fuzz:
 	$(GO) test ./internal/reading -run '^$$' -fuzz '^FuzzReadPayloadInput$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./internal/spend -run '^$$' -fuzz '^FuzzParseAmount$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./internal/spend -run '^$$' -fuzz '^FuzzTally$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./internal/spend -run '^$$' -fuzz '^FuzzUnmarshal$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./internal/fuse -run '^$$' -fuzz '^FuzzLifts$$' -fuzztime $(FUZZTIME)
 
 # `ledger record` (the Stop hook) on a synthetic 100 MB transcript with

@@ -94,3 +94,26 @@ func ChangeArm(dir, session string, change func(a *Arm) error) error {
 	}
 	return saveArm(dir, session, a)
 }
+
+// saveTally writes a session's tally in place. The caller holds the
+// fuse's lock, so no other writer runs; an atomic replace (a new file and
+// a rename) would allocate an inode on every metered call, which on ext4
+// cost more than the rest of the call. A reader without the lock (the
+// day's sum over other sessions) may catch a write half done: the JSON
+// then does not parse, and spend.LoadSettled reads again.
+func saveTally(dir, session string, t *spend.Tally) error {
+	data := t.Marshal()
+	f, err := os.OpenFile(TallyName(dir, session), os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return err
+	}
+	if _, err := f.WriteAt(data, 0); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Truncate(int64(len(data))); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}

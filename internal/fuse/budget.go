@@ -75,7 +75,7 @@ func update(ss Session, change func(t *spend.Tally, a *Arm, s Settings) error) e
 	if err := change(t, &a, s); err != nil {
 		return err
 	}
-	if err := state.WriteFile(TallyName(dir, ss.ID), t.Marshal()); err != nil {
+	if err := saveTally(dir, ss.ID, t); err != nil {
 		return err
 	}
 	if a != before || a.Loop != before.Loop {

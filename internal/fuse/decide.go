@@ -188,7 +188,7 @@ func meter(c Call, dir string, s Settings, caps []capState) (metered, error) {
 			delete(t.Notes, "burn")
 		}
 	}
-	if err := state.WriteFile(TallyName(dir, c.Session), t.Marshal()); err != nil {
+	if err := saveTally(dir, c.Session, t); err != nil {
 		return metered{held: m.held}, nil
 	}
 	if len(notes) > 0 && c.Event == PreToolUse {

@@ -41,7 +41,7 @@ func ProjectDay(dir, ledgerDir, session string, own *Tally, day string) Sum {
 		}
 		live[id] = true
 		if fresh(name) {
-			total = total.Add(Load(name).Day(day))
+			total = total.Add(LoadSettled(name).Day(day))
 		}
 	}
 	rows, _ := filepath.Glob(filepath.Join(ledgerDir, day[:7], "*.json"))

@@ -54,3 +54,25 @@ func FuzzTally(f *testing.F) {
 		}
 	})
 }
+
+// FuzzUnmarshal: any bytes decode to a tally or an error, and a decoded
+// tally encodes to bytes that decode to the same encoding.
+func FuzzUnmarshal(f *testing.F) {
+	f.Add([]byte(codecHeader + "\ntranscript \"/a b.jsonl\"\nfile \"/a\" 10 99 0\nday \"2026-12-01\" 0.5 100 0 1\nmin 5 0.5 100 0 1\nrecent \"m\" \"2026-12-01\" 5 0.5 100 0 1\n"))
+	f.Add([]byte(codecHeader + "\nrate \"m/\" 1 2 3 4 5 0\nunrate \"x/\"\nnote \"k\" \"v\"\nowner \"i\" \"f\"\n"))
+	f.Add([]byte("{}"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		tl, err := Unmarshal(data)
+		if err != nil {
+			return
+		}
+		enc := tl.Marshal()
+		back, err := Unmarshal(enc)
+		if err != nil {
+			t.Fatalf("re-decode: %v\n%s", err, enc)
+		}
+		if again := back.Marshal(); string(again) != string(enc) {
+			t.Fatalf("round trip differs:\n%s\n%s", enc, again)
+		}
+	})
+}

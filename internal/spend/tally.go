@@ -2,7 +2,6 @@ package spend
 
 import (
 	"bytes"
-	"encoding/json"
 	"hash/fnv"
 	"io"
 	"os"
@@ -42,7 +41,7 @@ func (s Sum) Sub(t Sum) Sum {
 type Pricer func(model string, u *transcript.Usage) (usd float64, ok bool)
 
 // Tally is a session's spend so far and where each of its files was read
-// to. It is saved between hook calls as JSON.
+// to. It is saved between hook calls (see Marshal).
 type Tally struct {
 	// Transcript is the session's own transcript, so the CLI can find it.
 	Transcript string `json:"transcript"`
@@ -113,8 +112,9 @@ type recentRecord struct {
 
 // keepRecent is how many recent responses a file remembers. Claude Code
 // writes the records of one response together, with at most the tool
-// results of a parallel call between them.
-const keepRecent = 16
+// results of a parallel call between them; a few spare cover a record
+// written out of turn.
+const keepRecent = 4
 
 // burnKeep is how many minutes of per-minute spend a file keeps.
 const burnKeep = 15
@@ -372,26 +372,34 @@ func check(f io.ReaderAt, off int64) uint64 {
 
 // Load reads a saved tally; a missing or unreadable file is an empty one.
 func Load(name string) *Tally {
-	t := &Tally{}
-	data, err := reading.ReadFile(name, 16<<20)
-	if err == nil {
-		if json.Unmarshal(data, t) != nil {
-			t = &Tally{}
-		}
-	}
-	if t.Files == nil {
-		t.Files = map[string]*File{}
-	}
-	for _, f := range t.Files {
-		if f.Days == nil {
-			f.Days = map[string]Sum{}
-		}
-	}
+	t, _ := load(name)
 	return t
 }
 
-// Marshal encodes t for saving.
-func (t *Tally) Marshal() []byte {
-	data, _ := json.Marshal(t)
-	return append(data, '\n')
+// LoadSettled is Load for a tally another process may be writing in
+// place: a file that does not parse is read again, a few times, before
+// it counts as empty.
+func LoadSettled(name string) *Tally {
+	for range 3 {
+		t, torn := load(name)
+		if !torn {
+			return t
+		}
+		time.Sleep(time.Millisecond)
+	}
+	return &Tally{Files: map[string]*File{}}
+}
+
+// load reads a tally; torn reports a file that is there but does not
+// parse.
+func load(name string) (t *Tally, torn bool) {
+	data, err := reading.ReadFile(name, 16<<20)
+	if err != nil {
+		return &Tally{Files: map[string]*File{}}, false
+	}
+	t, err = Unmarshal(data)
+	if err != nil {
+		return &Tally{Files: map[string]*File{}}, true
+	}
+	return t, false
 }
