@@ -7,6 +7,8 @@ import (
 	"hash/fnv"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 
 	"github.com/muthur/context-budget/internal/reading"
 	"github.com/muthur/context-budget/internal/state"
@@ -16,8 +18,8 @@ import (
 // many times in a row it ran. The PostToolUse hook keeps it, so the
 // PreToolUse hook, on its hot path, reads one fuse file at most.
 type calls struct {
-	Sig   string `json:"sig"`
-	Count int    `json:"count"`
+	Sig   string
+	Count int
 }
 
 // callsName is the calls file of a session, or of one of its subagents:
@@ -81,9 +83,14 @@ func RecordCall(root, session, agent, tool string, input json.RawMessage, n int)
 	// restarts a count that the next call restarts anyway; the file is
 	// replaced whole, so a reader never sees a part. This keeps the step
 	// to a read and a rename on every PostToolUse call.
+	// The file is one line, "<signature> <count>": no JSON, whose first
+	// use costs each process more than the step itself.
 	var c calls
 	if data, err := reading.ReadFile(name, 4096); err == nil {
-		_ = json.Unmarshal(data, &c)
+		if sig, n, ok := strings.Cut(strings.TrimSpace(string(data)), " "); ok {
+			c.Sig = sig
+			c.Count, _ = strconv.Atoi(n)
+		}
 	}
 	sig := Signature(tool, input)
 	if c.Sig == sig {
@@ -91,8 +98,7 @@ func RecordCall(root, session, agent, tool string, input json.RawMessage, n int)
 	} else {
 		c = calls{Sig: sig, Count: 1}
 	}
-	data, _ := json.Marshal(c)
-	data = append(data, '\n')
+	data := []byte(c.Sig + " " + strconv.Itoa(c.Count) + "\n")
 	if err := state.WriteFile(name, data); err != nil {
 		if err := state.Ensure(dir); err != nil {
 			return err
