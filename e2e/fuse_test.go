@@ -10,7 +10,8 @@ import (
 
 // The spend fuse with the real CLI. A turn at 100k costs about $0.0645 at
 // claude-opus-4-6's rates (6 input, 2,000 cache writes, 97,994 cache
-// reads, 120 output), so four of them pass a $0.20 cap.
+// reads, 120 output), so four of them pass a $0.20 cap; a turn at 50k
+// about $0.0395.
 
 // results returns the text of every tool result the model was sent, by
 // tool_use_id.
@@ -89,27 +90,29 @@ func blockingStop(s *Session) {
 }
 
 func capScript() Script {
-	return Script{Main: append(bashTurns(7, 100_000, func(i int) string { return "echo step " + string(rune('a'+i)) }),
-		turn(100_000, text("Stopping here.")))}
+	return Script{Main: append(bashTurns(14, 50_000, func(i int) string { return "echo step " + string(rune('a'+i)) }),
+		turn(50_000, text("Stopping here.")))}
 }
 
-// TestFuseCapDeniesAndStops: past a $0.20 cap from launch, the next tool
+// TestFuseCapDeniesAndStops: past a $0.40 cap from launch, the next tool
 // call is denied with the reason the model reads, every later one too, the
 // 80% notice came first, and the Stop hook ends the run although another
 // Stop hook asks it to carry on (the control run without the cap shows
 // that hook does keep it going).
 func TestFuseCapDeniesAndStops(t *testing.T) {
 	sc := capScript()
-	s := runClaude(t, sc, Options{Env: map[string]string{"MUTHUR_CONTEXT_BUDGET_SPEND": "$0.20"}, Prepare: blockingStop})
+	s := runClaude(t, sc, Options{Env: map[string]string{"MUTHUR_CONTEXT_BUDGET_SPEND": "$0.40"}, Prepare: blockingStop})
 	first := deniedFrom(t, s, KindMain, "context-budget spend fuse")
-	// Spend after the calls' responses: 0.065, 0.129, 0.194, 0.258: the
-	// fourth response passes the cap, and the fuse acts at most one
-	// response behind.
-	if first < 3 || first > 4 {
-		t.Fatalf("first denied call %d, want 3 or 4 (one response behind at most)\n%s", first, s.Timeline())
+	// Call i is made by response i+1; spend after response k is k×$0.0395:
+	// responses 9 and 10 lie between 80% and the cap, so some call sees
+	// one of them (the warning, however late the transcript), and
+	// response 11 passes the cap, which the fuse sees at call 10, or at
+	// call 11 when the record lands late: one response behind at most.
+	if first < 10 || first > 11 {
+		t.Fatalf("first denied call %d, want 10 or 11 (one response behind at most)\n%s", first, s.Timeline())
 	}
 	res := results(s)
-	says(t, res[s.Calls()[first].ID], "of its $0.20 cap (MUTHUR_CONTEXT_BUDGET_SPEND)", "Every tool call is denied")
+	says(t, res[s.Calls()[first].ID], "of its $0.40 cap (MUTHUR_CONTEXT_BUDGET_SPEND)", "Every tool call is denied")
 	if !received(s, "context-budget spend notice") {
 		t.Errorf("the 80%% notice never reached the model")
 	}
