@@ -74,6 +74,9 @@ func runDoctor(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if !registered[settings.Stop] && pluginEnabled(scopes) == "" {
 		d.problem("no settings file registers the Stop hook (ledger record): run 'context-budget install'")
 	}
+	if (!registered[settings.PreToolUse] || !registered[settings.StopFuse]) && pluginEnabled(scopes) == "" {
+		d.problem("no settings file registers the spend fuse's PreToolUse and Stop hooks (context-budget hook): run 'context-budget install'")
+	}
 	d.checkSkills(scopes)
 	s := d.checkTuning(scopes)
 	d.checkPrices()
