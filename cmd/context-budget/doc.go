@@ -268,7 +268,7 @@ session's own orientation, else an estimate; the notice names it, e.g.
 
 # Replay
 
-	context-budget replay [--json] [--readings] [--html FILE] [--workers N] [PATH…]
+	context-budget replay [--json] [--readings] [--html FILE] [--workers N] [--spend AMOUNT] [--loop N] [PATH…]
 
 Replay runs the hook's policy over past sessions, so that you can see on
 your own history what it would have done before you trust it. PATH is a
@@ -304,6 +304,14 @@ over the pauses that have both.
 	              drawn by context-budget-report, which must sit beside
 	              context-budget or on PATH
 	--workers N   files replayed at once (default: one per CPU)
+	--spend AMOUNT  also replay the spend fuse with a session cap from
+	              launch ('$5', 5usd, 2m): a FUSE column with warn@R and
+	              halt@R (the own response after which the spend passed
+	              80% and 100%, subagents counted in time order) and the
+	              dollars there; a "fuse" object per session and in the
+	              totals of --json; a line per session in the HTML report
+	--loop N      also show where N identical tool calls in a row would
+	              have halted the session (loop@R and the call)
 
 On a terminal replay shows its progress on stderr (files done of the total,
 MB/s).
