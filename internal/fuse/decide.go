@@ -3,6 +3,7 @@ package fuse
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"strings"
 	"time"
 
@@ -152,7 +153,9 @@ func meter(c Call, dir string, s Settings, caps []capState) (metered, error) {
 		caps = capsOf(s, arm, armed)
 	}
 	t := spend.Load(TallyName(dir, c.Session))
-	t.Update(spend.Files(c.Transcript), t.CachedPricer(c.Root, c.Getenv))
+	notesBefore := maps.Clone(t.Notes)
+	ratesBefore := len(t.Rates)
+	changed := t.Update(spend.Files(c.Transcript), t.CachedPricer(c.Root, c.Getenv))
 	day := c.Now.UTC().Format(time.DateOnly)
 	// The CLI runs in the user's shell, without the session's env: keep
 	// the caps from launch where budget status can read them.
@@ -188,8 +191,11 @@ func meter(c Call, dir string, s Settings, caps []capState) (metered, error) {
 			delete(t.Notes, "burn")
 		}
 	}
-	if err := saveTally(dir, c.Session, t); err != nil {
-		return metered{held: m.held}, nil
+	// Parallel calls of one response find nothing new: no write then.
+	if changed || len(t.Rates) != ratesBefore || !maps.Equal(notesBefore, t.Notes) {
+		if err := saveTally(dir, c.Session, t); err != nil {
+			return metered{held: m.held}, nil
+		}
 	}
 	if len(notes) > 0 && c.Event == PreToolUse {
 		m.warnings = Answer{Context: strings.Join(notes, "\n\n"), System: strings.Join(notes, " ")}

@@ -191,26 +191,29 @@ func Files(transcriptPath string) []string {
 }
 
 // Update reads what each of files holds past its saved offset and adds it
-// to t. The first of files is the session's own transcript; the others
-// are subagents'. A file that shrank or whose bytes before the offset
-// changed is read again from its start. A file that cannot be read keeps
-// what it held.
-func (t *Tally) Update(files []string, price Pricer) {
+// to t, and reports whether t changed. The first of files is the
+// session's own transcript; the others are subagents'. A file that shrank
+// or whose bytes before the offset changed is read again from its start.
+// A file that cannot be read keeps what it held.
+func (t *Tally) Update(files []string, price Pricer) (changed bool) {
 	if t.Files == nil {
 		t.Files = map[string]*File{}
 	}
-	if len(files) > 0 {
-		t.Transcript = files[0]
+	if len(files) > 0 && t.Transcript != files[0] {
+		t.Transcript, changed = files[0], true
 	}
 	for i, name := range files {
-		t.updateFile(name, i > 0, price)
+		if t.updateFile(name, i > 0, price) {
+			changed = true
+		}
 	}
+	return changed
 }
 
-func (t *Tally) updateFile(name string, sub bool, price Pricer) {
+func (t *Tally) updateFile(name string, sub bool, price Pricer) (changed bool) {
 	f, info, err := reading.Open(name)
 	if err != nil {
-		return
+		return false
 	}
 	defer f.Close()
 	st := t.Files[name]
@@ -221,12 +224,13 @@ func (t *Tally) updateFile(name string, sub bool, price Pricer) {
 	if st == nil {
 		st = &File{Days: map[string]Sum{}, Sub: sub}
 		t.Files[name] = st
+		changed = true
 	}
 	if info.Size() == st.Offset {
-		return
+		return changed
 	}
 	if _, err := f.Seek(st.Offset, io.SeekStart); err != nil {
-		return
+		return changed
 	}
 	r := reading.NewReaderAt(f, st.Offset)
 	for {
@@ -241,9 +245,13 @@ func (t *Tally) updateFile(name string, sub bool, price Pricer) {
 			t.count(name, st, rec, sub, price)
 		})
 	}
+	if r.Offset() == st.Offset {
+		return changed
+	}
 	st.Offset = r.Offset()
 	st.Check = check(f, st.Offset)
 	st.trim()
+	return true
 }
 
 // forget drops what a file counted, before it is read again.
