@@ -23,7 +23,7 @@ import (
 //	unrate "<model/speed>"
 //	unpriced "<model>"
 //	note "<key>" "<value>"
-//	owner "<id>" "<file>"
+//	inline <hex hash> <hex hash> …
 //	file "<path>" offset check sub
 //	day "<YYYY-MM-DD>" usd tokens unpriced responses
 //	min minute usd tokens unpriced responses
@@ -65,8 +65,12 @@ func (t *Tally) Marshal() []byte {
 	for _, k := range sortedKeys(t.Notes) {
 		line("note", q(k), q(t.Notes[k]))
 	}
-	for _, o := range t.Owners {
-		line("owner", q(o.ID), q(o.File))
+	if len(t.Inline) > 0 {
+		w := []string{"inline"}
+		for _, h := range t.Inline {
+			w = append(w, strconv.FormatUint(h, 16))
+		}
+		line(w...)
 	}
 	for _, name := range sortedKeys(t.Files) {
 		fl := t.Files[name]
@@ -172,8 +176,14 @@ func Unmarshal(data []byte) (*Tally, error) {
 				t.Notes = map[string]string{}
 			}
 			t.Notes[str(0)] = str(1)
-		case "owner":
-			t.Owners = append(t.Owners, owner{str(0), str(1)})
+		case "inline":
+			for _, a := range args {
+				h, err := strconv.ParseUint(a, 16, 64)
+				if err != nil {
+					bad = true
+				}
+				t.Inline = append(t.Inline, h)
+			}
 		case "file":
 			check, err := strconv.ParseUint(str(2), 10, 64)
 			if err != nil {

@@ -59,7 +59,7 @@ func FuzzTally(f *testing.F) {
 // tally encodes to bytes that decode to the same encoding.
 func FuzzUnmarshal(f *testing.F) {
 	f.Add([]byte(codecHeader + "\ntranscript \"/a b.jsonl\"\nfile \"/a\" 10 99 0\nday \"2026-12-01\" 0.5 100 0 1\nmin 5 0.5 100 0 1\nrecent \"m\" \"2026-12-01\" 5 0.5 100 0 1\n"))
-	f.Add([]byte(codecHeader + "\nrate \"m/\" 1 2 3 4 5 0\nunrate \"x/\"\nnote \"k\" \"v\"\nowner \"i\" \"f\"\n"))
+	f.Add([]byte(codecHeader + "\nrate \"m/\" 1 2 3 4 5 0\nunrate \"x/\"\nnote \"k\" \"v\"\ninline 1f ab\n"))
 	f.Add([]byte("{}"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		tl, err := Unmarshal(data)

@@ -47,12 +47,12 @@ type Tally struct {
 	Transcript string `json:"transcript"`
 	// Files holds one entry per transcript read, keyed by its path.
 	Files map[string]*File `json:"files"`
-	// Owners names, for the latest inline sidechain responses, the file
-	// that counted each: the same response in a subagent's file is
-	// skipped. The latest keepOwners suffice (a subagent's file is written
-	// when it ends, at the latest), and the tally stays small however long
-	// the session runs.
-	Owners []owner `json:"owners,omitempty"`
+	// Inline holds hashes of the message ids of the latest sidechain
+	// responses counted in the main transcript: the same response in a
+	// subagent's file is skipped. The latest keepInline suffice (a
+	// subagent's file is written when it ends, at the latest), and the
+	// tally stays small however long the session runs.
+	Inline []uint64 `json:"inline,omitempty"`
 	// Unpriced lists the models met that have no price.
 	Unpriced []string `json:"unpriced,omitempty"`
 	// Notes are what the fuse has announced and for which period, so a
@@ -82,23 +82,24 @@ type File struct {
 	Sub bool `json:"sub,omitempty"`
 }
 
-// owner is the file that counted a response.
-type owner struct {
-	ID   string `json:"id"`
-	File string `json:"file"`
+// keepInline is how many inline sidechain responses a tally remembers.
+const keepInline = 512
+
+// idHash is the hash a message id is remembered by.
+func idHash(id string) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(id))
+	return h.Sum64()
 }
 
-// keepOwners is how many side responses' owners a tally keeps.
-const keepOwners = 512
-
-// ownerOf returns the file that counted a side response, "" if none.
-func (t *Tally) ownerOf(id string) string {
-	for i := len(t.Owners) - 1; i >= 0; i-- {
-		if t.Owners[i].ID == id {
-			return t.Owners[i].File
+// countedInline reports whether a response was counted inline.
+func (t *Tally) countedInline(h uint64) bool {
+	for i := len(t.Inline) - 1; i >= 0; i-- {
+		if t.Inline[i] == h {
+			return true
 		}
 	}
-	return ""
+	return false
 }
 
 // recentRecord remembers a response lately counted in a file, so a later
@@ -256,14 +257,11 @@ func (t *Tally) updateFile(name string, sub bool, price Pricer) (changed bool) {
 
 // forget drops what a file counted, before it is read again.
 func (t *Tally) forget(name string) {
-	delete(t.Files, name)
-	kept := t.Owners[:0]
-	for _, o := range t.Owners {
-		if o.File != name {
-			kept = append(kept, o)
-		}
+	if f := t.Files[name]; f != nil && !f.Sub {
+		// Only the main transcript holds inline sidechains.
+		t.Inline = nil
 	}
-	t.Owners = kept
+	delete(t.Files, name)
 }
 
 // count adds one record: an assistant response with usage, own or a
@@ -278,16 +276,16 @@ func (t *Tally) count(name string, st *File, rec *transcript.Record, sub bool, p
 	// file when it finished; 2.1 writes only the file. So the inline copy
 	// comes first: it is the one remembered, and a subagent file's copy of
 	// it is skipped.
-	if id != "" && rec.IsSidechain && !sub && t.ownerOf(id) == "" {
-		t.Owners = append(t.Owners, owner{id, name})
-		if len(t.Owners) > keepOwners {
-			t.Owners = append(t.Owners[:0], t.Owners[len(t.Owners)-keepOwners:]...)
+	if id != "" && rec.IsSidechain && !sub {
+		if h := idHash(id); !t.countedInline(h) {
+			t.Inline = append(t.Inline, h)
+			if len(t.Inline) > keepInline {
+				t.Inline = append(t.Inline[:0], t.Inline[len(t.Inline)-keepInline:]...)
+			}
 		}
 	}
-	if id != "" && sub {
-		if o := t.ownerOf(id); o != "" && o != name {
-			return
-		}
+	if id != "" && sub && t.countedInline(idHash(id)) {
+		return
 	}
 	u := rec.Message.Usage
 	s := Sum{Tokens: u.InputTokens + u.CacheCreationInputTokens + u.CacheReadInputTokens + u.OutputTokens, Responses: 1}
