@@ -81,6 +81,11 @@ fuzz:
 	$(GO) test ./internal/settings -run '^$$' -fuzz '^FuzzSettings$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./internal/manualrelay -run '^$$' -fuzz '^FuzzOperatorRecord$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./internal/manualrelay -run '^$$' -fuzz '^FuzzChoice$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./internal/reading -run '^$$' -fuzz '^FuzzReadPayloadInput$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./internal/spend -run '^$$' -fuzz '^FuzzParseAmount$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./internal/spend -run '^$$' -fuzz '^FuzzTally$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./internal/spend -run '^$$' -fuzz '^FuzzUnmarshal$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./internal/fuse -run '^$$' -fuzz '^FuzzLifts$$' -fuzztime $(FUZZTIME)
 
 # `ledger record` (the Stop hook) on a synthetic 100 MB transcript with
 # subagents: wall time, CPU and peak memory of the process; then the

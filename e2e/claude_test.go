@@ -32,6 +32,12 @@ type Options struct {
 	Model string
 	// Prompt is the -p prompt.
 	Prompt string
+	// Project, when set, is the project folder to run in (kept across
+	// runs), instead of a new one.
+	Project string
+	// Prepare, when set, runs after install and before the CLI starts:
+	// to add settings of a scenario's own.
+	Prepare func(s *Session)
 }
 
 // runTimeout bounds one run of the CLI; a healthy one takes seconds, but
@@ -48,12 +54,18 @@ func runClaude(t *testing.T, s Script, o Options) *Session {
 	t.Cleanup(m.Close)
 	dir := t.TempDir()
 	sess := &Session{Mock: m, Home: filepath.Join(dir, "home"), Project: filepath.Join(dir, "project")}
+	if o.Project != "" {
+		sess.Project = o.Project
+	}
 	for _, d := range []string{filepath.Join(sess.Home, ".claude"), sess.Project} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}
 	install(t, sess, o.Env)
+	if o.Prepare != nil {
+		o.Prepare(sess)
+	}
 	model := o.Model
 	if model == "" {
 		model = "claude-opus-4-6"

@@ -46,8 +46,9 @@ type benchCase struct {
 	res     gen.Result
 	payload func(run int) []byte
 	env     []string
-	notice  bool   // the hook is expected to print a notice
-	before  func() // runs before each hook run, untimed
+	notice  bool    // the hook is expected to print a notice
+	before  func()  // runs before each hook run, untimed
+	limit   float64 // the case's own hook/floor budget; 0 is maxRatio
 }
 
 const seed = 1
@@ -94,7 +95,15 @@ func plan(cache, project string, sizes []int64) ([]benchCase, error) {
 		before:  func() { os.Remove(record) },
 	})
 	cold, err := coldCases(cache, project, cases)
-	return append(cases, cold...), err
+	if err != nil {
+		return nil, err
+	}
+	cases = append(cases, cold...)
+	fc, err := fuseCases(project, cases)
+	if err != nil {
+		return nil, err
+	}
+	return append(cases, fc...), nil
 }
 
 func fixed(p []byte) func(int) []byte { return func(int) []byte { return p } }

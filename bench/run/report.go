@@ -22,7 +22,12 @@ func report(w io.Writer, rows []row, inits map[string]initCost, loadBefore strin
 	for _, r := range rows {
 		ratio := float64(r.hookMed) / float64(r.floorMed)
 		verdict := "ok"
-		if ratio > maxRatio || r.hookRSS > maxRSS {
+		limit := maxRatio
+		if r.c.limit > 0 {
+			limit = r.c.limit
+			verdict = fmt.Sprintf("ok (≤ %.2f×)", limit)
+		}
+		if ratio > limit || r.hookRSS > maxRSS {
 			verdict = "MISS"
 			if !r.c.notice {
 				miss++

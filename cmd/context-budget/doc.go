@@ -26,6 +26,8 @@ The commands are:
 	            orientation; ledger record is the Stop hook that writes them
 	replay      run the hook's policy over past transcripts: where each
 	            notice would have fired, peaks, compactions, dollars
+	budget      the spend fuse: arm, status, reset or disarm a session's
+	            spend cap
 	help        a short overview; help TOPIC prints a section of this
 	            manual, help manual all of it
 	version     print the version
@@ -308,7 +310,7 @@ session's own orientation, else an estimate; the notice names it, e.g.
 
 # Replay
 
-	context-budget replay [--json] [--readings] [--html FILE] [--workers N] [PATH…]
+	context-budget replay [--json] [--readings] [--html FILE] [--workers N] [--spend AMOUNT] [--loop N] [PATH…]
 
 Replay runs the hook's policy over past sessions, so that you can see on
 your own history what it would have done before you trust it. PATH is a
@@ -349,9 +351,110 @@ would have held back with what a fresh session would have saved there.
 	              context-budget or on PATH; a last line says where
 	              the page went
 	--workers N   files replayed at once (default: one per CPU)
+	--spend AMOUNT  also replay the spend fuse with a session cap from
+	              launch ('$5', 5usd, 2m): a FUSE column with warn@R and
+	              halt@R (the own response after which the spend passed
+	              80% and 100%, subagents counted in time order) and the
+	              dollars there; a "fuse" object per session and in the
+	              totals of --json; a line per session in the HTML report
+	--loop N      also show where N identical tool calls in a row would
+	              have halted the session (loop@R and the call)
 
 On a terminal replay shows its progress on stderr (files done of the total,
 MB/s).
+
+# The spend fuse
+
+	context-budget budget arm [--session ID] [--project DIR] AMOUNT
+	context-budget budget status|reset|disarm [--session ID] [--project DIR]
+
+Beside the context budget, the hook keeps a fuse on what a session spends.
+A cap is dollars at API rates ('$5', 5usd) or tokens (2m, 500k; all four
+usage fields, input, cache writes, cache reads and output, count). Quote
+a dollar amount in a shell: a bare $5 expands to nothing, and an empty
+amount is an error that says so. Dollars are the better unit: cache reads
+dominate the tokens of a long session and cost a tenth of input.
+
+	MUTHUR_CONTEXT_BUDGET_SPEND       the session's cap, counted from launch
+	MUTHUR_CONTEXT_BUDGET_SPEND_DAY   the project's cap per UTC day
+	MUTHUR_CONTEXT_BUDGET_LOOP        identical tool calls in a row that halt (5; 0 is off)
+	MUTHUR_CONTEXT_BUDGET_BURN_USD    warn once per spell when 5 minutes cost more (unset: off)
+
+budget arm sets a session cap from now: the baseline is what the session
+has spent so far. It replaces MUTHUR_CONTEXT_BUDGET_SPEND for that
+session; budget reset sets a new baseline for whichever cap holds (and
+releases a loop halt); budget disarm drops the session cap, the
+environment's too, for that session. The project's daily cap is the
+environment's alone: change or unset MUTHUR_CONTEXT_BUDGET_SPEND_DAY to
+move it. Precedence for the session cap: the last budget arm, reset or
+disarm of the session, else MUTHUR_CONTEXT_BUDGET_SPEND. The session is
+--session, else $CLAUDE_CODE_SESSION_ID (inside a session), else the
+project's latest (the newest transcript under
+~/.claude/projects/<project>/). budget status shows the session's spend
+(and its subagents'), each cap with what counts against it and its share,
+a loop halt, the burn rate, and the tokens of models the price table does
+not know, which count against a token cap and nothing against a dollar
+cap.
+
+The day's spend is the project's: this session's responses stamped today
+(UTC), the other live sessions' tallies in tmp/context-budget/, and the
+ledger rows of sessions with no tally whose last response is today (a row
+counts whole). The first call of a new day finds nothing spent: the cap is
+released.
+
+At 80% of a cap, once per cap and period (the arming, the launch, the
+day), the next tool call carries a notice to the agent to steer to a
+stopping point (the /go skill's "Stopping partway releases the plan") and
+a systemMessage to the user. At 100% every tool call is denied (a
+PreToolUse permissionDecision "deny" whose reason, which the model reads,
+gives the spend, the cap and what to do) and the Stop and SubagentStop
+hooks answer continue: false with a stopReason, so that neither a /goal
+nor an autonomous loop carries on. budget status stays open to the agent.
+Subagents count and are fenced: their responses (inline sidechains and
+<transcript minus .jsonl>/subagents/*.jsonl, a response held in both
+counted once) add to the session's spend, and a subagent's tool calls are
+denied like the session's. One response is one message.id, its last
+record counting, priced at its own model's rates.
+
+Lifting the fuse is the user's act. While a cap holds (armed, under it or
+past it), the hook denies the agent's tool calls that would lift it: our
+CLI's budget arm, reset and disarm (re-arming moves the baseline),
+context-budget uninstall, an Edit or Write of a file in tmp/context-budget/
+or of a Claude Code settings file (settings.json, settings.local.json,
+managed-settings.json: any edit can move a cap's value or drop a hook), a
+Bash command that names the state folder or a file of the fuse's (.fuse,
+.spend, .calls), removes the state folder or a folder above it (rm), runs
+git clean -x, or names a settings file other than to read it (cat, jq,
+grep and the like, with no redirection). These are
+plain checks of the tool's input against a model that follows a
+suggestion, not against a determined attacker: a command built at run
+time (eval, a script, an encoding) evades this hook, as it would any.
+
+The same tool call (its name and its input, keys sorted) made
+MUTHUR_CONTEXT_BUDGET_LOOP times in a row halts the run: the PostToolUse
+hook counts the calls in <session_id>.calls (a subagent's calls are a run
+of their own) and records the halt, which the next PreToolUse call reads;
+that call and every later one is denied with the call named, and the Stop
+hook ends the run and releases the halt for the next prompt. The burn
+rate is the spend of responses stamped in the last 5 minutes; past
+MUTHUR_CONTEXT_BUDGET_BURN_USD it warns once until it falls back.
+
+What it cannot do: it acts at the next tool call or stop, one response
+behind (the response that crossed the cap has been paid for; Claude Code
+may not have written it yet when the hook runs); it cannot interrupt a
+model turn or a Bash command already running; on a subscription the
+dollars are API-equivalent, not a bill.
+
+Its cost: with no cap in the environment and no <session_id>.fuse, a
+PreToolUse or Stop call reads the environment, tries one file and exits.
+Metered, it keeps a tally in <session_id>.spend that resumes each file
+from its last offset (a file that shrank, or whose first or last bytes
+before the offset changed, is read again), so a call costs what was
+appended since the last one. install registers PreToolUse ("<path> hook",
+matcher "*"), a second Stop hook and SubagentStop ("<path> hook") for it;
+the fuse's Stop answer is its own registration, apart from ledger record,
+so that the ledger's wait for the final message never delays it and a
+failure of one never silences the other.
 
 # Tuning
 

@@ -3,10 +3,12 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/muthur/context-budget/internal/config"
+	"github.com/muthur/context-budget/internal/fuse"
 )
 
 // TestDocsNameEverything keeps the manual and the README true to the
@@ -24,7 +26,7 @@ func TestDocsNameEverything(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, v := range config.Variables {
+	for _, v := range append(slices.Clone(config.Variables), fuse.Variables...) {
 		if !strings.Contains(m, "\n\t"+v+" ") {
 			t.Errorf("the manual's tuning table lacks %s", v)
 		}

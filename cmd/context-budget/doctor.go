@@ -7,11 +7,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
 
 	"github.com/muthur/context-budget/internal/config"
+	"github.com/muthur/context-budget/internal/fuse"
 	"github.com/muthur/context-budget/internal/prices"
 	"github.com/muthur/context-budget/internal/reading"
 	"github.com/muthur/context-budget/internal/settings"
@@ -82,6 +84,9 @@ func runDoctor(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		d.problem("no settings file registers the Stop hook (ledger record): run 'context-budget install'")
 	}
 	d.checkColdHooks(registered, scopes)
+	if (!registered[settings.PreToolUse] || !registered[settings.StopFuse]) && pluginEnabled(scopes) == "" {
+		d.problem("no settings file registers the spend fuse's PreToolUse and Stop hooks (context-budget hook): run 'context-budget install'")
+	}
 	d.checkSkills(scopes, pluginEnabled(scopes))
 	s := d.checkTuning(scopes)
 	d.checkPrices()
@@ -243,7 +248,7 @@ func (d *doctor) checkSkills(scopes []scopeSettings, plugin string) {
 func (d *doctor) checkTuning(scopes []scopeSettings) config.Settings {
 	d.printf("\ntuning:\n")
 	effective := map[string]string{}
-	for _, name := range config.Variables {
+	for _, name := range append(slices.Clone(config.Variables), fuse.Variables...) {
 		value, from := os.Getenv(name), "process environment"
 		for _, s := range scopes {
 			if s.obj == nil {

@@ -33,7 +33,7 @@ func runHook(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	debug.SetMemoryLimit(8 << 20)
 	// The payload streams through a small window: a multi-megabyte
 	// tool_response is skipped, never held.
-	p, err := reading.ReadPayload(io.LimitReader(stdin, maxPayload))
+	p, err := reading.ReadPayloadInput(io.LimitReader(stdin, maxPayload))
 	if err != nil {
 		return 0
 	}
@@ -42,6 +42,10 @@ func runHook(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return promptHook(p, stdout, stderr)
 	case "SessionStart":
 		return startHook(p, stderr)
+	case "PreToolUse", "Stop", "SubagentStop":
+		return fuseHook(p, stdout, stderr)
+	case "", "PostToolUse":
+		fuseRecordCall(p, os.Getenv)
 	}
 	text, err := hookNotice(p, os.Getenv)
 	if err != nil {

@@ -91,7 +91,8 @@ func runInstall(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		defer fmt.Fprintf(stdout, "note: %s is shared with the team, so its hooks run %q from PATH, not this machine's %s; each teammate installs the program (%s)\n",
 			p.file, settings.Name, mustExecutable(), installCommand)
 	}
-	roles := []settings.Role{settings.PostToolUse, settings.Stop, settings.UserPromptSubmit, settings.SessionStart}
+	roles := []settings.Role{settings.PostToolUse, settings.Stop, settings.PreToolUse, settings.StopFuse, settings.SubagentStop,
+		settings.UserPromptSubmit, settings.SessionStart}
 	if statusLine {
 		roles = append(roles, settings.StatusLine)
 	}

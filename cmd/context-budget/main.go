@@ -34,6 +34,7 @@ var commands = []command{
 	{"install", "register the hooks and copy the skills", "Install and uninstall", runInstall},
 	{"uninstall", "remove what install added", "Install and uninstall", runUninstall},
 	{"doctor", "check what is installed and how the transcripts read", "Doctor", runDoctor},
+	{"budget", "the spend fuse: arm, status, reset or disarm a session's cap", "The spend fuse", runBudget},
 	{"version", "print the version", "", runVersion},
 }
 

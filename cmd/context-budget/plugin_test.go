@@ -82,13 +82,15 @@ func TestPluginPackaging(t *testing.T) {
 	for _, e := range entries {
 		got[e.Role] = e.Exe
 	}
-	for _, r := range []settings.Role{settings.PostToolUse, settings.Stop, settings.UserPromptSubmit, settings.SessionStart} {
+	roles := []settings.Role{settings.PostToolUse, settings.Stop, settings.UserPromptSubmit, settings.SessionStart,
+		settings.PreToolUse, settings.StopFuse, settings.SubagentStop}
+	for _, r := range roles {
 		if got[r] != "context-budget" {
 			t.Errorf("hooks.json: %s runs %q, want context-budget from PATH", r.Event, got[r])
 		}
 	}
-	if len(entries) != 4 {
-		t.Errorf("hooks.json registers %d of ours, want 4: %+v", len(entries), entries)
+	if len(entries) != len(roles) {
+		t.Errorf("hooks.json registers %d of ours, want %d: %+v", len(entries), len(roles), entries)
 	}
 }
 

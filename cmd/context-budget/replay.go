@@ -18,15 +18,20 @@ import (
 
 // runReplay is `context-budget replay [--json] [--html FILE] [PATH…]`.
 func runReplay(args []string, _ io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlags("replay", "context-budget replay [--json] [--readings] [--html FILE] [--workers N] [--no-settings] [PATH…]")
+	fs := newFlags("replay", "context-budget replay [--json] [--readings] [--html FILE] [--workers N] [--no-settings] [--spend AMOUNT] [--loop N] [PATH…]")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
 	html := fs.String("html", "", "write a self-contained HTML report with plots to `FILE`")
 	readings := fs.Bool("readings", false, "with --json, include every session's readings")
 	workers := fs.Int("workers", 0, "`N` files replayed at once (default: one per CPU)")
 	noSettings := fs.Bool("no-settings", false, "ignore the env blocks of the Claude Code settings files (user, project, local)")
+	var rf replayFuse
+	rf.flags(fs.FlagSet)
 	paths, err := parseInterleaved(fs.FlagSet, args)
 	if err != nil {
 		return fs.failed(err, stdout, stderr)
+	}
+	if code := rf.parse(stderr); code >= 0 {
+		return code
 	}
 	if len(paths) == 0 {
 		home, err := os.UserHomeDir()
@@ -68,6 +73,7 @@ func runReplay(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 	rep := replay.Run(sources, opt)
 	rep.Lines = ls
+	rf.apply(&rep, sources, table)
 	if *html != "" {
 		in := replay.ReportInput{Report: rep, About: aboutSessions(rep, table, *workers)}
 		if err := writeHTML(in, *html); err != nil {

@@ -14,7 +14,11 @@ import (
 // the totals.
 func writeReplayTable(w io.Writer, rep replay.Report) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "SESSION\tRESPONSES\tPEAK\tCOMPACTIONS\tNOTICES\tCARRY-ON PREDICTED/ACTUAL\tCOLD RE-WRITES/STOPS")
+	head := "SESSION\tRESPONSES\tPEAK\tCOMPACTIONS\tNOTICES\tCARRY-ON PREDICTED/ACTUAL\tCOLD RE-WRITES/STOPS"
+	if rep.Fuse != nil {
+		head += "\tFUSE"
+	}
+	fmt.Fprintln(tw, head)
 	for _, s := range rep.Sessions {
 		notices := noticesCell(s.Notices)
 		if s.Error != "" {
@@ -31,8 +35,12 @@ func writeReplayTable(w io.Writer, rep replay.Report) error {
 				carry += fmt.Sprintf(" +%d more", more)
 			}
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%d\t%s\t%s\t%s\n", s.SessionID, s.Responses, notice.K(s.Peak),
-			s.Compactions, notices, carry, coldCell(s.Cold))
+		fuseCol := ""
+		if s.Fuse != nil {
+			fuseCol = "\t" + s.Fuse.Describe()
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%d\t%s\t%s\t%s%s\n", s.SessionID, s.Responses, notice.K(s.Peak),
+			s.Compactions, notices, carry, coldCell(s.Cold), fuseCol)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -55,6 +63,9 @@ func writeReplayTable(w io.Writer, rep replay.Report) error {
 		fmt.Fprintln(w, "Carrying on after the pauses: no pause has both a prediction and an actual cost to judge it by.")
 	}
 	writeColdTotals(w, t.Cold)
+	if rep.Fuse != nil {
+		fmt.Fprintf(w, "Fuse: %s.\n", rep.Fuse.Describe())
+	}
 	if t.Points > 0 {
 		fmt.Fprintf(w, "The forecast of carrying on 100k tokens, at the %d responses after which a session did: median absolute error %s (requests: %s).\n",
 			t.Points, pctOrDash(t.CarryOnMedianAbsError), pctOrDash(t.RequestsMedianAbsError))

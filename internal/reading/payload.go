@@ -30,6 +30,12 @@ type Payload struct {
 	SecondsSinceLastResponse float64 `json:"seconds_since_last_response"`
 	ContextTokens            int64   `json:"context_tokens"`
 	CacheLikelyExpired       bool    `json:"prompt_cache_likely_expired"`
+	// ToolName is the tool of a PreToolUse or PostToolUse call; only
+	// ReadPayloadInput reads it.
+	ToolName string `json:"tool_name"`
+	// ToolInput is the tool's input as raw JSON text; only
+	// ReadPayloadInput keeps it. A string, so a Payload stays comparable.
+	ToolInput string `json:"tool_input"`
 }
 
 // ErrPayload reports stdin that is not one JSON object.
@@ -46,6 +52,18 @@ func ParsePayload(data []byte) (Payload, error) {
 // one pass over its bytes through a small buffer: no allocation that grows
 // with the payload, and no garbage for the collector.
 func ReadPayload(r io.Reader) (Payload, error) {
+	return readPayload(r, false)
+}
+
+// ReadPayloadInput is ReadPayload that also keeps tool_input, raw: the
+// spend fuse reads a call's input to tell a repeated call and a call that
+// would lift it. The input is held whole (a Write's content with it);
+// tool_response is still skipped.
+func ReadPayloadInput(r io.Reader) (Payload, error) {
+	return readPayload(r, true)
+}
+
+func readPayload(r io.Reader, keepInput bool) (Payload, error) {
 	var p Payload
 	s := newScanner(r)
 	s.space()
@@ -99,6 +117,31 @@ func ReadPayload(r io.Reader) (Payload, error) {
 			lit = &p.ContextTokens
 		case "prompt_cache_likely_expired":
 			lit = &p.CacheLikelyExpired
+		case "tool_name":
+			if keepInput {
+				dst = &p.ToolName
+			}
+		case "tool_input":
+			if keepInput {
+				s.space()
+				if !s.byte(':') {
+					return Payload{}, ErrPayload
+				}
+				s.space()
+				raw, ok := s.raw()
+				if !ok {
+					return Payload{}, ErrPayload
+				}
+				p.ToolInput = string(raw)
+				s.space()
+				if s.byte(',') {
+					continue
+				}
+				if s.byte('}') {
+					return p, s.end()
+				}
+				return Payload{}, ErrPayload
+			}
 		}
 		s.space()
 		if !s.byte(':') {

@@ -173,6 +173,19 @@ func trailing(b []byte) int {
 	return len(b) - k
 }
 
+// raw reads one value and returns its bytes, valid until the next call.
+func (s *scanner) raw() ([]byte, bool) {
+	if _, ok := s.peek(); !ok {
+		return nil, false
+	}
+	s.keep = s.i
+	defer func() { s.keep = -1 }()
+	if !s.value() {
+		return nil, false
+	}
+	return s.buf[s.keep:s.i], true
+}
+
 func (s *scanner) value() bool {
 	c, ok := s.peek()
 	if !ok {

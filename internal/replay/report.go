@@ -1,6 +1,9 @@
 package replay
 
-import "github.com/muthur/context-budget/internal/lines"
+import (
+	"github.com/muthur/context-budget/internal/fuse"
+	"github.com/muthur/context-budget/internal/lines"
+)
 
 // Report is the whole replay: one Session per main transcript, in path
 // order, and the totals. It is what `replay --json` prints and what the
@@ -11,6 +14,9 @@ type Report struct {
 	// Lines are the lines replay started each session with, for the
 	// report's peak distribution; priced lines move per session.
 	Lines lines.Lines `json:"lines"`
+	// Fuse totals what the spend fuse would have done, with replay
+	// --spend or --loop.
+	Fuse *fuse.Summary `json:"fuse,omitempty"`
 }
 
 // Session is the replay of one main transcript.
@@ -58,6 +64,9 @@ type Session struct {
 	Cold []ColdEvent `json:"cold"`
 	// Error says why the file could not be read to its end.
 	Error string `json:"error,omitempty"`
+	// Fuse is where the spend fuse would have warned and halted, with
+	// replay --spend or --loop.
+	Fuse *fuse.Outcome `json:"fuse,omitempty"`
 }
 
 // Boundary is a compaction or a microcompaction.

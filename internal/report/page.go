@@ -34,7 +34,8 @@ details ul { margin: 0.3em 0; }
 {{if .Money.ColdRewrites}}<tr class="answer"><td>cold cache re-writes</td><td id="cold">{{.Money.ColdRewrites}}</td></tr>{{end}}
 <tr><td>sessions</td><td id="total-sessions">{{.Totals.Sessions}} ({{mb .Totals.Bytes}}, {{.Totals.Responses}} responses{{if .Totals.Errors}}, {{.Totals.Errors}} unreadable{{end}})</td></tr>
 <tr><td>notices</td><td>{{.Totals.Notices}}: {{.Totals.Warnings}} warnings, {{.Totals.Pauses}} pauses</td></tr>
-<tr><td>compacted before any notice</td><td>{{.Totals.CompactedBeforeAnyNotice}}</td></tr>
+{{if .Fuse}}<tr><td>spend fuse</td><td>{{.Fuse.Describe}}</td></tr>
+{{end}}<tr><td>compacted before any notice</td><td>{{.Totals.CompactedBeforeAnyNotice}}</td></tr>
 <tr><td>room before the automatic compactions</td><td id="total-rooms">{{with .Totals.Rooms}}{{if .Auto}}{{.Auto}} automatic compactions, {{.Paused}} with a pause in the climb, {{.Short}} with less than 20k tokens of room; median {{k .MedianTokens}} tokens in {{printf "%.0f" .MedianResponses}} responses{{else}}no automatic compaction{{end}}{{end}}</td></tr>
 <tr><td>how good the forecast was</td><td>{{if .Totals.Points}}off by {{pct .Totals.CarryOnMedianAbsError}} (median) over {{.Totals.Points}} responses after which a session went on 100k tokens{{if .Totals.CarryOnPoints}}; at the pauses, {{pct .Totals.PauseCarryOnMedianAbsError}}{{end}}{{else}}no session went on 100k tokens after a priced response{{end}}</td></tr>
 <tr><td>cold re-writes</td><td id="total-cold">{{cold .Totals.Cold}}</td></tr>
@@ -56,6 +57,7 @@ details ul { margin: 0.3em 0; }
 {{if .Notices}}<details><summary>{{.NoticeSummary}}</summary><ul>{{range .Notices}}<li>{{.}}</li>{{end}}</ul></details>{{else}}<p class="meta">No notice.</p>{{end}}
 {{if .Room}}<p>Room: {{.Room}}.</p>{{end}}
 {{if .Cold}}<p>{{.Cold}}.</p>{{end}}
+{{if .Fuse}}<p>Fuse: {{.Fuse.Describe}}.</p>{{end}}
 <figure class="chart">
 {{.Chart}}
 </figure>

@@ -21,6 +21,7 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
 
+	"github.com/muthur/context-budget/internal/fuse"
 	"github.com/muthur/context-budget/internal/notice"
 	"github.com/muthur/context-budget/internal/replay"
 )
@@ -32,6 +33,8 @@ const trivialResponses = 10
 // page is what the template draws.
 type page struct {
 	Totals replay.Totals
+	// Fuse is the spend fuse's replay, when asked for.
+	Fuse *fuse.Summary
 	// Money is the page's answer: spent, and saved by relaying.
 	Money    money
 	Lines    string
@@ -94,7 +97,7 @@ func RenderInput(w io.Writer, in replay.ReportInput) error {
 	// Sans-serif text, like the page around the charts.
 	plot.DefaultFont = font.Font{Typeface: "Liberation", Variant: "Sans"}
 	ls, linesFrom := sessionLines(rep.Sessions, rep.Lines)
-	pg := page{Totals: rep.Totals, ShortUnder: trivialResponses,
+	pg := page{Totals: rep.Totals, Fuse: rep.Fuse, ShortUnder: trivialResponses,
 		Lines: fmt.Sprintf("warn line %s, pause line %s (%s)", notice.K(ls.Warn.Tokens), notice.K(ls.Pause.Tokens), linesFrom)}
 	peaks, err := peaksChart(rep.Sessions, ls)
 	if err != nil {

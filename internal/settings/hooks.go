@@ -32,8 +32,15 @@ var (
 	// resumed start says how old the cache is.
 	UserPromptSubmit = Role{Event: "UserPromptSubmit", Args: "hook"}
 	SessionStart     = Role{Event: "SessionStart", Args: "hook"}
+	// The spend fuse's: it denies tool calls and ends the run at a stop,
+	// a subagent's too. Its Stop answer is a registration of its own,
+	// apart from the ledger's, so that the ledger's wait for the final
+	// message never delays it and either can fail alone.
+	PreToolUse   = Role{Event: "PreToolUse", Args: "hook", Matcher: "*"}
+	StopFuse     = Role{Event: "Stop", Args: "hook"}
+	SubagentStop = Role{Event: "SubagentStop", Args: "hook"}
 	// Roles lists them in the order install adds them.
-	Roles = []Role{PostToolUse, Stop, StatusLine, UserPromptSubmit, SessionStart}
+	Roles = []Role{PostToolUse, Stop, StatusLine, PreToolUse, StopFuse, SubagentStop, UserPromptSubmit, SessionStart}
 )
 
 // Name is the binary's name; a command whose program has this base name is

@@ -103,7 +103,9 @@ func TestInstallUninstallRoundTrip(t *testing.T) {
 	inputs := []string{
 		`{}`,
 		`{"model":"opus","hooks":{"PostToolUse":[{"matcher":"Edit","hooks":[{"type":"command","command":"fmt"}]}]}}`,
-		`{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"say hi"}]}],"PreToolUse":[]},"env":{"A":"1"}}`,
+		// An empty list of an event we do not register stays; one we
+		// register (PreToolUse, for the spend fuse) reads the same absent.
+		`{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"say hi"}]}],"Notification":[]},"env":{"A":"1"}}`,
 		`{"hooks":{"PostToolUse":["junk",{"matcher":"*"}]},"statusLine":null}`,
 	}
 	for _, in := range inputs {

@@ -1,0 +1,161 @@
+package fuse
+
+import (
+	"errors"
+	"time"
+
+	"github.com/muthur/context-budget/internal/spend"
+	"github.com/muthur/context-budget/internal/state"
+	"github.com/muthur/context-budget/ledger"
+)
+
+// Session names one session for the budget verbs of the CLI.
+type Session struct {
+	Root, ID, Transcript string
+	Getenv               func(string) string
+	Now                  time.Time
+}
+
+// Status is what budget status shows.
+type Status struct {
+	Caps []CapStatus
+	// Total is the session's whole spend, Subagents the part of it in
+	// subagents' own files.
+	Total, Subagents spend.Sum
+	// Burn is the spend of the last 5 minutes.
+	Burn float64
+	// Loop is a loop halt standing, if any.
+	Loop *Loop
+	// Unpriced lists models with no price: a dollar cap counts nothing of
+	// their responses.
+	Unpriced []string
+	// Disarmed says the session's cap was disarmed from the CLI.
+	Disarmed bool
+	// Settings are the variables in force: the CLI's environment, else
+	// what the hook last saw in the session.
+	Settings Settings
+}
+
+// CapStatus is one cap and its spend.
+type CapStatus struct {
+	Kind   string // "session" or "day"
+	Source string
+	Cap    spend.Amount
+	Spent  spend.Sum
+}
+
+// Share is the part of the cap spent.
+func (c CapStatus) Share() float64 { return c.Cap.Of(c.Spent) }
+
+// ErrNoCap reports a reset with no session cap to reset.
+var ErrNoCap = errors.New("the session has no cap to reset")
+
+// update brings a session's tally up to date under the fuse's lock, then
+// lets change see it and change the fuse file.
+func update(ss Session, change func(t *spend.Tally, a *Arm, s Settings) error) error {
+	dir := state.Dir(ss.Root)
+	if err := state.Ensure(dir); err != nil {
+		return err
+	}
+	unlock, err := state.Lock(lockName(dir, ss.ID))
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	t := spend.Load(TallyName(dir, ss.ID))
+	if ss.Transcript == "" {
+		ss.Transcript = t.Transcript
+	}
+	if ss.Transcript != "" {
+		t.Update(spend.Files(ss.Transcript), t.CachedPricer(ss.Root, ss.Getenv))
+	}
+	s := settingsFor(ss.Getenv, t)
+	a, _ := LoadArm(dir, ss.ID)
+	before := a
+	if err := change(t, &a, s); err != nil {
+		return err
+	}
+	if err := saveTally(dir, ss.ID, t); err != nil {
+		return err
+	}
+	if a != before || a.Loop != before.Loop {
+		return saveArm(dir, ss.ID, a)
+	}
+	return nil
+}
+
+// settingsFor is the fuse's variables as the CLI's environment sets them,
+// else as the session's hook last saw them: the session's env (from its
+// settings) is not the user's shell's.
+func settingsFor(getenv func(string) string, t *spend.Tally) Settings {
+	s, err := FromEnv(getenv)
+	if err != nil {
+		s = Settings{Loop: DefaultLoop}
+	}
+	if s.Spend.IsZero() {
+		s.Spend, _ = spend.ParseAmount(t.Notes["env session"])
+	}
+	if s.Day.IsZero() {
+		s.Day, _ = spend.ParseAmount(t.Notes["env day"])
+	}
+	return s
+}
+
+// ReadStatus measures a session for budget status.
+func ReadStatus(ss Session) (Status, error) {
+	var st Status
+	err := update(ss, func(t *spend.Tally, a *Arm, s Settings) error {
+		armed := a.Set || a.Loop != nil
+		for _, cs := range capsOf(s, *a, armed) {
+			if cs.kind == "session" {
+				cs.spent = t.Total().Sub(a.Base)
+			} else {
+				day := ss.Now.UTC().Format(time.DateOnly)
+				cs.spent = spend.ProjectDay(state.Dir(ss.Root), ledger.Dir(ss.Root), ss.ID, t, day)
+			}
+			st.Caps = append(st.Caps, CapStatus{Kind: cs.kind, Source: cs.source, Cap: cs.cap, Spent: cs.spent})
+		}
+		st.Total, st.Subagents = t.Total(), t.Subagents()
+		st.Burn = t.Since(ss.Now.Add(-burnWindow)).USD
+		st.Loop, st.Unpriced, st.Settings = a.Loop, t.Unpriced, s
+		st.Disarmed = a.Set && a.Cap.IsZero()
+		return nil
+	})
+	return st, err
+}
+
+// ArmCap arms a session cap from now: the baseline is the spend so far.
+func ArmCap(ss Session, cap spend.Amount) error {
+	return update(ss, func(t *spend.Tally, a *Arm, _ Settings) error {
+		*a = Arm{Cap: cap, Set: true, Base: t.Total(), At: ss.Now.UTC().Format(time.RFC3339Nano), Loop: a.Loop}
+		return nil
+	})
+}
+
+// Reset sets a new baseline for the session's cap (the CLI's, else the
+// environment's) and releases a loop halt.
+func Reset(ss Session) error {
+	return update(ss, func(t *spend.Tally, a *Arm, s Settings) error {
+		cap := s.Spend
+		if a.Set {
+			cap = a.Cap
+		}
+		if cap.IsZero() && a.Loop == nil {
+			return ErrNoCap
+		}
+		if !cap.IsZero() {
+			*a = Arm{Cap: cap, Set: true, Base: t.Total(), At: ss.Now.UTC().Format(time.RFC3339Nano)}
+		}
+		a.Loop = nil
+		return nil
+	})
+}
+
+// Disarm drops the session's cap, the environment's too, and releases a
+// loop halt. The project's daily cap is the environment's alone.
+func Disarm(ss Session) error {
+	return update(ss, func(t *spend.Tally, a *Arm, _ Settings) error {
+		*a = Arm{Set: true, Base: t.Total(), At: ss.Now.UTC().Format(time.RFC3339Nano)}
+		return nil
+	})
+}

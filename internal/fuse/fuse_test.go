@@ -1,0 +1,360 @@
+package fuse
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/muthur/context-budget/internal/spend"
+	"github.com/muthur/context-budget/internal/state"
+	"github.com/muthur/context-budget/ledger"
+)
+
+var now = time.Date(2026, 12, 1, 10, 0, 30, 0, time.UTC)
+
+const stamp0 = "2026-12-01T10:00:00.000Z"
+
+// response writes an assistant record of claude-opus-4-6 costing usd in
+// cache reads ($0.50 per million).
+func response(id string, usd float64, side bool) string {
+	read := int64(usd / 0.5 * 1e6)
+	return fmt.Sprintf(`{"type":"assistant","isSidechain":%v,"timestamp":%q,"message":{"id":%q,"model":"claude-opus-4-6","usage":{"input_tokens":0,"cache_read_input_tokens":%d,"cache_creation_input_tokens":0,"output_tokens":0}}}`+"\n",
+		side, stamp0, id, read)
+}
+
+type env map[string]string
+
+func (e env) get(k string) string { return e[k] }
+
+// project makes a root and a session transcript spending usd.
+func project(t *testing.T, usd ...float64) (root, transcript string) {
+	root = t.TempDir()
+	transcript = filepath.Join(root, "sess.jsonl")
+	var b strings.Builder
+	for i, u := range usd {
+		b.WriteString(response(fmt.Sprintf("m%d", i), u, false))
+	}
+	os.WriteFile(transcript, []byte(b.String()), 0o644)
+	return root, transcript
+}
+
+func appendTo(t *testing.T, name, data string) {
+	f, err := os.OpenFile(name, os.O_APPEND|os.O_WRONLY|os.O_CREATE, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString(data)
+	f.Close()
+}
+
+func call(root, transcript, event string, e env, tool, input string) Call {
+	return Call{Event: event, Root: root, Session: "sess", Transcript: transcript, ToolName: tool,
+		ToolInput: json.RawMessage(input), Now: now, Getenv: e.get}
+}
+
+func decide(t *testing.T, c Call) Answer {
+	t.Helper()
+	a, err := Decide(c)
+	if err != nil {
+		t.Fatalf("Decide: %v", err)
+	}
+	return a
+}
+
+const bashLs = `{"command":"ls"}`
+
+func TestUnarmedTouchesNothing(t *testing.T) {
+	root, tr := project(t, 100)
+	for _, ev := range []string{PreToolUse, Stop, SubagentStop} {
+		if a := decide(t, call(root, tr, ev, env{}, "Bash", bashLs)); a != (Answer{}) {
+			t.Errorf("%s unarmed: %+v", ev, a)
+		}
+	}
+	if _, err := os.Stat(state.Dir(root)); !os.IsNotExist(err) {
+		t.Errorf("an unarmed call made the state folder: %v", err)
+	}
+}
+
+func TestCapHoldsDeniesAndStops(t *testing.T) {
+	root, tr := project(t, 3, 2.5)
+	e := env{EnvSpend: "$5"}
+	a := decide(t, call(root, tr, PreToolUse, e, "Bash", bashLs))
+	if a.Deny == "" || !strings.Contains(a.Deny, "$5.50 of its $5.00 cap") || !strings.Contains(a.Deny, EnvSpend) {
+		t.Fatalf("at the cap: %+v", a)
+	}
+	sub := call(root, tr, PreToolUse, e, "Read", `{"file_path":"/x"}`)
+	sub.Agent = "a123"
+	if a := decide(t, sub); a.Deny == "" {
+		t.Errorf("a subagent's call at the cap was not denied: %+v", a)
+	}
+	if a := decide(t, call(root, tr, PreToolUse, e, "Bash", `{"command":"context-budget budget status"}`)); a != (Answer{}) {
+		t.Errorf("budget status at the cap: %+v, want it allowed", a)
+	}
+	for _, ev := range []string{Stop, SubagentStop} {
+		if a := decide(t, call(root, tr, ev, e, "", "")); !strings.Contains(a.Stop, "$5.50") {
+			t.Errorf("%s at the cap: %+v, want a stop", ev, a)
+		}
+	}
+	// Token caps count all four fields.
+	if a := decide(t, call(root, tr, PreToolUse, env{EnvSpend: "11m"}, "Bash", bashLs)); a.Deny == "" {
+		t.Errorf("11m tokens spent against an 11m cap: %+v", a)
+	}
+	if a := decide(t, call(root, tr, PreToolUse, env{EnvSpend: "12m"}, "Bash", bashLs)); a.Deny != "" {
+		t.Errorf("11m tokens spent against a 12m cap denied: %+v", a)
+	}
+}
+
+func TestWarnOncePerPeriod(t *testing.T) {
+	root, tr := project(t, 4.2)
+	e := env{EnvSpend: "$5"}
+	a := decide(t, call(root, tr, PreToolUse, e, "Bash", bashLs))
+	if a.Deny != "" || !strings.Contains(a.Context, "84%") || !strings.Contains(a.Context, "Stopping partway releases the plan") || a.System == "" {
+		t.Fatalf("at 84%%: %+v", a)
+	}
+	if a := decide(t, call(root, tr, PreToolUse, e, "Bash", bashLs)); a != (Answer{}) {
+		t.Fatalf("the warning repeated: %+v", a)
+	}
+	// A reset is a new period: past 80% of it, it warns again.
+	ss := Session{Root: root, ID: "sess", Transcript: tr, Getenv: e.get, Now: now}
+	if err := Reset(ss); err != nil {
+		t.Fatal(err)
+	}
+	if a := decide(t, call(root, tr, PreToolUse, e, "Bash", bashLs)); a != (Answer{}) {
+		t.Fatalf("just after a reset: %+v", a)
+	}
+	appendTo(t, tr, response("late", 4.5, false))
+	if a := decide(t, call(root, tr, PreToolUse, e, "Bash", bashLs)); !strings.Contains(a.Context, "$4.50 of its $5.00") {
+		t.Fatalf("past 80%% after the reset: %+v", a)
+	}
+}
+
+func TestArmFromNowAndDisarm(t *testing.T) {
+	root, tr := project(t, 10)
+	ss := Session{Root: root, ID: "sess", Transcript: tr, Getenv: env{}.get, Now: now}
+	if err := ArmCap(ss, mustAmount(t, "$1")); err != nil {
+		t.Fatal(err)
+	}
+	if a := decide(t, call(root, tr, PreToolUse, env{}, "Bash", bashLs)); a.Deny != "" {
+		t.Fatalf("armed from now, the $10 before counted: %+v", a)
+	}
+	appendTo(t, tr, response("new", 1.2, false))
+	if a := decide(t, call(root, tr, PreToolUse, env{}, "Bash", bashLs)); !strings.Contains(a.Deny, "$1.20 of its $1.00") {
+		t.Fatalf("past the armed cap: %+v", a)
+	}
+	// Disarm lifts the environment's cap too.
+	if err := Disarm(ss); err != nil {
+		t.Fatal(err)
+	}
+	if a := decide(t, call(root, tr, PreToolUse, env{EnvSpend: "$1"}, "Bash", bashLs)); a != (Answer{}) {
+		t.Fatalf("disarmed: %+v", a)
+	}
+}
+
+// TestAgentCannotLift pins each bypass shut: while a cap holds (here
+// under it, so only the guard denies), the agent's calls that would lift
+// the fuse are denied, and ordinary ones are not.
+func TestAgentCannotLift(t *testing.T) {
+	root, tr := project(t, 0.1)
+	e := env{EnvSpend: "$5"}
+	decide(t, call(root, tr, PreToolUse, e, "Bash", bashLs))
+	q := func(s string) string { b, _ := json.Marshal(s); return string(b) }
+	denied := []struct{ tool, input string }{
+		{"Bash", `{"command":"context-budget budget disarm"}`},
+		{"Bash", `{"command":"context-budget budget arm '$50'"}`},
+		{"Bash", `{"command":"context-budget budget reset"}`},
+		{"Bash", `{"command":"/home/u/go/bin/context-budget budget --session sess disarm"}`},
+		{"Bash", `{"command":"cd /x && CLAUDE_CODE_SESSION_ID=sess context-budget budget disarm"}`},
+		{"Bash", `{"command":"go run ./cmd/context-budget budget disarm"}`},
+		{"Bash", `{"command":"echo $(context-budget budget reset)"}`},
+		{"Bash", `{"command":"context-budget uninstall --scope project"}`},
+		{"Bash", `{"command":"rm -f tmp/context-budget/sess.fuse"}`},
+		{"Bash", `{"command":"echo {} > ` + root + `/tmp/context-budget/sess.spend"}`},
+		{"Bash", `{"command":` + q(`jq '.env.MUTHUR_CONTEXT_BUDGET_SPEND="$500"' .claude/settings.json > x && mv x .claude/settings.json`) + `}`},
+		{"Bash", `{"command":` + q(`jq 'del(.hooks)' ~/.claude/settings.json > /tmp/s && cp /tmp/s ~/.claude/settings.json`) + `}`},
+		{"Edit", `{"file_path":"` + root + `/tmp/context-budget/sess.fuse","old_string":"5","new_string":"500"}`},
+		{"Write", `{"file_path":"` + root + `/tmp/context-budget/sess.fuse","content":"{}"}`},
+		{"Write", `{"file_path":"` + root + `/.claude/settings.json","content":"{}"}`},
+		{"Edit", `{"file_path":"` + root + `/.claude/settings.local.json","old_string":"\"MUTHUR_CONTEXT_BUDGET_SPEND\": \"$5\"","new_string":""}`},
+		{"MultiEdit", `{"file_path":"` + root + `/.claude/settings.json","edits":[{"old_string":"\"env\": {","new_string":"\"x\": {"}]}`},
+		{"Edit", `{"file_path":"` + root + `/.claude/settings.local.json","old_string":"\"$5\"","new_string":"\"$500\""}`},
+		{"Bash", `{"command":` + q(`sed -i 's/5usd/500usd/' .claude/settings.local.json`) + `}`},
+		{"Bash", `{"command":` + q(`python3 fix.py ~/.claude/settings.json`) + `}`},
+		{"Bash", `{"command":"cd tmp && rm context-budget/sess.fuse"}`},
+		{"Bash", `{"command":"rm -rf tmp"}`},
+		{"Bash", `{"command":"rm -rf ./tmp/"}`},
+		{"Bash", `{"command":"rm -rf ` + root + `"}`},
+		{"Bash", `{"command":"git clean -fdx"}`},
+		{"Bash", `{"command":"mv sess.spend /dev/null"}`},
+	}
+	for _, d := range denied {
+		a := decide(t, call(root, tr, PreToolUse, e, d.tool, d.input))
+		if !strings.Contains(a.Deny, "user's act") {
+			t.Errorf("%s %s: %+v, want denied", d.tool, d.input, a)
+		}
+	}
+	allowed := []struct{ tool, input string }{
+		{"Bash", `{"command":"context-budget budget status"}`},
+		{"Bash", `{"command":"context-budget budget"}`},
+		{"Bash", `{"command":"context-budget lines"}`},
+		{"Bash", `{"command":"go test ./..."}`},
+		{"Bash", `{"command":"cat .claude/settings.json"}`},
+		{"Edit", `{"file_path":"` + root + `/main.go","old_string":"env","new_string":"environment"}`},
+		{"Bash", `{"command":"jq .env .claude/settings.json | head"}`},
+		{"Bash", `{"command":` + q(`jq 'del(.hooks)' ~/.claude/settings.json`) + `}`},
+		{"Bash", `{"command":"rm -rf build tmp/other"}`},
+		{"Bash", `{"command":"git clean -fd"}`},
+		{"Write", `{"file_path":"` + root + `/docs/settings.md","content":"env"}`},
+	}
+	for _, d := range allowed {
+		if a := decide(t, call(root, tr, PreToolUse, e, d.tool, d.input)); a.Deny != "" {
+			t.Errorf("%s %s: denied: %s", d.tool, d.input, a.Deny)
+		}
+	}
+	// With no cap armed, nothing is guarded.
+	if a := decide(t, call(root, tr, PreToolUse, env{}, "Bash", `{"command":"context-budget budget disarm"}`)); a.Deny != "" {
+		t.Errorf("unarmed, the guard denied: %+v", a)
+	}
+}
+
+func TestLoopHalts(t *testing.T) {
+	root, tr := project(t)
+	in := json.RawMessage(`{"command":"make test","description":"run"}`)
+	same := json.RawMessage(`{ "description":"run", "command":"make test" }`)
+	for i := range 4 {
+		if err := RecordCall(root, "sess", "", "Bash", [...]json.RawMessage{in, same}[i%2], DefaultLoop); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if a := decide(t, call(root, tr, PreToolUse, env{}, "Bash", string(in))); a != (Answer{}) {
+		t.Fatalf("after 4 identical calls: %+v", a)
+	}
+	RecordCall(root, "sess", "", "Bash", in, DefaultLoop)
+	a := decide(t, call(root, tr, PreToolUse, env{}, "Read", `{"file_path":"/x"}`))
+	if !strings.Contains(a.Deny, "5 times in a row (Bash: make test)") {
+		t.Fatalf("after 5 identical calls: %+v", a)
+	}
+	if a := decide(t, call(root, tr, Stop, env{}, "", "")); !strings.Contains(a.Stop, "Bash: make test") {
+		t.Fatalf("stop after the loop: %+v", a)
+	}
+	if a := decide(t, call(root, tr, PreToolUse, env{}, "Bash", string(in))); a != (Answer{}) {
+		t.Fatalf("after the stop released the halt: %+v", a)
+	}
+	// A different call in between breaks the run; 0 is off.
+	for i := range 9 {
+		tool := "Bash"
+		if i%4 == 3 {
+			tool = "Read"
+		}
+		RecordCall(root, "sess", "", tool, in, DefaultLoop)
+		RecordCall(root, "other", "", "Bash", in, 0)
+	}
+	if _, ok := LoadArm(state.Dir(root), "sess"); ok {
+		t.Errorf("a broken run halted")
+	}
+	if _, ok := LoadArm(state.Dir(root), "other"); ok {
+		t.Errorf("MUTHUR_CONTEXT_BUDGET_LOOP=0 halted")
+	}
+}
+
+// TestDayCapAcrossSessions: the project's spend today is this session's,
+// the other live sessions' tallies, and the ledger rows of today of the
+// sessions without one; yesterday's spend does not count.
+func TestDayCapAcrossSessions(t *testing.T) {
+	root, tr := project(t, 1)
+	e := env{EnvSpendDay: "$10"}
+	other := filepath.Join(root, "other.jsonl")
+	os.WriteFile(other, []byte(response("o1", 5, false)), 0o644)
+	oc := call(root, other, PreToolUse, e, "Bash", bashLs)
+	oc.Session = "other"
+	if a := decide(t, oc); a != (Answer{}) {
+		t.Fatalf("other session at $5 of $10: %+v", a)
+	}
+	row := &ledger.Row{SessionID: "old", FirstResponseAt: "2026-12-01T01:00:00Z", LastResponseAt: "2026-12-01T02:00:00Z",
+		Total: ledger.Tally{CostUSD: 3.5}}
+	if _, err := ledger.Write(root, row); err != nil {
+		t.Fatal(err)
+	}
+	row2 := &ledger.Row{SessionID: "yesterday", FirstResponseAt: "2026-11-30T01:00:00Z", LastResponseAt: "2026-11-30T02:00:00Z",
+		Total: ledger.Tally{CostUSD: 50}}
+	ledger.Write(root, row2)
+	a := decide(t, call(root, tr, PreToolUse, e, "Bash", bashLs))
+	if !strings.Contains(a.Deny, "$9.50 today") && !strings.Contains(a.Context, "$9.50 today") {
+		t.Fatalf("project today: %+v, want $9.50 counted (1 + 5 + 3.50)", a)
+	}
+	appendTo(t, tr, response("m9", 1, false))
+	if a := decide(t, call(root, tr, PreToolUse, e, "Bash", bashLs)); !strings.Contains(a.Deny, "$10.50 today (UTC) of its $10.00 daily cap") {
+		t.Fatalf("past the day cap: %+v", a)
+	}
+	// The first call of a new day is under the cap again.
+	next := call(root, tr, PreToolUse, e, "Bash", bashLs)
+	next.Now = now.Add(24 * time.Hour)
+	if a := decide(t, next); a.Deny != "" {
+		t.Fatalf("a new day still denied: %+v", a)
+	}
+}
+
+func TestSubagentSpendCounts(t *testing.T) {
+	root, tr := project(t, 1)
+	subs := filepath.Join(strings.TrimSuffix(tr, ".jsonl"), "subagents")
+	os.MkdirAll(subs, 0o755)
+	os.WriteFile(filepath.Join(subs, "agent-a1.jsonl"), []byte(response("s1", 4.5, true)), 0o644)
+	if a := decide(t, call(root, tr, PreToolUse, env{EnvSpend: "$5"}, "Bash", bashLs)); !strings.Contains(a.Deny, "$5.50") {
+		t.Fatalf("with a subagent's $4.50: %+v", a)
+	}
+}
+
+func TestBurnWarnsOncePerSpell(t *testing.T) {
+	root, tr := project(t, 3)
+	e := env{EnvBurn: "2"}
+	if a := decide(t, call(root, tr, PreToolUse, e, "Bash", bashLs)); !strings.Contains(a.Context, "$3.00 in the last 5 minutes") {
+		t.Fatalf("burn: %+v", a)
+	}
+	if a := decide(t, call(root, tr, PreToolUse, e, "Bash", bashLs)); a != (Answer{}) {
+		t.Fatalf("burn repeated in the spell: %+v", a)
+	}
+	later := call(root, tr, PreToolUse, e, "Bash", bashLs)
+	later.Now = now.Add(10 * time.Minute)
+	decide(t, later)
+	appendTo(t, tr, strings.Replace(response("b2", 2.5, false), stamp0, "2026-12-01T10:11:00.000Z", 1))
+	later.Now = now.Add(11 * time.Minute)
+	if a := decide(t, later); !strings.Contains(a.Context, "burn") {
+		t.Fatalf("a new spell did not warn: %+v", a)
+	}
+}
+
+func TestInvalidEnv(t *testing.T) {
+	root, tr := project(t, 1)
+	for _, e := range []env{{EnvSpend: "lots"}, {EnvSpendDay: "$-1"}, {EnvLoop: "1"}, {EnvLoop: "x"}, {EnvBurn: "0"}} {
+		if _, err := Decide(call(root, tr, PreToolUse, e, "Bash", bashLs)); err == nil {
+			t.Errorf("%v: no error", e)
+		}
+	}
+}
+
+func TestUnpricedCountsNothingAgainstDollars(t *testing.T) {
+	root := t.TempDir()
+	tr := filepath.Join(root, "sess.jsonl")
+	os.WriteFile(tr, []byte(strings.Replace(response("m", 100, false), "claude-opus-4-6", "mystery-model", 1)), 0o644)
+	if a := decide(t, call(root, tr, PreToolUse, env{EnvSpend: "$1"}, "Bash", bashLs)); a.Deny != "" {
+		t.Fatalf("unpriced spend against a dollar cap: %+v", a)
+	}
+	if a := decide(t, call(root, tr, PreToolUse, env{EnvSpend: "1m"}, "Bash", bashLs)); a.Deny == "" {
+		t.Fatalf("unpriced tokens against a token cap: %+v", a)
+	}
+	st, err := ReadStatus(Session{Root: root, ID: "sess", Transcript: tr, Getenv: env{EnvSpend: "$1"}.get, Now: now})
+	if err != nil || len(st.Caps) != 1 || st.Caps[0].Spent.UnpricedTokens == 0 || len(st.Unpriced) != 1 {
+		t.Fatalf("status: %+v, %v", st, err)
+	}
+}
+
+func mustAmount(t *testing.T, s string) spend.Amount {
+	a, err := spend.ParseAmount(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}

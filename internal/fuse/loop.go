@@ -1,0 +1,133 @@
+package fuse
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"hash/fnv"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/muthur/context-budget/internal/reading"
+	"github.com/muthur/context-budget/internal/state"
+)
+
+// calls is the calls file: the signature of the latest tool call and how
+// many times in a row it ran. The PostToolUse hook keeps it, so the
+// PreToolUse hook, on its hot path, reads one fuse file at most.
+type calls struct {
+	Sig   string
+	Count int
+}
+
+// callsName is the calls file of a session, or of one of its subagents:
+// a subagent's calls are a run of their own.
+func callsName(dir, session, agent string) string {
+	if agent != "" {
+		return filepath.Join(dir, session+"-"+agent+".calls")
+	}
+	return filepath.Join(dir, session+".calls")
+}
+
+// maxCanonical is the largest input whose keys Signature sorts.
+const maxCanonical = 16 << 10
+
+// Signature is a tool call's identity: its name and its input with keys
+// sorted and spacing dropped, hashed.
+func Signature(tool string, input json.RawMessage) string {
+	h := fnv.New64a()
+	h.Write([]byte(tool))
+	h.Write([]byte{0})
+	// A large input (a Write's content) is hashed as it came: sorting its
+	// keys would cost more than the whole hook, and a model repeating such
+	// a call repeats its bytes.
+	var v any
+	if len(input) <= maxCanonical && json.Unmarshal(input, &v) == nil {
+		canon, _ := json.Marshal(v)
+		h.Write(canon)
+	} else {
+		h.Write(bytes.TrimSpace(input))
+	}
+	return fmt.Sprintf("%016x", h.Sum64())
+}
+
+// Describe names a call for a person: the tool and its command, path,
+// pattern or address, cut short.
+func Describe(tool string, input json.RawMessage) string {
+	var in map[string]any
+	_ = json.Unmarshal(input, &in)
+	for _, k := range []string{"command", "file_path", "notebook_path", "pattern", "url", "query", "prompt", "description"} {
+		if s, ok := in[k].(string); ok && s != "" {
+			if len(s) > 80 {
+				s = s[:77] + "..."
+			}
+			return tool + ": " + s
+		}
+	}
+	return tool
+}
+
+// RecordCall counts one finished tool call (the PostToolUse hook). When
+// the same call has run n times in a row, it records a loop halt in the
+// session's fuse file: the next tool call is denied and the run ends at
+// its stop. n 0 is off.
+func RecordCall(root, session, agent, tool string, input json.RawMessage, n int) error {
+	if n <= 0 || tool == "" || root == "" || !state.PlainName(session) || (agent != "" && !state.PlainName(agent)) {
+		return nil
+	}
+	dir := state.Dir(root)
+	name := callsName(dir, session, agent)
+	// No lock: parallel calls are different calls, so a lost update only
+	// restarts a count that the next call restarts anyway; the file is
+	// replaced whole, so a reader never sees a part. This keeps the step
+	// to a read and a rename on every PostToolUse call.
+	// The file is one line, "<signature> <count>": no JSON, whose first
+	// use costs each process more than the step itself.
+	var c calls
+	if data, err := reading.ReadFile(name, 4096); err == nil {
+		if sig, n, ok := strings.Cut(strings.TrimSpace(string(data)), " "); ok {
+			c.Sig = sig
+			c.Count, _ = strconv.Atoi(n)
+		}
+	}
+	sig := Signature(tool, input)
+	if c.Sig == sig {
+		c.Count++
+	} else {
+		c = calls{Sig: sig, Count: 1}
+	}
+	data := []byte(c.Sig + " " + strconv.Itoa(c.Count) + "\n")
+	if err := state.WriteFile(name, data); err != nil {
+		if err := state.Ensure(dir); err != nil {
+			return err
+		}
+		if err := state.WriteFile(name, data); err != nil {
+			return err
+		}
+	}
+	if c.Count < n {
+		return nil
+	}
+	call := Describe(tool, input)
+	if agent != "" {
+		call += " (in subagent " + agent + ")"
+	}
+	return ChangeArm(dir, session, func(a *Arm) error {
+		if a.Loop == nil {
+			a.Loop = &Loop{Call: call, Count: c.Count}
+		}
+		return nil
+	})
+}
+
+// clearCalls forgets the session's runs of calls, when a loop halt is
+// released: the next prompt starts counting afresh.
+func clearCalls(dir, session string) {
+	os.Remove(callsName(dir, session, ""))
+	names, _ := filepath.Glob(filepath.Join(dir, session+"-*.calls"))
+	for _, n := range names {
+		os.Remove(n)
+	}
+}

@@ -1,0 +1,77 @@
+package spend
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/muthur/context-budget/internal/prices"
+	"github.com/muthur/context-budget/internal/transcript"
+)
+
+// TablePricer prices with the table load returns, loaded at the first
+// response that needs a price: a call with nothing new to count parses no
+// table.
+func TablePricer(load func() *prices.Table) Pricer {
+	var t *prices.Table
+	return func(model string, u *transcript.Usage) (float64, bool) {
+		if t == nil {
+			if t = load(); t == nil {
+				t = &prices.Table{}
+			}
+		}
+		row, ok := t.Lookup(model, u.Speed)
+		if !ok {
+			return 0, false
+		}
+		return row.Cost(u), true
+	}
+}
+
+// Table loads the price table the way the hook does: the embedded table
+// with the project's and user's overrides, or the embedded table alone
+// when an override does not parse.
+func Table(root string, getenv func(string) string) *prices.Table {
+	t, err := prices.Load(prices.OverrideFiles(root, getenv))
+	if err != nil || t == nil {
+		t, _ = prices.Embedded()
+	}
+	return t
+}
+
+// CachedPricer prices as TablePricer over Table(root, getenv), keeping the
+// rows it looked up in the tally: parsing the table costs more than the
+// rest of a metered call, so it is parsed again only for a model the
+// tally has not priced, or when the built-in table's date or an override
+// file (its size and time) changed.
+func (t *Tally) CachedPricer(root string, getenv func(string) string) Pricer {
+	key := prices.EmbeddedAsOf()
+	for _, name := range prices.OverrideFiles(root, getenv) {
+		if fi, err := os.Stat(name); err == nil {
+			key += fmt.Sprintf("|%s:%d:%d", name, fi.Size(), fi.ModTime().UnixNano())
+		}
+	}
+	if t.RatesKey != key {
+		t.Rates, t.RatesKey = nil, key
+	}
+	var tab *prices.Table
+	return func(model string, u *transcript.Usage) (float64, bool) {
+		k := model + "/" + u.Speed
+		row, ok := t.Rates[k]
+		if !ok {
+			if tab == nil {
+				tab = Table(root, getenv)
+			}
+			if r, priced := tab.Lookup(model, u.Speed); priced {
+				row = &r
+			}
+			if t.Rates == nil {
+				t.Rates = map[string]*prices.Row{}
+			}
+			t.Rates[k] = row
+		}
+		if row == nil {
+			return 0, false
+		}
+		return row.Cost(u), true
+	}
+}

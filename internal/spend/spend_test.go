@@ -1,0 +1,182 @@
+package spend
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/muthur/context-budget/internal/prices"
+	"github.com/muthur/context-budget/internal/transcript"
+)
+
+func TestParseAmount(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want Amount
+		ok   bool
+	}{
+		{"$5", Amount{USD: 5}, true},
+		{"5usd", Amount{USD: 5}, true},
+		{" 5 USD ", Amount{USD: 5}, true},
+		{"0.50$", Amount{USD: 0.5}, true},
+		{"2m", Amount{Tokens: 2_000_000}, true},
+		{"500k", Amount{Tokens: 500_000}, true},
+		{"1.5m tokens", Amount{Tokens: 1_500_000}, true},
+		{"120000", Amount{Tokens: 120_000}, true},
+		{"", Amount{}, false},
+		{"$", Amount{}, false},
+		{"$-1", Amount{}, false},
+		{"0", Amount{}, false},
+		{"$NaN", Amount{}, false},
+		{"$inf", Amount{}, false},
+		{"5x", Amount{}, false},
+		{"1e20", Amount{}, false},
+	} {
+		got, err := ParseAmount(c.in)
+		if (err == nil) != c.ok || got != c.want {
+			t.Errorf("ParseAmount(%q) = %+v, %v; want %+v, ok %v", c.in, got, err, c.want, c.ok)
+		}
+	}
+	if _, err := ParseAmount("  "); err != ErrEmpty {
+		t.Errorf("blank amount: %v, want ErrEmpty", err)
+	}
+}
+
+// rec writes one assistant record.
+func rec(id, model string, in, read, write, out int64, side bool, ts string) string {
+	return fmt.Sprintf(`{"type":"assistant","isSidechain":%v,"timestamp":%q,"message":{"id":%q,"model":%q,"usage":{"input_tokens":%d,"cache_read_input_tokens":%d,"cache_creation_input_tokens":%d,"output_tokens":%d}}}`+"\n",
+		side, ts, id, model, in, read, write, out)
+}
+
+const ts0 = "2026-12-01T10:00:00.000Z"
+
+func pricer(t testing.TB) Pricer {
+	tab, err := prices.Embedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return TablePricer(func() *prices.Table { return tab })
+}
+
+// opus prices usage at claude-opus-4-6's rates (5 in, 0.50 read, 6.25
+// write, 25 out per million).
+func opus(in, read, write, out int64) float64 {
+	return (float64(in)*5 + float64(read)*0.5 + float64(write)*6.25 + float64(out)*25) / 1e6
+}
+
+func near(a, b float64) bool { return math.Abs(a-b) < 1e-9 }
+
+func TestTallyLastRecordOfAnIDCounts(t *testing.T) {
+	dir := t.TempDir()
+	main := filepath.Join(dir, "s.jsonl")
+	data := rec("m1", "claude-opus-4-6", 10, 1000, 200, 5, false, ts0) +
+		`{"type":"user","message":{"content":"x"}}` + "\n" +
+		rec("m1", "claude-opus-4-6", 10, 1000, 200, 80, false, ts0) +
+		rec("m2", "unknown-model-9", 1, 2, 3, 4, false, ts0) +
+		rec("m3", "<synthetic>", 100, 0, 0, 0, false, ts0)
+	os.WriteFile(main, []byte(data), 0o644)
+	var tl Tally
+	tl.Update([]string{main}, pricer(t))
+	got := tl.Total()
+	want := Sum{USD: opus(10, 1000, 200, 80), Tokens: 10 + 1000 + 200 + 80 + 10, UnpricedTokens: 10, Responses: 2}
+	if !near(got.USD, want.USD) || got.Tokens != want.Tokens || got.UnpricedTokens != want.UnpricedTokens || got.Responses != want.Responses {
+		t.Fatalf("total %+v, want %+v", got, want)
+	}
+	if len(tl.Unpriced) != 1 || tl.Unpriced[0] != "unknown-model-9" {
+		t.Errorf("unpriced %v", tl.Unpriced)
+	}
+}
+
+// TestTallySubagentsOnce: a subagent's response held inline (a sidechain)
+// and in its subagents/ file counts once; own and subagent spend add up.
+func TestTallySubagentsOnce(t *testing.T) {
+	dir := t.TempDir()
+	main := filepath.Join(dir, "s.jsonl")
+	os.MkdirAll(filepath.Join(dir, "s", "subagents"), 0o755)
+	sub := filepath.Join(dir, "s", "subagents", "agent-a1.jsonl")
+	os.WriteFile(main, []byte(rec("m1", "claude-opus-4-6", 10, 0, 0, 10, false, ts0)+
+		rec("sa1", "claude-opus-4-6", 100, 0, 0, 0, true, ts0)), 0o644)
+	os.WriteFile(sub, []byte(rec("sa1", "claude-opus-4-6", 100, 0, 0, 0, true, ts0)+
+		rec("sa2", "claude-haiku-4-5", 1000, 0, 0, 0, true, ts0)), 0o644)
+	files := Files(main)
+	if len(files) != 2 || files[1] != sub {
+		t.Fatalf("Files = %v", files)
+	}
+	var tl Tally
+	tl.Update(files, pricer(t))
+	got := tl.Total()
+	if got.Responses != 3 || got.Tokens != 20+100+1000 {
+		t.Fatalf("total %+v, want 3 responses, 1120 tokens", got)
+	}
+	if s := tl.Subagents(); s.Responses != 1 {
+		t.Errorf("subagents' own files hold %d counted responses, want 1 (sa1 was counted inline)", s.Responses)
+	}
+}
+
+// TestTallyIncremental: reading a growing file in steps gives the total of
+// one whole read; a half-written last line waits; a truncated or
+// rewritten file is read again.
+func TestTallyIncremental(t *testing.T) {
+	dir := t.TempDir()
+	main := filepath.Join(dir, "s.jsonl")
+	var whole strings.Builder
+	var step Tally
+	for i := range 20 {
+		r := rec(fmt.Sprintf("m%d", i/2), "claude-opus-4-6", int64(i), 1000, 10, int64(10*i), false, ts0)
+		whole.WriteString(r)
+		half := len(r) / 2
+		os.WriteFile(main, []byte(whole.String()[:whole.Len()-len(r)+half]), 0o644)
+		step.Update([]string{main}, pricer(t))
+		os.WriteFile(main, []byte(whole.String()), 0o644)
+		step.Update([]string{main}, pricer(t))
+	}
+	var once Tally
+	once.Update([]string{main}, pricer(t))
+	if a, b := step.Total(), once.Total(); !near(a.USD, b.USD) || a.Tokens != b.Tokens || a.Responses != 10 {
+		t.Fatalf("in steps %+v, at once %+v", a, b)
+	}
+	// Rewritten: same size, other bytes before the offset.
+	os.WriteFile(main, []byte(strings.Repeat(rec("z", "claude-opus-4-6", 1, 0, 0, 0, false, ts0), 1)), 0o644)
+	step.Update([]string{main}, pricer(t))
+	if got := step.Total(); got.Responses != 1 || got.Tokens != 1 {
+		t.Fatalf("after a rewrite %+v, want the new file's one response", got)
+	}
+	// Same length, different content: the check must notice.
+	a := rec("y1", "claude-opus-4-6", 2, 0, 0, 0, false, ts0)
+	b := rec("y2", "claude-opus-4-6", 3, 0, 0, 0, false, ts0)
+	os.WriteFile(main, []byte(a), 0o644)
+	step.Update([]string{main}, pricer(t))
+	os.WriteFile(main, []byte(b), 0o644)
+	step.Update([]string{main}, pricer(t))
+	if got := step.Total(); got.Tokens != 3 {
+		t.Fatalf("after a same-size rewrite %+v, want 3 tokens", got)
+	}
+}
+
+func TestTallyRoundTripAndDays(t *testing.T) {
+	dir := t.TempDir()
+	main := filepath.Join(dir, "s.jsonl")
+	os.WriteFile(main, []byte(rec("a", "claude-opus-4-6", 10, 0, 0, 0, false, "2026-11-30T23:59:00Z")+
+		rec("b", "claude-opus-4-6", 20, 0, 0, 0, false, "2026-12-01T00:01:00Z")), 0o644)
+	var tl Tally
+	tl.Update([]string{main}, pricer(t))
+	name := filepath.Join(dir, "x.spend")
+	os.WriteFile(name, tl.Marshal(), 0o644)
+	back := Load(name)
+	if back.Day("2026-11-30").Tokens != 10 || back.Day("2026-12-01").Tokens != 20 || back.Transcript != main {
+		t.Fatalf("days after a round trip: %+v %+v %q", back.Day("2026-11-30"), back.Day("2026-12-01"), back.Transcript)
+	}
+	now, _ := time.Parse(time.RFC3339, "2026-12-01T00:03:00Z")
+	if got := back.Since(now.Add(-5 * time.Minute)).Tokens; got != 30 {
+		t.Errorf("last 5 minutes: %d tokens, want 30", got)
+	}
+	if got := back.Since(now.Add(-2 * time.Minute)).Tokens; got != 20 {
+		t.Errorf("last 2 minutes: %d tokens, want 20", got)
+	}
+}
+
+var _ = transcript.Synthetic

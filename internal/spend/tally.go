@@ -1,0 +1,411 @@
+package spend
+
+import (
+	"bytes"
+	"hash/fnv"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/muthur/context-budget/internal/prices"
+	"github.com/muthur/context-budget/internal/reading"
+	"github.com/muthur/context-budget/internal/transcript"
+)
+
+// Sum is spend: dollars at API rates over the priced responses, tokens
+// over all of them.
+type Sum struct {
+	USD    float64 `json:"usd"`
+	Tokens int64   `json:"tokens"`
+	// UnpricedTokens are the tokens of responses whose model has no
+	// price: counted in Tokens, not in USD.
+	UnpricedTokens int64 `json:"unpricedTokens,omitempty"`
+	Responses      int64 `json:"responses"`
+}
+
+// Add returns s plus t.
+func (s Sum) Add(t Sum) Sum {
+	return Sum{s.USD + t.USD, s.Tokens + t.Tokens, s.UnpricedTokens + t.UnpricedTokens, s.Responses + t.Responses}
+}
+
+// Sub returns s minus t.
+func (s Sum) Sub(t Sum) Sum {
+	return Sum{s.USD - t.USD, s.Tokens - t.Tokens, s.UnpricedTokens - t.UnpricedTokens, s.Responses - t.Responses}
+}
+
+// Pricer prices one response's usage for its model; ok false for a model
+// it does not know.
+type Pricer func(model string, u *transcript.Usage) (usd float64, ok bool)
+
+// Tally is a session's spend so far and where each of its files was read
+// to. It is saved between hook calls (see Marshal).
+type Tally struct {
+	// Transcript is the session's own transcript, so the CLI can find it.
+	Transcript string `json:"transcript"`
+	// Files holds one entry per transcript read, keyed by its path.
+	Files map[string]*File `json:"files"`
+	// Inline holds hashes of the message ids of the latest sidechain
+	// responses counted in the main transcript: the same response in a
+	// subagent's file is skipped. The latest keepInline suffice (a
+	// subagent's file is written when it ends, at the latest), and the
+	// tally stays small however long the session runs.
+	Inline []uint64 `json:"inline,omitempty"`
+	// Unpriced lists the models met that have no price.
+	Unpriced []string `json:"unpriced,omitempty"`
+	// Notes are what the fuse has announced and for which period, so a
+	// warning fires once; the tally carries them because both change
+	// under the same lock on every metered call.
+	Notes map[string]string `json:"notes,omitempty"`
+	// Rates caches the price rows looked up, by "model/speed" (nil for a
+	// model with no price), valid while RatesKey names the same table.
+	Rates    map[string]*prices.Row `json:"rates,omitempty"`
+	RatesKey string                 `json:"ratesKey,omitempty"`
+}
+
+// File is how far one transcript was read and what it held.
+type File struct {
+	// Offset is where the next unread line starts; Check is a hash of the
+	// file's first bytes and of those just before the offset, so a file
+	// rewritten under the same name is noticed and read again.
+	Offset int64  `json:"offset"`
+	Check  uint64 `json:"check"`
+	// Days splits the file's spend by UTC day (YYYY-MM-DD) of the
+	// response, and Minutes by UTC minute (Unix minutes) for the burn
+	// rate; only the last burnKeep minutes are kept.
+	Days    map[string]Sum `json:"days"`
+	Minutes map[int64]Sum  `json:"minutes,omitempty"`
+	Recent  []recentRecord `json:"recent,omitempty"`
+	// Sub marks a subagent's own file.
+	Sub bool `json:"sub,omitempty"`
+}
+
+// keepInline is how many inline sidechain responses a tally remembers.
+const keepInline = 512
+
+// idHash is the hash a message id is remembered by.
+func idHash(id string) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(id))
+	return h.Sum64()
+}
+
+// countedInline reports whether a response was counted inline.
+func (t *Tally) countedInline(h uint64) bool {
+	for i := len(t.Inline) - 1; i >= 0; i-- {
+		if t.Inline[i] == h {
+			return true
+		}
+	}
+	return false
+}
+
+// recentRecord remembers a response lately counted in a file, so a later
+// record of the same id replaces it: the last record of an id counts.
+type recentRecord struct {
+	ID     string `json:"id"`
+	Day    string `json:"day"`
+	Minute int64  `json:"minute"`
+	Sum    Sum    `json:"sum"`
+}
+
+// keepRecent is how many recent responses a file remembers. Claude Code
+// writes the records of one response together, with at most the tool
+// results of a parallel call between them; a few spare cover a record
+// written out of turn.
+const keepRecent = 4
+
+// burnKeep is how many minutes of per-minute spend a file keeps.
+const burnKeep = 15
+
+// checkSpan is how many bytes of the file's start and of the bytes
+// before the offset Check covers.
+const checkSpan = 256
+
+// Total returns the spend over every file.
+func (t *Tally) Total() Sum {
+	var s Sum
+	for _, f := range t.Files {
+		for _, d := range f.Days {
+			s = s.Add(d)
+		}
+	}
+	return s
+}
+
+// Day returns the spend on one UTC day (YYYY-MM-DD).
+func (t *Tally) Day(day string) Sum {
+	var s Sum
+	for _, f := range t.Files {
+		s = s.Add(f.Days[day])
+	}
+	return s
+}
+
+// Subagents returns the spend in subagents' own files.
+func (t *Tally) Subagents() Sum {
+	var s Sum
+	for _, f := range t.Files {
+		if f.Sub {
+			for _, d := range f.Days {
+				s = s.Add(d)
+			}
+		}
+	}
+	return s
+}
+
+// Since returns the spend of responses stamped at or after from (to the
+// minute).
+func (t *Tally) Since(from time.Time) Sum {
+	m0 := from.Unix() / 60
+	var s Sum
+	for _, f := range t.Files {
+		for m, v := range f.Minutes {
+			if m >= m0 {
+				s = s.Add(v)
+			}
+		}
+	}
+	return s
+}
+
+// Files returns the transcripts of a session: its own and its subagents'
+// (<transcript without .jsonl>/subagents/*.jsonl), sorted.
+func Files(transcriptPath string) []string {
+	files := []string{transcriptPath}
+	dir := filepath.Join(strings.TrimSuffix(transcriptPath, ".jsonl"), "subagents")
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return files
+	}
+	var subs []string
+	for _, e := range ents {
+		if strings.HasSuffix(e.Name(), ".jsonl") && e.Type().IsRegular() {
+			subs = append(subs, filepath.Join(dir, e.Name()))
+		}
+	}
+	sort.Strings(subs)
+	return append(files, subs...)
+}
+
+// Update reads what each of files holds past its saved offset and adds it
+// to t, and reports whether t changed. The first of files is the
+// session's own transcript; the others are subagents'. A file that shrank
+// or whose bytes before the offset changed is read again from its start.
+// A file that cannot be read keeps what it held.
+func (t *Tally) Update(files []string, price Pricer) (changed bool) {
+	if t.Files == nil {
+		t.Files = map[string]*File{}
+	}
+	if len(files) > 0 && t.Transcript != files[0] {
+		t.Transcript, changed = files[0], true
+	}
+	for i, name := range files {
+		if t.updateFile(name, i > 0, price) {
+			changed = true
+		}
+	}
+	return changed
+}
+
+func (t *Tally) updateFile(name string, sub bool, price Pricer) (changed bool) {
+	f, info, err := reading.Open(name)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	st := t.Files[name]
+	if st != nil && (info.Size() < st.Offset || check(f, st.Offset) != st.Check) {
+		t.forget(name)
+		st = nil
+	}
+	if st == nil {
+		st = &File{Days: map[string]Sum{}, Sub: sub}
+		t.Files[name] = st
+		changed = true
+	}
+	if info.Size() == st.Offset {
+		return changed
+	}
+	if _, err := f.Seek(st.Offset, io.SeekStart); err != nil {
+		return changed
+	}
+	r := reading.NewReaderAt(f, st.Offset)
+	for {
+		line, err := r.Next()
+		if err != nil {
+			break
+		}
+		if !bytes.Contains(line, []byte(`"usage"`)) {
+			continue
+		}
+		transcript.Decode(line, func(rec *transcript.Record) {
+			t.count(name, st, rec, sub, price)
+		})
+	}
+	if r.Offset() == st.Offset {
+		return changed
+	}
+	st.Offset = r.Offset()
+	st.Check = check(f, st.Offset)
+	st.trim()
+	return true
+}
+
+// forget drops what a file counted, before it is read again.
+func (t *Tally) forget(name string) {
+	if f := t.Files[name]; f != nil && !f.Sub {
+		// Only the main transcript holds inline sidechains.
+		t.Inline = nil
+	}
+	delete(t.Files, name)
+}
+
+// count adds one record: an assistant response with usage, own or a
+// subagent's, not the synthetic placeholder.
+func (t *Tally) count(name string, st *File, rec *transcript.Record, sub bool, price Pricer) {
+	if rec.Type != "assistant" || rec.Message == nil || rec.Message.Usage == nil || rec.Message.Model == transcript.Synthetic {
+		return
+	}
+	id := rec.Message.ID
+	// Claude Code up to 2.0 wrote a subagent's responses inline, as
+	// sidechains of the main transcript, as they came, and into its own
+	// file when it finished; 2.1 writes only the file. So the inline copy
+	// comes first: it is the one remembered, and a subagent file's copy of
+	// it is skipped.
+	if id != "" && rec.IsSidechain && !sub {
+		if h := idHash(id); !t.countedInline(h) {
+			t.Inline = append(t.Inline, h)
+			if len(t.Inline) > keepInline {
+				t.Inline = append(t.Inline[:0], t.Inline[len(t.Inline)-keepInline:]...)
+			}
+		}
+	}
+	if id != "" && sub && t.countedInline(idHash(id)) {
+		return
+	}
+	u := rec.Message.Usage
+	s := Sum{Tokens: u.InputTokens + u.CacheCreationInputTokens + u.CacheReadInputTokens + u.OutputTokens, Responses: 1}
+	if usd, ok := price(rec.Message.Model, u); ok {
+		s.USD = usd
+	} else {
+		s.UnpricedTokens = s.Tokens
+		t.noteUnpriced(rec.Message.Model)
+	}
+	day, minute := stamp(rec.Timestamp)
+	if id != "" {
+		for i := range st.Recent {
+			if old := st.Recent[i]; old.ID == id {
+				st.Days[old.Day] = st.Days[old.Day].Sub(old.Sum)
+				if m, ok := st.Minutes[old.Minute]; ok {
+					st.Minutes[old.Minute] = m.Sub(old.Sum)
+				}
+				st.Recent = append(st.Recent[:i], st.Recent[i+1:]...)
+				break
+			}
+		}
+		st.Recent = append(st.Recent, recentRecord{id, day, minute, s})
+		if len(st.Recent) > keepRecent {
+			st.Recent = st.Recent[len(st.Recent)-keepRecent:]
+		}
+	}
+	st.Days[day] = st.Days[day].Add(s)
+	if minute > 0 {
+		if st.Minutes == nil {
+			st.Minutes = map[int64]Sum{}
+		}
+		st.Minutes[minute] = st.Minutes[minute].Add(s)
+	}
+}
+
+func (t *Tally) noteUnpriced(model string) {
+	for _, m := range t.Unpriced {
+		if m == model {
+			return
+		}
+	}
+	if len(t.Unpriced) < 8 {
+		t.Unpriced = append(t.Unpriced, model)
+	}
+}
+
+// trim keeps the per-minute spend of the last burnKeep minutes of the
+// file's own clock (its latest response).
+func (f *File) trim() {
+	var last int64
+	for m := range f.Minutes {
+		last = max(last, m)
+	}
+	for m := range f.Minutes {
+		if m < last-burnKeep {
+			delete(f.Minutes, m)
+		}
+	}
+}
+
+// stamp returns a record's UTC day and Unix minute; a missing or
+// unreadable timestamp is day "" and minute 0.
+func stamp(ts string) (string, int64) {
+	t, err := time.Parse(time.RFC3339Nano, ts)
+	if err != nil {
+		return "", 0
+	}
+	t = t.UTC()
+	return t.Format(time.DateOnly), t.Unix() / 60
+}
+
+// check hashes the up to checkSpan bytes at the start of the file and
+// those before off: a file rewritten under the same name differs in its
+// first record (its ids and time) or in its last.
+func check(f io.ReaderAt, off int64) uint64 {
+	h := fnv.New64a()
+	head := make([]byte, min(off, checkSpan))
+	if _, err := f.ReadAt(head, 0); err != nil && err != io.EOF {
+		return 0
+	}
+	h.Write(head)
+	from := max(0, off-checkSpan)
+	tail := make([]byte, off-from)
+	if _, err := f.ReadAt(tail, from); err != nil && err != io.EOF {
+		return 0
+	}
+	h.Write(tail)
+	return h.Sum64()
+}
+
+// Load reads a saved tally; a missing or unreadable file is an empty one.
+func Load(name string) *Tally {
+	t, _ := load(name)
+	return t
+}
+
+// LoadSettled is Load for a tally another process may be writing in
+// place: a file that does not parse is read again, a few times, before
+// it counts as empty.
+func LoadSettled(name string) *Tally {
+	for range 3 {
+		t, torn := load(name)
+		if !torn {
+			return t
+		}
+		time.Sleep(time.Millisecond)
+	}
+	return &Tally{Files: map[string]*File{}}
+}
+
+// load reads a tally; torn reports a file that is there but does not
+// parse.
+func load(name string) (t *Tally, torn bool) {
+	data, err := reading.ReadFile(name, 16<<20)
+	if err != nil {
+		return &Tally{Files: map[string]*File{}}, false
+	}
+	t, err = Unmarshal(data)
+	if err != nil {
+		return &Tally{Files: map[string]*File{}}, true
+	}
+	return t, false
+}
