@@ -170,7 +170,13 @@ func runLedgerRecord(args []string, stdin io.Reader, stdout, stderr io.Writer) i
 
 // errNoResponses reports a transcript with nothing to price yet: the Stop
 // hook says nothing about it, a backfill does.
-var errNoResponses = errors.New("no responses to price")
+var errNoResponses error = constError("no responses to price")
+
+// constError is an error that is a constant: a package-level errors.New
+// runs at package initialisation, which every hook call would pay.
+type constError string
+
+func (e constError) Error() string { return string(e) }
 
 // recordRow prices a session and writes its row under root. session, when
 // set, is the row's id (the hook's payload); else the transcript's own, or

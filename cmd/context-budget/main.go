@@ -21,21 +21,19 @@ type command struct {
 	run  func(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 }
 
-var commands []command
-
-func init() {
-	commands = []command{
-		{"hook", runHook},
-		{"lines", runLines},
-		{"statusline", runStatusline},
-		{"ledger", runLedger},
-		{"replay", runReplay},
-		{"install", runInstall},
-		{"uninstall", runUninstall},
-		{"doctor", runDoctor},
-		{"help", runHelp},
-		{"version", runVersion},
-	}
+// commands is a static table, not one built in an init function: the
+// hook pays for every package initialisation at each call.
+var commands = [...]command{
+	{"hook", runHook},
+	{"lines", runLines},
+	{"statusline", runStatusline},
+	{"ledger", runLedger},
+	{"replay", runReplay},
+	{"install", runInstall},
+	{"uninstall", runUninstall},
+	{"doctor", runDoctor},
+	{"help", runHelp},
+	{"version", runVersion},
 }
 
 func main() {

@@ -20,6 +20,7 @@ package history
 import (
 	"bytes"
 	"strings"
+	"sync"
 
 	"github.com/muthur/context-budget/internal/forecast"
 	"github.com/muthur/context-budget/internal/restart"
@@ -156,16 +157,23 @@ func (h *History) TTL() string {
 }
 
 // actingTools are the tool_use names that end a session's orientation
-// (design §8), as they appear in a response's content.
-var actingTools = func() [][]byte {
-	var needles [][]byte
-	for _, names := range [][]string{transcript.EditTools, transcript.AskTools} {
-		for _, n := range names {
-			needles = append(needles, []byte(`"name":"`+n+`"`))
+// (design §8), as they appear in a response's content. Built on first use,
+// not at package initialisation, which every hook call would pay.
+func actingTools() [][]byte {
+	actingOnce.Do(func() {
+		for _, names := range [][]string{transcript.EditTools, transcript.AskTools} {
+			for _, n := range names {
+				actingNeedles = append(actingNeedles, []byte(`"name":"`+n+`"`))
+			}
 		}
-	}
-	return needles
-}()
+	})
+	return actingNeedles
+}
+
+var (
+	actingOnce    sync.Once
+	actingNeedles [][]byte
+)
 
 // acts reports whether a response acts: it ends the turn or calls a tool
 // that edits, asks the operator or leaves plan mode. The forecast counts
@@ -175,7 +183,7 @@ func acts(m *transcript.Message) bool {
 	if m.StopReason == "end_turn" {
 		return true
 	}
-	for _, t := range actingTools {
+	for _, t := range actingTools() {
 		if bytes.Contains(m.Content, t) {
 			return true
 		}
