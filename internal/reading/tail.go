@@ -40,7 +40,7 @@ type Reading struct {
 const (
 	MaxLine    = 4 << 20
 	MaxBack    = 256 << 20
-	firstBlock = 16 << 10
+	firstBlock = 8 << 10
 )
 
 // ErrNoReading reports a transcript with no qualifying response within
@@ -313,6 +313,12 @@ func (b *backBuffer) data() []byte { return b.buf[b.off:] }
 
 // prepend makes room for n bytes before the data and returns that room.
 func (b *backBuffer) prepend(n int) []byte {
+	if b.buf == nil {
+		// The first block is allocated to its size: it is most often the
+		// only one, and every page of a larger buffer would be a fault.
+		b.buf = make([]byte, n)
+		b.off = n
+	}
 	if b.off < n {
 		have := len(b.buf) - b.off
 		nb := make([]byte, 2*(have+n))
