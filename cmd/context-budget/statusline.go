@@ -31,6 +31,11 @@ type statusPayload struct {
 	Cwd            string
 	ProjectDir     string
 	WindowSize     int64
+	// Usage is context_window.current_usage's context (input + cache
+	// creation + cache read), HasUsage whether the payload had one: the
+	// reading when the transcript cannot be read.
+	Usage    int64
+	HasUsage bool
 }
 
 // parseStatusPayload reads the fields one by one, so that a field of an
@@ -59,8 +64,43 @@ func parseStatusPayload(data []byte) (statusPayload, bool) {
 				p.WindowSize = v
 			}
 		}
+		p.Usage, p.HasUsage = currentUsage(cw["current_usage"])
 	}
 	return p, true
+}
+
+// maxUsageTokens bounds each count of current_usage: no context holds
+// more, and the sum of three cannot overflow.
+const maxUsageTokens = 1 << 40
+
+// currentUsage reads context_window.current_usage: the context of the
+// last request is its input plus cache creation plus cache read tokens. A
+// count that is missing, negative, fractional or absurd makes the whole
+// usage unknown rather than a wrong number.
+func currentUsage(raw json.RawMessage) (int64, bool) {
+	var u map[string]json.RawMessage
+	if json.Unmarshal(raw, &u) != nil || u == nil {
+		return 0, false
+	}
+	var sum int64
+	seen := false
+	for _, k := range []string{"input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens"} {
+		v, ok := u[k]
+		if !ok {
+			continue
+		}
+		var n json.Number
+		if json.Unmarshal(v, &n) != nil {
+			return 0, false
+		}
+		i, err := n.Int64()
+		if err != nil || i < 0 || i > maxUsageTokens {
+			return 0, false
+		}
+		sum += i
+		seen = true
+	}
+	return sum, seen
 }
 
 // runStatusline is Claude Code's statusLine command: one short line, exit
@@ -101,14 +141,19 @@ func statusLine(p statusPayload, getenv func(string) string, color bool) string 
 	if session && p.WindowSize > 0 {
 		recordWindow(state.Dir(root), p.SessionID, p.WindowSize)
 	}
-	if p.TranscriptPath == "" {
-		return neutralStatus
-	}
 	// Read at once: the status line follows the transcript, it does not
-	// wait for a record the way the hook does.
-	r, err := reading.Read(p.TranscriptPath, reading.Options{})
-	if err != nil {
-		return neutralStatus
+	// wait for a record the way the hook does. Without a readable
+	// transcript, Claude Code's own figure for the last request stands in.
+	var r reading.Reading
+	var err error
+	if p.TranscriptPath != "" {
+		r, err = reading.Read(p.TranscriptPath, reading.Options{})
+	}
+	if p.TranscriptPath == "" || err != nil {
+		if !p.HasUsage {
+			return neutralStatus
+		}
+		r = reading.Reading{Tokens: p.Usage}
 	}
 	head := "ctx " + notice.K(r.Tokens)
 	s, err := config.FromEnv(getenv)
@@ -118,15 +163,24 @@ func statusLine(p statusPayload, getenv func(string) string, color bool) string 
 		}
 		return head
 	}
-	// The hook's own decision, line cache included, so the bar shows the
-	// numbers the agent is told. Without a session to key the cache on,
-	// the lines are decided afresh without pricing.
+	// The lines the hook last decided for this session, from its line
+	// cache, so the bar shows the numbers the agent is told. The status
+	// line never prices on its own: it runs every few hundred
+	// milliseconds, and the hook keeps the cache fresh after every tool
+	// call. Without a cache (a session before its first tool call, or no
+	// session to key it on) the lines are decided without pricing.
 	var d policy.Decision
-	if session {
-		d = decide(&linecache.Session{Dir: state.Dir(root), ID: p.SessionID, Root: root, Transcript: p.TranscriptPath,
+	ok := false
+	if session && !s.Fixed {
+		d, ok = linecache.Cached(&linecache.Session{Dir: state.Dir(root), ID: p.SessionID, Root: root, Transcript: p.TranscriptPath,
 			Settings: s, Getenv: getenv, Reading: r.Tokens, RequestedModel: r.RequestedModel})
-	} else {
-		d = policy.Decide(policy.Input{Settings: s, Reading: r.Tokens, RequestedModel: r.RequestedModel, Getenv: getenv})
+	}
+	if !ok {
+		in := policy.Input{Settings: s, Reading: r.Tokens, RequestedModel: r.RequestedModel, Getenv: getenv}
+		if session {
+			in.StatuslineWindow = window.ReadFile(window.FileName(state.Dir(root), p.SessionID))
+		}
+		d = policy.Decide(in)
 	}
 	ls := d.Lines
 	var next string
