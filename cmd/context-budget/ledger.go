@@ -139,7 +139,7 @@ func runLedgerRecord(args []string, stdin io.Reader, stdout, stderr io.Writer) i
 		if root == "" {
 			root, _ = os.Getwd()
 		}
-		name, err := recordRow(root, *transcriptPath, "", os.Getenv)
+		name, err := recordRow(root, *transcriptPath, "", os.Getenv, stderr)
 		if err != nil {
 			return fail(stderr, err, "")
 		}
@@ -162,7 +162,7 @@ func runLedgerRecord(args []string, stdin io.Reader, stdout, stderr io.Writer) i
 		return 0
 	}
 	waitForFinal(p.TranscriptPath, p.LastAssistantMessage)
-	if _, err := recordRow(root, p.TranscriptPath, p.SessionID, os.Getenv); err != nil && !errors.Is(err, os.ErrNotExist) && !errors.Is(err, errNoResponses) {
+	if _, err := recordRow(root, p.TranscriptPath, p.SessionID, os.Getenv, stderr); err != nil && !errors.Is(err, os.ErrNotExist) && !errors.Is(err, errNoResponses) {
 		fmt.Fprintf(stderr, "context-budget: ledger record: %v\n", err)
 	}
 	return 0
@@ -181,7 +181,7 @@ func (e constError) Error() string { return string(e) }
 // recordRow prices a session and writes its row under root. session, when
 // set, is the row's id (the hook's payload); else the transcript's own, or
 // its file name.
-func recordRow(root, transcriptPath, session string, getenv func(string) string) (string, error) {
+func recordRow(root, transcriptPath, session string, getenv func(string) string, stderr io.Writer) (string, error) {
 	s, err := orientation.Read(transcriptPath)
 	if err != nil {
 		return "", err
@@ -198,7 +198,11 @@ func recordRow(root, transcriptPath, session string, getenv func(string) string)
 	tab, err := prices.Load(prices.OverrideFiles(root, getenv))
 	warning := ""
 	if err != nil {
+		// A bad override (a NaN, infinite or negative rate among them)
+		// costs the override, never the row: one line on stderr, the row
+		// priced with the built-in table and saying so.
 		warning = fmt.Sprintf("price overrides not applied: %v", err)
+		fmt.Fprintf(stderr, "context-budget: %s; using the built-in prices\n", warning)
 		if tab, err = prices.Embedded(); err != nil {
 			return "", err
 		}
