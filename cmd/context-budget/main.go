@@ -37,6 +37,7 @@ var commands = [...]command{
 }
 
 func main() {
+	growStack()
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
