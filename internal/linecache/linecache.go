@@ -147,13 +147,21 @@ type cached struct {
 	Decision   policy.Decision `json:"decision"`
 	Transcript string          `json:"transcript"`
 	History    json.RawMessage `json:"history"`
+	// headless: the file has no header line (an older build wrote it).
+	headless bool
 }
 
 func load(name string) (c cached, ok bool) {
 	data, err := os.ReadFile(name)
-	if err != nil || json.Unmarshal(data, &c) != nil {
+	if err != nil {
 		return cached{}, false
 	}
+	var head []byte
+	head, data = splitHeader(data)
+	if json.Unmarshal(data, &c) != nil {
+		return cached{}, false
+	}
+	c.headless = head == nil
 	return c, true
 }
 
@@ -187,6 +195,13 @@ func Decide(s *Session) (d policy.Decision, hit bool, err error) {
 	key := s.Key()
 	c, ok := load(name)
 	if ok && c.Key == key && Fresh(c.Reading, s.Reading) {
+		if c.headless {
+			// Written by an older build: add the header once, so that
+			// the next calls are answered by Hit.
+			e := Entry{Key: c.Key, Reading: c.Reading, Decision: c.Decision}
+			data, _ := os.ReadFile(name)
+			state.WriteFile(name, append(header(&e), data...))
+		}
 		return c.Decision, true, nil
 	}
 	e := Entry{Transcript: s.Transcript}
@@ -215,5 +230,5 @@ func Decide(s *Session) (d policy.Decision, hit bool, err error) {
 	if err := state.Ensure(s.Dir); err != nil {
 		return e.Decision, false, err
 	}
-	return e.Decision, false, state.WriteFile(name, append(data, '\n'))
+	return e.Decision, false, state.WriteFile(name, append(append(header(&e), data...), '\n'))
 }
