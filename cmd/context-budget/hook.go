@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -47,11 +46,12 @@ func runHook(_ []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if event == "" {
 		event = "PostToolUse"
 	}
-	out, _ := json.Marshal(hookOutput{Specific: hookSpecific{Event: event, Context: text}})
-	stdout.Write(append(out, '\n'))
+	stdout.Write(append(hookJSON(event, text), '\n'))
 	return 0
 }
 
+// hookOutput is the shape of the hook's answer; hookJSON writes it
+// (the tests check it against json.Marshal of this type).
 type hookOutput struct {
 	Specific hookSpecific `json:"hookSpecificOutput"`
 }
