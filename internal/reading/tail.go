@@ -111,27 +111,19 @@ func Last(f io.ReaderAt, size int64, toolUseID string) (r Reading, seen bool, er
 	found := false
 	// A damaged line may hold several records, which Decode passes in file
 	// order; they are taken last first, like the lines.
-	type candidate struct {
-		r   Reading
-		has bool // holds the tool_use block
-	}
 	var line []candidate
 	// Only lines holding the word "assistant" as a JSON string can hold a
 	// response: inside a string its quotes would be escaped. Filtering on
 	// it lets the scan stream past multi-megabyte tool results.
 	err = scanBack(f, size, assistantWord, func(text []byte) bool {
 		line = line[:0]
-		transcript.Decode(text, func(rec *transcript.Record) {
-			if !rec.IsResponse() {
-				return
+		if fr, content, resp, ok := fastRecord(text); ok {
+			if resp {
+				line = append(line, candidate{r: fr, has: needle != nil && bytes.Contains(content, needle)})
 			}
-			u := rec.Message.Usage
-			line = append(line, candidate{
-				r: Reading{Tokens: u.Context(), Model: rec.Message.Model,
-					RequestedModel: rec.RequestedModel, MessageID: rec.Message.ID, Usage: *u},
-				has: needle != nil && bytes.Contains(rec.Message.Content, needle),
-			})
-		})
+		} else {
+			line = decodeSlow(text, needle, line)
+		}
 		for i := len(line) - 1; i >= 0; i-- {
 			c := line[i]
 			if found && c.r.MessageID != r.MessageID {
@@ -151,6 +143,30 @@ func Last(f io.ReaderAt, size int64, toolUseID string) (r Reading, seen bool, er
 		err = ErrNoReading
 	}
 	return r, seen, err
+}
+
+// candidate is a response record of a line: its reading, and whether it
+// holds the call's tool_use block.
+type candidate struct {
+	r   Reading
+	has bool
+}
+
+// decodeSlow appends the responses among the records of a line, decoded
+// by transcript.Decode (damaged lines included), to line.
+func decodeSlow(text, needle []byte, line []candidate) []candidate {
+	transcript.Decode(text, func(rec *transcript.Record) {
+		if !rec.IsResponse() {
+			return
+		}
+		u := rec.Message.Usage
+		line = append(line, candidate{
+			r: Reading{Tokens: u.Context(), Model: rec.Message.Model,
+				RequestedModel: rec.RequestedModel, MessageID: rec.Message.ID, Usage: *u},
+			has: needle != nil && bytes.Contains(rec.Message.Content, needle),
+		})
+	})
+	return line
 }
 
 var assistantWord = []byte(`"assistant"`)
