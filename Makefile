@@ -67,6 +67,7 @@ fuzz:
 	$(GO) test ./internal/prices -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./internal/linecache -run '^$$' -fuzz '^FuzzParseHeader$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./cmd/context-budget -run '^$$' -fuzz '^FuzzHookJSON$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./cmd/context-budget -run '^$$' -fuzz '^FuzzStatusParse$$' -fuzztime $(FUZZTIME)
 
 # `ledger record` (the Stop hook) on a synthetic 100 MB transcript with
 # subagents: wall time, CPU and peak memory of the process; then the
