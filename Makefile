@@ -66,6 +66,7 @@ fuzz:
 	$(GO) test ./internal/reading -run '^$$' -fuzz '^FuzzParsePayload$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./internal/reading -run '^$$' -fuzz '^FuzzLast$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./internal/cold -run '^$$' -fuzz '^FuzzParseStatus$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./internal/reading -run '^$$' -fuzz '^FuzzFastRecord$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./internal/transcript -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./internal/history -run '^$$' -fuzz '^FuzzFeed$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./ledger -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME)
@@ -86,6 +87,10 @@ fuzz:
 	$(GO) test ./internal/spend -run '^$$' -fuzz '^FuzzTally$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./internal/spend -run '^$$' -fuzz '^FuzzUnmarshal$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./internal/fuse -run '^$$' -fuzz '^FuzzLifts$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./internal/prices -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./internal/linecache -run '^$$' -fuzz '^FuzzParseHeader$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./cmd/context-budget -run '^$$' -fuzz '^FuzzHookJSON$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./cmd/context-budget -run '^$$' -fuzz '^FuzzStatusParse$$' -fuzztime $(FUZZTIME)
 
 # `ledger record` (the Stop hook) on a synthetic 100 MB transcript with
 # subagents: wall time, CPU and peak memory of the process; then the

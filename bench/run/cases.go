@@ -38,17 +38,27 @@ func build(cache string) (hook, floor string, err error) {
 }
 
 // benchCase is one row of the table: a transcript, a payload and the
-// environment the hook runs with.
+// environment the program runs with.
 type benchCase struct {
 	name    string
 	size    int64 // the transcript's nominal size
 	file    string
 	res     gen.Result
+	args    []string // the subcommand; nil means "hook"
+	budget  float64  // the largest median ratio to the floor allowed
 	payload func(run int) []byte
 	env     []string
-	notice  bool    // the hook is expected to print a notice
-	before  func()  // runs before each hook run, untimed
-	limit   float64 // the case's own hook/floor budget; 0 is maxRatio
+	notice  bool   // the hook is expected to print a notice
+	output  string // when set, stdout must contain it (the status line's)
+	before  func() // runs before each run of the program, untimed
+	setup   func(c benchCase, bin string) error
+}
+
+func (c benchCase) argv() []string {
+	if c.args == nil {
+		return []string{"hook"}
+	}
+	return c.args
 }
 
 const seed = 1
@@ -57,53 +67,182 @@ const seed = 1
 // wherever pricing or the window puts it: the common case is silence.
 const endBelow = 100_000
 
-// plan lists the cases: per size, the common tail with a small payload and
-// with a 1 MB tool_response, and the tail behind a 3 MB tool result; then
-// a run where a notice fires.
+// The budgets (design §11, as raised by issue 16): the common hook call
+// and the status line, and the dearer cases.
+const (
+	budgetCommon = 1.25
+	budgetDear   = 1.40
+)
+
+// planEnv is what a case needs to build its payloads: the cache folder
+// and the temporary project the programs run in.
+type planEnv struct {
+	cache, project string
+}
+
+// extension adds cases to the run; see register.
+type extension struct {
+	name  string
+	cases func(planEnv, []int64) ([]benchCase, error)
+}
+
+var extensions []extension
+
+// register adds the cases of another part of the program (the spend
+// fuse's PreToolUse check, the cold cache's UserPromptSubmit) to the run,
+// from an init function in a file of their own in this folder. A case
+// whose name matches a slot fills it.
+func register(name string, cases func(planEnv, []int64) ([]benchCase, error)) {
+	extensions = append(extensions, extension{name, cases})
+}
+
+// slot is a case the table reserves a row for until a registered case of
+// the same name measures it, so that a missing measurement shows.
+type slot struct {
+	name   string
+	budget float64
+}
+
+var slots = []slot{
+	{"PreToolUse fuse check, unarmed", 1.10},
+	{"PreToolUse fuse, armed (100 MB)", 1.5},
+	{"UserPromptSubmit, warm", 1.25},
+}
+
+// plan lists the cases of every registered part, in the order they
+// registered (this file's first: Go runs the init functions of a
+// package's files in the order of their names).
 func plan(cache, project string, sizes []int64) ([]benchCase, error) {
+	var cases []benchCase
+	for _, e := range extensions {
+		more, err := e.cases(planEnv{cache: cache, project: project}, sizes)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", e.name, err)
+		}
+		cases = append(cases, more...)
+	}
+	return cases, nil
+}
+
+func init() { register("hook and status line", hookCases) }
+
+// hookCases are issue 16's: per size, the common hook call (priced, a
+// line cache hit) with a small payload and with a 1 MB tool_response, the
+// status line for the same session, the hook behind a 3 MB tool result,
+// and a call where a notice fires.
+func hookCases(pe planEnv, sizes []int64) ([]benchCase, error) {
+	cache, project := pe.cache, pe.project
 	env := cleanEnv()
 	big := bigResponse(1 << 20)
 	var cases []benchCase
 	for _, size := range sizes {
-		for _, tail := range []gen.Tail{gen.TailCall, gen.TailBehindHuge} {
-			file, res, err := transcript(cache, size, tail)
-			if err != nil {
-				return nil, err
-			}
-			name := "tail: call"
-			if tail == gen.TailBehindHuge {
-				name = "tail: behind 3 MB result"
-			}
-			cases = append(cases, benchCase{name: name, size: size, file: file, res: res, env: env,
-				payload: fixed(payload("bench", file, project, res.ToolUseID, nil))})
-			if tail == gen.TailCall {
-				cases = append(cases, benchCase{name: "tail: call, 1 MB tool_response", size: size, file: file, res: res, env: env,
-					payload: fixed(payload("bench", file, project, res.ToolUseID, big))})
-			}
+		sz := gen.FormatSize(size)
+		call, callRes, err := transcript(cache, size, gen.TailCall)
+		if err != nil {
+			return nil, err
+		}
+		huge, hugeRes, err := transcript(cache, size, gen.TailBehindHuge)
+		if err != nil {
+			return nil, err
+		}
+		session := "bench-" + sz
+		cases = append(cases,
+			benchCase{name: "hook: common (priced, cache hit)", size: size, file: call, res: callRes, env: env, budget: budgetCommon,
+				payload: fixed(payload(session, call, project, callRes.ToolUseID, nil)), setup: warmHook},
+			benchCase{name: "hook: common, 1 MB tool_response", size: size, file: call, res: callRes, env: env, budget: budgetCommon,
+				payload: fixed(payload(session, call, project, callRes.ToolUseID, big)), setup: warmHook},
+			benchCase{name: "statusline (same session)", size: size, file: call, res: callRes, env: env, budget: budgetCommon,
+				args: []string{"statusline"}, output: " · relay ",
+				payload: fixed(statusPayload(session, call, project)), setup: warmStatusline(session, call, project, callRes.ToolUseID)},
+			benchCase{name: "hook: behind a 3 MB tool result", size: size, file: huge, res: hugeRes, env: env, budget: budgetDear,
+				payload: fixed(payload(session+"-huge", huge, project, hugeRes.ToolUseID, nil)), setup: warmHook},
+		)
+		// The notice case: a warn line under the reading, and the
+		// session's once-per-climb record removed before each run
+		// (untimed), so every run takes the lock, records the level and
+		// prints the warning. The line cache and the operator's answer
+		// stay warm, as in a session.
+		noticeSession := "bench-notice-" + sz
+		record := filepath.Join(state.Dir(project), noticeSession)
+		cases = append(cases, benchCase{name: "hook: a notice fires", size: size, file: call, res: callRes, notice: true, budget: budgetDear,
+			env:     append(cleanEnv(), "MUTHUR_CONTEXT_BUDGET_WARN=10000"),
+			payload: fixed(payload(noticeSession, call, project, callRes.ToolUseID, nil)),
+			before:  func() { os.Remove(record) },
+			setup:   warmHook,
+		})
+	}
+	return cases, nil
+}
+
+// warmHook runs the program on the case's payload until the session's
+// line cache stops changing, untimed: the first call of a session prices
+// the transcript (in slices, when a call's share is bounded), and the
+// cases measure the calls after it.
+func warmHook(c benchCase, bin string) error {
+	var last string
+	for i := range 400 {
+		if c.before != nil {
+			c.before()
+		}
+		if _, _, _, err := exe(bin, c.argv(), c.payload(0), c.env); err != nil {
+			return err
+		}
+		now := lineCacheStamp(c)
+		if i > 0 && now == last && now != "" {
+			return nil
+		}
+		last = now
+	}
+	return fmt.Errorf("%s: the line cache was still changing after 400 calls", c.name)
+}
+
+// lineCacheStamp names the state of every line cache in the project.
+func lineCacheStamp(c benchCase) string {
+	var p struct {
+		Cwd string `json:"cwd"`
+	}
+	json.Unmarshal(c.payload(0), &p)
+	files, _ := filepath.Glob(filepath.Join(state.Dir(p.Cwd), "*.line"))
+	var b strings.Builder
+	for _, f := range files {
+		if fi, err := os.Stat(f); err == nil {
+			fmt.Fprintf(&b, "%s %d %d|", f, fi.Size(), fi.ModTime().UnixNano())
 		}
 	}
-	// The notice case: a warn line under the reading, and the session's
-	// once-per-climb record removed before each run (untimed), so every
-	// run takes the lock, records the level and prints the warning. The
-	// line cache and the operator's answer stay warm, as in a session.
-	first := cases[0]
-	session := "bench-notice"
-	record := filepath.Join(state.Dir(project), session)
-	cases = append(cases, benchCase{name: "notice fires", size: first.size, file: first.file, res: first.res, notice: true,
-		env:     append(cleanEnv(), "MUTHUR_CONTEXT_BUDGET_WARN=10000"),
-		payload: fixed(payload(session, first.file, project, first.res.ToolUseID, nil)),
-		before:  func() { os.Remove(record) },
-	})
-	cold, err := coldCases(cache, project, cases)
-	if err != nil {
-		return nil, err
+	return b.String()
+}
+
+// warmStatusline lets the status line record the window once (which
+// changes the line cache's key), then lets the hook recompute, as in a
+// session: the status line is then measured answering from a cache that
+// matches.
+func warmStatusline(session, file, project, toolUseID string) func(benchCase, string) error {
+	return func(c benchCase, bin string) error {
+		if _, _, _, err := exe(bin, c.argv(), c.payload(0), c.env); err != nil {
+			return err
+		}
+		hc := c
+		hc.args = nil
+		hc.payload = fixed(payload(session, file, project, toolUseID, nil))
+		return warmHook(hc, bin)
 	}
-	cases = append(cases, cold...)
-	fc, err := fuseCases(project, cases)
-	if err != nil {
-		return nil, err
+}
+
+// statusPayload is Claude Code's status line input for the session.
+func statusPayload(session, file, project string) []byte {
+	p := map[string]any{
+		"session_id":      session,
+		"transcript_path": file,
+		"cwd":             project,
+		"model":           map[string]any{"id": "claude-opus-4-6", "display_name": "Opus 4.6"},
+		"workspace":       map[string]any{"current_dir": project, "project_dir": project},
+		"version":         "2.1.332",
+		"cost":            map[string]any{"total_cost_usd": 1.23, "total_duration_ms": 60000},
+		"context_window": map[string]any{"context_window_size": 200000, "used_percentage": 40, "remaining_percentage": 60,
+			"current_usage": map[string]any{"input_tokens": 10, "output_tokens": 500, "cache_creation_input_tokens": 2000, "cache_read_input_tokens": 60000}},
 	}
-	return append(cases, fc...), nil
+	out, _ := json.Marshal(p)
+	return out
 }
 
 func fixed(p []byte) func(int) []byte { return func(int) []byte { return p } }

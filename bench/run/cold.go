@@ -8,22 +8,30 @@ import (
 	"regexp"
 	"time"
 
+	"github.com/muthur/context-budget/internal/gen"
 	"github.com/muthur/context-budget/internal/reading"
 )
 
+func init() { register("cold cache", coldCases) }
+
 // coldCases are the cold cache's rows (design §11, §14): a
 // UserPromptSubmit on a warm cache, the common case, whose budget is
-// 1.25× the floor. The transcript is the first case's with its last
-// response written once more at the end, stamped a moment ago and kept
-// that fresh before every run (untimed), so each run takes the warm path:
-// the tail scan, and the answer that the cache is warm.
-func coldCases(cache, project string, cases []benchCase) ([]benchCase, error) {
-	if len(cases) == 0 {
+// 1.25× the floor, on the largest transcript. The transcript is the hook
+// cases' with its last response written once more at the end, stamped a
+// moment ago and kept that fresh before every run (untimed), so each run
+// takes the warm path: the tail scan, and the answer that the cache is
+// warm.
+func coldCases(pe planEnv, sizes []int64) ([]benchCase, error) {
+	if len(sizes) == 0 {
 		return nil, nil
 	}
-	first := cases[0]
-	file := filepath.Join(cache, "warm-prompt.jsonl")
-	base, last, err := warmCopy(first.file, file)
+	size := sizes[len(sizes)-1]
+	src, res, err := transcript(pe.cache, size, gen.TailCall)
+	if err != nil {
+		return nil, err
+	}
+	file := filepath.Join(pe.cache, "warm-prompt.jsonl")
+	base, last, err := warmCopy(src, file)
 	if err != nil {
 		return nil, err
 	}
@@ -44,9 +52,9 @@ func coldCases(cache, project string, cases []benchCase) ([]benchCase, error) {
 	}
 	restamp()
 	p := fmt.Appendf(nil, `{"session_id":"bench-prompt","transcript_path":%q,"cwd":%q,"permission_mode":"default","hook_event_name":"UserPromptSubmit","prompt":"Carry on with the plan, then run the tests."}`,
-		file, project)
-	return []benchCase{{name: "prompt: warm cache", size: first.size, file: file, res: first.res, env: cleanEnv(),
-		payload: fixed(p), before: restamp}}, nil
+		file, pe.project)
+	return []benchCase{{name: "UserPromptSubmit, warm", size: size, file: file, res: res, env: cleanEnv(),
+		budget: budgetCommon, payload: fixed(p), before: restamp}}, nil
 }
 
 var stampRE = regexp.MustCompile(`"timestamp":"[^"]*"`)

@@ -3,9 +3,11 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/muthur/context-budget/internal/gen"
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // The spend fuse's two rows: PreToolUse with no cap (the environment and
@@ -14,32 +16,43 @@ import (
 // transcript, one new response appended (untimed) before each run, so the
 // tally resumes from its offset and reads just that (within 1.5×).
 
-// unarmedRatio is the budget of the unarmed PreToolUse call.
-const unarmedRatio = 1.10
+// The budgets of the unarmed and the armed PreToolUse call.
+const (
+	unarmedRatio = 1.10
+	armedRatio   = 1.5
+)
 
-// fuseCases returns the fuse's rows, on the largest transcript of cases.
-func fuseCases(project string, cases []benchCase) ([]benchCase, error) {
-	var big benchCase
-	for _, c := range cases {
-		if c.size > big.size && !c.notice {
-			big = c
-		}
-	}
-	if big.file == "" {
+func init() { register("spend fuse", fuseCases) }
+
+// fuseCases returns the fuse's rows, on the 100 MB transcript (the
+// budget's size), else the largest.
+func fuseCases(pe planEnv, sizes []int64) ([]benchCase, error) {
+	if len(sizes) == 0 {
 		return nil, nil
 	}
-	unarmed := benchCase{name: "fuse: PreToolUse, unarmed", size: big.size, file: big.file, res: big.res,
-		env: cleanEnv(), limit: unarmedRatio,
-		payload: fixed(prePayload("bench-fuse-unarmed", big.file, project))}
+	size := sizes[len(sizes)-1]
+	for _, s := range sizes {
+		if s == 100<<20 {
+			size = s
+		}
+	}
+	file, res, err := transcript(pe.cache, size, gen.TailCall)
+	if err != nil {
+		return nil, err
+	}
+	unarmed := benchCase{name: "PreToolUse fuse check, unarmed", size: size, file: file, res: res,
+		env: cleanEnv(), budget: unarmedRatio,
+		payload: fixed(prePayload("bench-fuse-unarmed", file, pe.project))}
 	// The armed case reads its own copy, which grows by a response per run.
-	armedFile := filepath.Join(project, "fuse-armed.jsonl")
-	if err := copyFile(big.file, armedFile); err != nil {
+	armedFile := filepath.Join(pe.project, "fuse-armed.jsonl")
+	if err := copyFile(file, armedFile); err != nil {
 		return nil, err
 	}
 	n := 0
-	armed := benchCase{name: "fuse: PreToolUse, $ cap armed", size: big.size, file: armedFile, res: big.res,
+	armed := benchCase{name: "PreToolUse fuse, armed (" + strings.Replace(gen.FormatSize(size), "MB", " MB", 1) + ")", size: size, file: armedFile, res: res,
 		env:     append(cleanEnv(), "MUTHUR_CONTEXT_BUDGET_SPEND=1000000usd"),
-		payload: fixed(prePayload("bench-fuse-armed", armedFile, project)),
+		budget:  armedRatio,
+		payload: fixed(prePayload("bench-fuse-armed", armedFile, pe.project)),
 		before: func() {
 			n++
 			appendResponse(armedFile, n)

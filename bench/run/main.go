@@ -12,8 +12,14 @@
 // tool_use_id of the last response in the file, so it finds its record at
 // once and never waits.
 //
-// Budget: hook median ≤ 1.5× floor median at every size, peak RSS ≤ 16 MiB.
-// A miss is reported, not an error: this is a measurement, not a test.
+// Each case has its budget, a median ratio to the floor (design §11 as
+// raised by issue 16: 1.25× for the common hook call and the status line,
+// 1.40× behind a 3 MB tool result and when a notice fires), and peak RSS
+// ≤ 8 MiB. The table also gives the p90, the CPU ratio and the minor page
+// faults per call, which unlike wall time do not move with the machine's
+// load. Other parts of the program add their cases with register
+// (cases.go); the rows reserved for them (slots) show until they do. A
+// miss is reported, not an error: this is a measurement, not a test.
 package main
 
 import (
@@ -26,11 +32,8 @@ import (
 	"github.com/muthur/context-budget/internal/gen"
 )
 
-// Budget of design §11.
-const (
-	maxRatio = 1.5
-	maxRSS   = 16 << 20
-)
+// Peak memory budget of design §11 (issue 16).
+const maxRSS = 8 << 20
 
 func main() {
 	runs := flag.Int("runs", 201, "runs of each program per case")

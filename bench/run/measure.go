@@ -9,12 +9,15 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/muthur/context-budget/internal/gen"
 )
 
 // sample is one run of a program.
 type sample struct {
-	wall time.Duration
-	cpu  time.Duration // user + system time of the child
+	wall   time.Duration
+	cpu    time.Duration // user + system time of the child
+	faults int64         // minor page faults of the child
 }
 
 // exe runs bin with args, payload on stdin and env, and measures its wall
@@ -32,7 +35,7 @@ func exe(bin string, args []string, payload []byte, env []string) (sample, []byt
 		return sample{}, nil, nil, fmt.Errorf("%s %s: %v (stderr: %q)", bin, strings.Join(args, " "), err, stderr.String())
 	}
 	cpu := cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
-	return sample{wall: wall, cpu: cpu}, stdout.Bytes(), stderr.Bytes(), nil
+	return sample{wall: wall, cpu: cpu, faults: minorFaults(cmd.ProcessState)}, stdout.Bytes(), stderr.Bytes(), nil
 }
 
 // check runs the hook once on the case's transcript with a warn line under
@@ -42,6 +45,9 @@ func exe(bin string, args []string, payload []byte, env []string) (sample, []byt
 // fixed for it, so that a fresh session costs no pricing pass over the
 // whole transcript.
 func (c benchCase) check(hook string) error {
+	if c.args != nil {
+		return nil // not the hook: its output is checked on every run
+	}
 	session := fmt.Sprintf("bench-check-%d", time.Now().UnixNano())
 	project, err := os.MkdirTemp("", "context-budget-check-")
 	if err != nil {
@@ -70,6 +76,7 @@ type row struct {
 	floorMed, hookMed time.Duration
 	hookP90           time.Duration
 	floorCPU, hookCPU time.Duration // medians
+	floorFlt, hookFlt int64         // median minor page faults
 	hookRSS, floorRSS int64
 }
 
@@ -80,6 +87,11 @@ const warmup = 5
 // load) falls on both alike.
 func measure(c benchCase, hook, floor string, runs int) (row, error) {
 	r := row{c: c}
+	if c.setup != nil {
+		if err := c.setup(c, hook); err != nil {
+			return r, fmt.Errorf("%s: setup: %v", c.name, err)
+		}
+	}
 	for i := -warmup; i < runs; i++ {
 		p := c.payload(i + warmup)
 		order := []bool{false, true}
@@ -89,7 +101,7 @@ func measure(c benchCase, hook, floor string, runs int) (row, error) {
 		for _, isHook := range order {
 			bin, args := floor, []string(nil)
 			if isHook {
-				bin, args = hook, []string{"hook"}
+				bin, args = hook, c.argv()
 				if c.before != nil {
 					c.before()
 				}
@@ -98,8 +110,16 @@ func measure(c benchCase, hook, floor string, runs int) (row, error) {
 			if err != nil {
 				return r, err
 			}
-			if isHook && (len(errOut) > 0 || (len(out) > 0) != c.notice) {
-				return r, fmt.Errorf("%s: unexpected hook output: stdout %q, stderr %q", c.name, out, errOut)
+			if isHook {
+				bad := len(errOut) > 0
+				if c.output != "" {
+					bad = bad || !bytes.Contains(out, []byte(c.output))
+				} else {
+					bad = bad || (len(out) > 0) != c.notice
+				}
+				if bad {
+					return r, fmt.Errorf("%s (%s): unexpected output: stdout %q, stderr %q", c.name, gen.FormatSize(c.size), out, errOut)
+				}
 			}
 			if i < 0 {
 				continue
@@ -111,14 +131,14 @@ func measure(c benchCase, hook, floor string, runs int) (row, error) {
 			}
 		}
 	}
-	r.floorMed, _, r.floorCPU = stats(r.floor)
-	r.hookMed, r.hookP90, r.hookCPU = stats(r.hook)
+	r.floorMed, _, r.floorCPU, r.floorFlt = stats(r.floor)
+	r.hookMed, r.hookP90, r.hookCPU, r.hookFlt = stats(r.hook)
 	for i := range rssRuns {
 		p := c.payload(runs + warmup + i)
 		if c.before != nil {
 			c.before()
 		}
-		h, err := peakRSS(hook, []string{"hook"}, p, c.env)
+		h, err := peakRSS(hook, c.argv(), p, c.env)
 		if err != nil {
 			return r, fmt.Errorf("%s: peak RSS: %v", c.name, err)
 		}
@@ -135,17 +155,19 @@ func measure(c benchCase, hook, floor string, runs int) (row, error) {
 // the largest counts.
 const rssRuns = 5
 
-// stats returns the median and 90th percentile wall time and the median
-// CPU time.
-func stats(ss []sample) (med, p90, cpu time.Duration) {
+// stats returns the median and 90th percentile wall time, the median
+// CPU time and the median count of minor page faults.
+func stats(ss []sample) (med, p90, cpu time.Duration, faults int64) {
 	walls := make([]time.Duration, len(ss))
 	cpus := make([]time.Duration, len(ss))
+	flts := make([]int64, len(ss))
 	for i, s := range ss {
-		walls[i], cpus[i] = s.wall, s.cpu
+		walls[i], cpus[i], flts[i] = s.wall, s.cpu, s.faults
 	}
 	slices.Sort(walls)
 	slices.Sort(cpus)
-	return walls[len(walls)/2], walls[len(walls)*9/10], cpus[len(cpus)/2]
+	slices.Sort(flts)
+	return walls[len(walls)/2], walls[len(walls)*9/10], cpus[len(cpus)/2], flts[len(flts)/2]
 }
 
 // initCost is the package initialisation of a binary as GODEBUG=inittrace

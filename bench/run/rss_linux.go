@@ -108,3 +108,13 @@ func vmHWM(pid int) (int64, error) {
 	}
 	return 0, fmt.Errorf("no VmHWM in /proc/%d/status", pid)
 }
+
+// minorFaults is a finished child's count of minor page faults (pages
+// mapped without a read from disk): in a short-lived Go program they are
+// much of the start-up, and they do not depend on the machine's load.
+func minorFaults(ps *os.ProcessState) int64 {
+	if ru, ok := ps.SysUsage().(*syscall.Rusage); ok {
+		return ru.Minflt
+	}
+	return 0
+}

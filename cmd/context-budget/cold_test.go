@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/muthur/context-budget/internal/reading"
 	"os"
 	"path/filepath"
 	"strings"
@@ -132,6 +133,11 @@ func TestStatuslineCold(t *testing.T) {
 	root, path := coldTranscript(t, last)
 	defer func(f func() time.Time) { statusNow = f }(statusNow)
 	p := statusPayload{SessionID: "cold1", TranscriptPath: path, Cwd: root}
+	// The status line prices nothing itself: the hook's call after the
+	// last tool call left the line cache it reads.
+	if _, err := hookNotice(reading.Payload{HookEventName: "PostToolUse", SessionID: "cold1", TranscriptPath: path, Cwd: root}, os.Getenv); err != nil {
+		t.Fatal(err)
+	}
 	statusNow = func() time.Time { return last.Add(14 * time.Minute) }
 	if got := statusLine(p, os.Getenv, false); !strings.Contains(got, " · cold 14m · re-write $1.") {
 		t.Errorf("cold: %q", got)

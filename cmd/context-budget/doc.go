@@ -88,7 +88,9 @@ below its cap (300,000 and 400,000 tokens): pricing only moves a line
 earlier. The rates come from a price table built into the binary (as_of
 dated) by the last response's model and speed; a file of the same shape at
 $XDG_CONFIG_HOME/context-budget/prices.toml, then
-<project>/.claude/context-budget/prices.toml, overrides or extends it. An
+<project>/.claude/context-budget/prices.toml, overrides or extends it.
+Every rate in it must be a finite number from 0 to 1,000,000; a file that
+fails that, or does not parse, is ignored and the built-in table used. An
 unknown model is unpriced: the lines stay at the caps.
 
 The lines also respect the context window: Claude Code compacts on its own

@@ -20,16 +20,20 @@ import (
 	"github.com/muthur/context-budget/internal/window"
 )
 
-// knownTypes are the record types the hook knows. Claude Code writes many
-// more (2.1.332 adds api-request-blob, atis-latch and others) that carry
-// nothing the hook reads; doctor mentions an unknown type only when its
-// records carry usage, a response the hook would not count.
-var knownTypes = map[string]bool{
-	"user": true, "assistant": true, "system": true, "progress": true, "summary": true,
-	"file-history-snapshot": true, "queue-operation": true, "pr-link": true,
-	"attachment": true, "custom-title": true, "agent-name": true, "ai-title": true,
-	"last-prompt": true, "mode": true, "permission-mode": true, "api-request": true,
-	"cost-state": true,
+// knownType reports the record types Claude Code is known to write (up to
+// 2.1.332); others are worth a mention, not an alarm. A switch, not a
+// package-level map: a map literal is built at package initialisation,
+// which every hook call would pay.
+func knownType(t string) bool {
+	switch t {
+	case "user", "assistant", "system", "progress", "summary",
+		"file-history-snapshot", "queue-operation", "pr-link",
+		"attachment", "custom-title", "agent-name", "ai-title",
+		"last-prompt", "mode", "permission-mode", "api-request",
+		"cost-state":
+		return true
+	}
+	return false
 }
 
 // oneMillion is the largest window Claude Code has; a reading past it
@@ -83,7 +87,7 @@ func scanTranscript(r io.Reader) (transcriptScan, error) {
 		transcript.Decode(line, func(rec *transcript.Record) {
 			n++
 			sc.records++
-			if rec.Type != "" && !knownTypes[rec.Type] && rec.Message != nil && rec.Message.Usage != nil {
+			if rec.Type != "" && !knownType(rec.Type) && rec.Message != nil && rec.Message.Usage != nil {
 				sc.unknown[rec.Type]++
 			}
 			if rec.IsResponse() {

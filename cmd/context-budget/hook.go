@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -61,11 +60,12 @@ func runHook(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if event == "" {
 		event = "PostToolUse"
 	}
-	out, _ := json.Marshal(hookOutput{Specific: hookSpecific{Event: event, Context: text}})
-	stdout.Write(append(out, '\n'))
+	stdout.Write(append(hookJSON(event, text), '\n'))
 	return 0
 }
 
+// hookOutput is the shape of the hook's answer; hookJSON writes it
+// (the tests check it against json.Marshal of this type).
 type hookOutput struct {
 	Specific hookSpecific `json:"hookSpecificOutput"`
 }
@@ -93,27 +93,46 @@ func hookNotice(p reading.Payload, getenv func(string) string) (string, error) {
 		return "", err
 	}
 	dir := state.Dir(root)
-	d := decide(&linecache.Session{Dir: dir, ID: p.SessionID, Root: root, Transcript: p.TranscriptPath,
-		Settings: s, Getenv: getenv, Reading: r.Tokens, RequestedModel: r.RequestedModel, Version: r.Version})
+	ls := &linecache.Session{Dir: dir, ID: p.SessionID, Root: root, Transcript: p.TranscriptPath,
+		Settings: s, Getenv: getenv, Reading: r.Tokens, RequestedModel: r.RequestedModel, Version: r.Version}
+	// The common call, a line-cache hit with nothing to announce, is
+	// answered from the cache's header: the lines in tokens, no JSON.
+	// Only a call that announces needs the whole decision, for its text.
+	if !s.Fixed {
+		if lines, compactions, ok := linecache.Hit(ls); ok {
+			level, err := state.AdvanceIn(dir, p.SessionID, r.Tokens, lines, compactions)
+			if err != nil || level == state.None {
+				return "", err
+			}
+			d := decide(ls)
+			return noticeText(s, root, p.SessionID, level, r.Tokens, d, getenv), nil
+		}
+	}
+	d := decide(ls)
 	level, err := state.AdvanceIn(dir, p.SessionID, r.Tokens, d.Lines.Tokens(), d.Compactions)
 	if err != nil || level == state.None {
 		return "", err
 	}
+	return noticeText(s, root, p.SessionID, level, r.Tokens, d, getenv), nil
+}
+
+// noticeText is the notice for a level that fired.
+func noticeText(s config.Settings, root, session string, level state.Level, reading int64, d policy.Decision, getenv func(string) string) string {
 	// Only now, with a notice about to fire, is the operator worth a
 	// look-up: a child process, at most once per session (design §7).
 	mr := manualrelay.Decide(s.Manual, root, func() string {
-		return manualrelay.Operator(state.Dir(root), p.SessionID, manualrelay.Lookup)
+		return manualrelay.Operator(state.Dir(root), session, manualrelay.Lookup)
 	})
 	return notice.Text(notice.Facts{
 		Level:       level,
-		Reading:     r.Tokens,
+		Reading:     reading,
 		Lines:       d.Lines,
-		Money:       d.Money(r.Tokens),
+		Money:       d.Money(reading),
 		WindowWords: d.Window.Words(),
 		Manual:      mr.Manual,
 		Offer:       mr.Offer,
 		SkillPrefix: skillPrefix(getenv),
-	}), nil
+	})
 }
 
 // decide applies the policy for one call. With the lines fixed it does no

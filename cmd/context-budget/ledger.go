@@ -139,7 +139,7 @@ func runLedgerRecord(args []string, stdin io.Reader, stdout, stderr io.Writer) i
 	if *transcriptPath != "" {
 		// Without --project the row goes to the session's own project,
 		// the folder its transcript says it ran in.
-		name, err := recordRow(*project, *transcriptPath, "", os.Getenv)
+		name, err := recordRow(*project, *transcriptPath, "", os.Getenv, stderr)
 		if errors.Is(err, errNoRoot) {
 			return fail(stderr, err, "give --project DIR, the project whose ledger gets the row")
 		}
@@ -162,7 +162,7 @@ func runLedgerRecord(args []string, stdin io.Reader, stdout, stderr io.Writer) i
 		return 0
 	}
 	waitForFinal(p.TranscriptPath, p.LastAssistantMessage)
-	if _, err := recordRow(root, p.TranscriptPath, p.SessionID, os.Getenv); err != nil && !errors.Is(err, os.ErrNotExist) && !errors.Is(err, errNoResponses) {
+	if _, err := recordRow(root, p.TranscriptPath, p.SessionID, os.Getenv, stderr); err != nil && !errors.Is(err, os.ErrNotExist) && !errors.Is(err, errNoResponses) {
 		fmt.Fprintf(stderr, "context-budget: ledger record: %v\n", err)
 	}
 	return 0
@@ -174,13 +174,19 @@ var errNoRoot = errors.New("the session's project folder is not here")
 
 // errNoResponses reports a transcript with nothing to price yet: the Stop
 // hook says nothing about it, a backfill does.
-var errNoResponses = errors.New("no responses to price")
+var errNoResponses error = constError("no responses to price")
+
+// constError is an error that is a constant: a package-level errors.New
+// runs at package initialisation, which every hook call would pay.
+type constError string
+
+func (e constError) Error() string { return string(e) }
 
 // recordRow prices a session and writes its row under root (when "", the
 // session's own working folder, which must exist). session, when set, is
 // the row's id (the hook's payload); else the transcript's own, or its
 // file name.
-func recordRow(root, transcriptPath, session string, getenv func(string) string) (string, error) {
+func recordRow(root, transcriptPath, session string, getenv func(string) string, stderr io.Writer) (string, error) {
 	s, err := orientation.Read(transcriptPath)
 	if err != nil {
 		return "", err
@@ -203,7 +209,11 @@ func recordRow(root, transcriptPath, session string, getenv func(string) string)
 	tab, err := prices.Load(prices.OverrideFiles(root, getenv))
 	warning := ""
 	if err != nil {
+		// A bad override (a NaN, infinite or negative rate among them)
+		// costs the override, never the row: one line on stderr, the row
+		// priced with the built-in table and saying so.
 		warning = fmt.Sprintf("price overrides not applied: %v", err)
+		fmt.Fprintf(stderr, "context-budget: %s; using the built-in prices\n", warning)
 		if tab, err = prices.Embedded(); err != nil {
 			return "", err
 		}

@@ -23,8 +23,10 @@ type command struct {
 	run     func(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 }
 
-// commands is the command table, one entry per subcommand. `help` is not in
-// it: it reads the table.
+// commands is the command table, one entry per subcommand, a static table
+// rather than one built in an init function (the hook pays for every
+// package initialisation at each call). `help` is not in it: it reads the
+// table.
 var commands = []command{
 	{"hook", "the PostToolUse hook (Claude Code runs it)", "The hook", runHook},
 	{"lines", "where this session stands: the reading and both lines", "Lines", runLines},
@@ -39,6 +41,7 @@ var commands = []command{
 }
 
 func main() {
+	growStack()
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 

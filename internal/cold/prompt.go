@@ -1,23 +1,25 @@
 package cold
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // passCommands are the slash commands a cold cache never stops: /compact,
 // /clear and /relay (the ways out of a big context; /relay take starts
 // the fresh session), and the built-ins that make no model request, so
 // re-write nothing.
-var passCommands = map[string]bool{
-	"compact": true, "clear": true, "relay": true,
-	"add-dir": true, "agents": true, "bashes": true, "branch": true, "bug": true,
-	"config": true, "context": true, "copy": true, "cost": true, "doctor": true,
-	"effort": true, "exit": true, "export": true, "fast": true, "feedback": true,
-	"fork": true, "help": true, "hooks": true, "ide": true, "keybindings": true,
-	"login": true, "logout": true, "mcp": true, "memory": true, "model": true,
-	"output-style": true, "permissions": true, "plugin": true, "plugins": true,
-	"privacy-settings": true, "quit": true, "release-notes": true, "rename": true,
-	"resume": true, "rewind": true, "sandbox": true, "skills": true, "stats": true,
-	"status": true, "statusline": true, "tasks": true, "terminal-setup": true,
-	"theme": true, "todos": true, "upgrade": true, "usage": true, "vim": true,
+// A slice, not a map: a map literal is built at package initialisation,
+// which every hook call would pay.
+var passCommands = []string{
+	"compact", "clear", "relay", "add-dir", "agents", "bashes", "branch",
+	"bug", "config", "context", "copy", "cost", "doctor", "effort", "exit",
+	"export", "fast", "feedback", "fork", "help", "hooks", "ide",
+	"keybindings", "login", "logout", "mcp", "memory", "model",
+	"output-style", "permissions", "plugin", "plugins", "privacy-settings",
+	"quit", "release-notes", "rename", "resume", "rewind", "sandbox",
+	"skills", "stats", "status", "statusline", "tasks", "terminal-setup",
+	"theme", "todos", "upgrade", "usage", "vim",
 }
 
 // Passes reports whether a prompt always passes a cold cache: one of the
@@ -35,5 +37,5 @@ func Passes(prompt string) bool {
 	if i := strings.IndexAny(name, " \t\r\n"); i >= 0 {
 		name = name[:i]
 	}
-	return passCommands[strings.ToLower(name)]
+	return slices.Contains(passCommands, strings.ToLower(name))
 }

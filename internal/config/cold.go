@@ -33,12 +33,6 @@ type Cold struct {
 	SavingUSD float64
 }
 
-func init() {
-	// Kept beside their parser, so that every variable stays listed for
-	// doctor and the docs test.
-	Variables = append(Variables, EnvCold, EnvColdSaving)
-}
-
 // ColdFromEnv reads and validates the cold-cache settings.
 func ColdFromEnv(getenv func(string) string) (Cold, error) {
 	c := Cold{}

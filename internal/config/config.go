@@ -24,7 +24,8 @@ const (
 )
 
 // Variables lists every variable the program reads, for doctor and help.
-var Variables = []string{EnvWarn, EnvPause, EnvWarnSaving, EnvPauseSaving, EnvLines, EnvManual, EnvWindow, EnvRate}
+var Variables = []string{EnvWarn, EnvPause, EnvWarnSaving, EnvPauseSaving, EnvLines, EnvManual, EnvWindow, EnvRate,
+	EnvCold, EnvColdSaving}
 
 // Defaults of the lines (design §4).
 const (

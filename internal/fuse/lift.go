@@ -3,6 +3,7 @@ package fuse
 import (
 	"encoding/json"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -20,7 +21,9 @@ type toolInput struct {
 
 // liftingVerbs are the CLI's verbs that raise, reset or drop a cap:
 // re-arming sets a new baseline, so it lifts too.
-var liftingVerbs = map[string]bool{"arm": true, "reset": true, "disarm": true}
+// Slices, not maps, here and below: a map literal is built at package
+// initialisation, which every hook call would pay.
+var liftingVerbs = []string{"arm", "reset", "disarm"}
 
 // IsStatus reports whether a tool call is only our CLI's budget status
 // (or budget with no verb, which shows the status): the one fuse verb
@@ -73,7 +76,7 @@ func Lifts(tool string, input json.RawMessage, root string) string {
 func bashLifts(command, root string) string {
 	for _, cmd := range simpleCommands(command) {
 		verb, ours := budgetVerb(cmd)
-		if ours && liftingVerbs[verb] {
+		if ours && slices.Contains(liftingVerbs, verb) {
 			return "run context-budget budget " + verb
 		}
 		w := words(cmd)
@@ -147,8 +150,7 @@ func holdsState(path, root string) bool {
 }
 
 // readers are the programs that only read the files they are given.
-var readers = map[string]bool{"cat": true, "head": true, "tail": true, "less": true, "grep": true, "rg": true,
-	"jq": true, "ls": true, "wc": true, "diff": true, "stat": true, "file": true}
+var readers = []string{"cat", "head", "tail", "less", "grep", "rg", "jq", "ls", "wc", "diff", "stat", "file"}
 
 // readsOnly reports whether a command only reads: no redirection, and
 // every simple command one of the readers (jq without an in-place flag).
@@ -158,7 +160,7 @@ func readsOnly(command string) bool {
 	}
 	for _, cmd := range simpleCommands(command) {
 		w := words(cmd)
-		if len(w) == 0 || !readers[w[0]] {
+		if len(w) == 0 || !slices.Contains(readers, w[0]) {
 			return false
 		}
 		for _, a := range w[1:] {

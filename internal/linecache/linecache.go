@@ -179,13 +179,21 @@ type cached struct {
 	Transcript string          `json:"transcript"`
 	History    json.RawMessage `json:"history"`
 	Partial    bool            `json:"partial,omitempty"`
+	// headless: the file has no header line (an older build wrote it).
+	headless bool
 }
 
+// load reads a cache file: its header line (see Hit), then the entry.
 func load(name string) (c cached, ok bool) {
 	data, err := reading.ReadFile(name, reading.MaxCacheFile)
-	if err != nil || json.Unmarshal(data, &c) != nil {
+	if err != nil {
 		return cached{}, false
 	}
+	head, data := splitHeader(data)
+	if json.Unmarshal(data, &c) != nil {
+		return cached{}, false
+	}
+	c.headless = head == nil
 	return c, true
 }
 
@@ -246,6 +254,14 @@ func (s *Session) decide() (Entry, bool, error) {
 	key := s.Key()
 	c, ok := load(name)
 	if ok && c.hit(key, s.Reading) {
+		if c.headless && !s.NoSave {
+			// Written by an older build: add the header once, so that
+			// the next calls are answered by Hit.
+			e := Entry{Key: c.Key, Reading: c.Reading, Decision: c.Decision}
+			if data, err := reading.ReadFile(name, reading.MaxCacheFile); err == nil {
+				state.WriteFile(name, append(header(&e), data...))
+			}
+		}
 		return Entry{Decision: c.Decision}, true, nil
 	}
 	e := Entry{Transcript: s.Transcript}
@@ -303,5 +319,10 @@ func (e *Entry) save(dir, name string) error {
 	if err := state.Ensure(dir); err != nil {
 		return err
 	}
-	return state.WriteFile(name, append(data, '\n'))
+	// A provisional entry has no header: Hit must not answer from it.
+	var head []byte
+	if !e.Partial {
+		head = header(e)
+	}
+	return state.WriteFile(name, append(append(head, data...), '\n'))
 }

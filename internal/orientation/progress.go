@@ -64,14 +64,14 @@ const searchSlice = 64 << 20
 func (p *progress) line(line []byte, sub bool) bool {
 	// Each search may run through a tool result of megabytes: search as
 	// few words as the line's kind needs.
-	isAssistant := bytes.Contains(line, transcript.AssistantWord)
+	isAssistant := bytes.Contains(line, []byte(transcript.AssistantWord))
 	sign := isAssistant && transcript.MayAct(line)
 	needCwd := !sub && p.Cwd == "" && isAssistant
 	prompt := !sub && !isAssistant && transcript.MayHoldPrompt(line)
 	if !sub && isAssistant && !sign {
 		// Tracked without decoding: a stop reason written as a string
 		// closes the response; null or none leaves it open.
-		p.Open = !bytes.Contains(line, transcript.StopReasonStringWord)
+		p.Open = !bytes.Contains(line, []byte(transcript.StopReasonStringWord))
 	}
 	if !sign && !needCwd && !prompt {
 		return false

@@ -181,12 +181,12 @@ func (sc *scanner) file(r io.Reader, sub bool) error {
 // worthDecoding reports whether a line may hold a response, a boundary or
 // an operator prompt (the filter words are transcript's).
 func worthDecoding(line []byte) bool {
-	return bytes.Contains(line, transcript.AssistantWord) || bytes.Contains(line, transcript.BoundaryWord) ||
+	return bytes.Contains(line, []byte(transcript.AssistantWord)) || bytes.Contains(line, []byte(transcript.BoundaryWord)) ||
 		transcript.MayHoldPrompt(line)
 }
 
 func (sc *scanner) line(line []byte, sub bool) {
-	if !sub && bytes.Contains(line, transcript.CostStateWord) {
+	if !sub && bytes.Contains(line, []byte(transcript.CostStateWord)) {
 		sc.costState(line)
 	}
 	if !worthDecoding(line) {

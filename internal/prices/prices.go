@@ -1,24 +1,21 @@
 // Package prices holds the price table: USD per million tokens for each
-// Claude model and speed (design §4). The table ships embedded as TOML with
-// its as_of date; a user file of the same shape overrides or extends it.
+// Claude model and speed (design §4). The table ships embedded: its source
+// is prices.toml, compiled into Go data (table_gen.go, by go generate) so
+// that a hook call parses nothing. A user file of the same shape as
+// prices.toml overrides or extends it; it is read with this package's own
+// reader of the TOML it needs (parse.go), which has no package
+// initialisation.
 package prices
 
 import (
-	_ "embed"
 	"errors"
-	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
 
-	"github.com/BurntSushi/toml"
-
+	"github.com/muthur/context-budget/internal/reading"
 	"github.com/muthur/context-budget/internal/transcript"
 )
-
-//go:embed prices.toml
-var embedded []byte
 
 // Rates are USD per million tokens.
 type Rates struct {
@@ -48,57 +45,23 @@ type Table struct {
 	Files []string `toml:"-"`
 }
 
-// Embedded returns the table built into the binary.
+// Embedded returns the table built into the binary: a fresh copy, which
+// the caller may change.
 func Embedded() (*Table, error) {
-	return parse(embedded, "embedded prices.toml")
+	t := &Table{AsOf: embeddedAsOf, Rows: make([]Row, len(embeddedRows))}
+	copy(t.Rows, embeddedRows[:])
+	for i := range t.Rows {
+		if b := t.Rows[i].Band; b != nil {
+			c := *b
+			t.Rows[i].Band = &c
+		}
+	}
+	return t, nil
 }
 
-// EmbeddedAsOf is the as_of date of the built-in table, read without
-// parsing the table (the line cache keys on it on every hook call).
-func EmbeddedAsOf() string {
-	// A plain scan, not a regexp: a package-level regexp is compiled at
-	// start-up, which every hook call would pay.
-	for line := range strings.Lines(string(embedded)) {
-		rest, ok := strings.CutPrefix(line, "as_of")
-		if !ok {
-			continue
-		}
-		rest = strings.TrimLeft(rest, " \t")
-		if rest, ok = strings.CutPrefix(rest, "="); !ok {
-			continue
-		}
-		rest = strings.TrimSpace(rest)
-		if len(rest) >= 2 && rest[0] == '"' {
-			if end := strings.IndexByte(rest[1:], '"'); end >= 0 {
-				return rest[1 : 1+end]
-			}
-		}
-	}
-	return ""
-}
-
-func parse(data []byte, name string) (*Table, error) {
-	var t Table
-	md, err := toml.Decode(string(data), &t)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	if und := md.Undecoded(); len(und) > 0 {
-		return nil, fmt.Errorf("%s: unknown key %s", name, und[0])
-	}
-	for i, r := range t.Rows {
-		if r.ID == "" {
-			return nil, fmt.Errorf("%s: model row %d has no id", name, i+1)
-		}
-		if r.Input < 0 || r.Output < 0 || r.CacheRead < 0 || r.CacheWrite5m < 0 || r.CacheWrite1h < 0 {
-			return nil, fmt.Errorf("%s: model %s has a negative rate", name, r.ID)
-		}
-		if r.BandAbove > 0 && r.Band == nil {
-			return nil, fmt.Errorf("%s: model %s has band_above but no [model.band]", name, r.ID)
-		}
-	}
-	return &t, nil
-}
+// EmbeddedAsOf is the as_of date of the built-in table (the line cache
+// keys on it on every hook call).
+func EmbeddedAsOf() string { return embeddedAsOf }
 
 // OverrideFiles lists the user files that may override the table, in the
 // order they apply (a later one wins): the user's, then the project's.
@@ -135,7 +98,7 @@ func Load(files []string) (*Table, error) {
 		if err != nil {
 			return t, err
 		}
-		o, err := parse(data, name)
+		o, err := Parse(data, name)
 		if err != nil {
 			return t, err
 		}
@@ -150,21 +113,10 @@ func Load(files []string) (*Table, error) {
 // of 16 MiB; a real table is a few kilobytes.
 const maxOverride = 1 << 20
 
-// readOverride reads an override file, refusing one past maxOverride.
+// readOverride reads an override file: a regular file of at most
+// maxOverride bytes (a FIFO or a link to /dev/zero is refused, not read).
 func readOverride(name string) ([]byte, error) {
-	f, err := os.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxOverride+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(data) > maxOverride {
-		return nil, fmt.Errorf("%s: larger than %d bytes, not a price table", name, maxOverride)
-	}
-	return data, nil
+	return reading.ReadFile(name, maxOverride)
 }
 
 // merge lays o over t: a row of o replaces t's row of the same id and

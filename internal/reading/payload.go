@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"unicode/utf8"
 )
 
 // Payload is the part of a Claude Code hook's stdin this program reads.
@@ -157,8 +158,8 @@ func readPayload(r io.Reader, keepInput bool) (Payload, error) {
 				if !ok {
 					return Payload{}, ErrPayload
 				}
-				var v string
-				if json.Unmarshal(raw, &v) != nil {
+				v, ok := plainQuoted(raw)
+				if !ok && json.Unmarshal(raw, &v) != nil {
 					return Payload{}, ErrPayload
 				}
 				*dst = v
@@ -205,4 +206,21 @@ func resetLiteral(v any) {
 	case *bool:
 		*p = false
 	}
+}
+
+// plainQuoted returns the text of a JSON string (raw, with its quotes)
+// that needs no unquoting: no escape, no control character, valid UTF-8.
+// Anything else is left to encoding/json (ok false), whose first decode
+// in a process costs more than the rest of the payload's reading.
+func plainQuoted(raw []byte) (string, bool) {
+	body := raw[1 : len(raw)-1]
+	for _, c := range body {
+		if c < 0x20 || c == '\\' || c == '"' {
+			return "", false
+		}
+	}
+	if !utf8.Valid(body) {
+		return "", false
+	}
+	return string(body), true
 }

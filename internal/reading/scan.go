@@ -18,15 +18,23 @@ type scanner struct {
 	// a refill must not drop them.
 	keep int
 	err  error
+	// full: the last read filled the window, so the input is large.
+	full bool
 }
 
 // windowSize is the read size. The window grows only to hold a kept
 // string (a key or a field value) longer than it, which no real payload
-// has; the hook bounds its input anyway.
-const windowSize = 32 << 10
+// has; the hook bounds its input anyway. It starts at firstWindow: most
+// payloads are a few hundred bytes, and in a fresh process every page of
+// a buffer is a page fault, paid whether the read fills it or not. A
+// read that fills the first window moves to the full size.
+const (
+	windowSize  = 32 << 10
+	firstWindow = 4 << 10
+)
 
 func newScanner(r io.Reader) *scanner {
-	return &scanner{r: r, buf: make([]byte, windowSize), keep: -1}
+	return &scanner{r: r, buf: make([]byte, firstWindow), keep: -1}
 }
 
 // fill reads more input into the window and reports whether any came.
@@ -42,11 +50,12 @@ func (s *scanner) fill() bool {
 	copy(s.buf, s.buf[from:s.n])
 	s.n -= from
 	s.i -= from
-	if s.n == len(s.buf) {
-		s.buf = append(s.buf, make([]byte, len(s.buf))...)
+	if s.n == len(s.buf) || len(s.buf) < windowSize && s.full {
+		s.buf = append(s.buf, make([]byte, max(len(s.buf), windowSize-len(s.buf)))...)
 	}
 	for {
 		m, err := s.r.Read(s.buf[s.n:])
+		s.full = s.n+m == len(s.buf)
 		s.n += m
 		if err != nil {
 			s.err = err

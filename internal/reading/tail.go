@@ -45,7 +45,7 @@ type Reading struct {
 const (
 	MaxLine    = 4 << 20
 	MaxBack    = 256 << 20
-	firstBlock = 16 << 10
+	firstBlock = 8 << 10
 )
 
 // ErrNoReading reports a transcript with no qualifying response within
@@ -116,28 +116,19 @@ func Last(f io.ReaderAt, size int64, toolUseID string) (r Reading, seen bool, er
 	found := false
 	// A damaged line may hold several records, which Decode passes in file
 	// order; they are taken last first, like the lines.
-	type candidate struct {
-		r   Reading
-		has bool // holds the tool_use block
-	}
 	var line []candidate
 	// Only lines holding the word "assistant" as a JSON string can hold a
 	// response: inside a string its quotes would be escaped. Filtering on
 	// it lets the scan stream past multi-megabyte tool results.
-	err = scanBack(f, size, transcript.AssistantWord, func(text []byte) bool {
+	err = scanBack(f, size, []byte(transcript.AssistantWord), func(text []byte) bool {
 		line = line[:0]
-		transcript.Decode(text, func(rec *transcript.Record) {
-			if !rec.IsResponse() {
-				return
+		if fr, content, resp, ok := fastRecord(text); ok {
+			if resp {
+				line = append(line, candidate{r: fr, has: needle != nil && bytes.Contains(content, needle)})
 			}
-			u := rec.Message.Usage
-			line = append(line, candidate{
-				r: Reading{Tokens: u.Context(), Model: rec.Message.Model,
-					RequestedModel: rec.RequestedModel, Version: rec.Version, MessageID: rec.Message.ID, Usage: *u,
-					Time: rec.Timestamp},
-				has: needle != nil && bytes.Contains(rec.Message.Content, needle),
-			})
-		})
+		} else {
+			line = decodeSlow(text, needle, line)
+		}
 		for i := len(line) - 1; i >= 0; i-- {
 			c := line[i]
 			if found && c.r.MessageID != r.MessageID {
@@ -157,6 +148,31 @@ func Last(f io.ReaderAt, size int64, toolUseID string) (r Reading, seen bool, er
 		err = ErrNoReading
 	}
 	return r, seen, err
+}
+
+// candidate is a response record of a line: its reading, and whether it
+// holds the call's tool_use block.
+type candidate struct {
+	r   Reading
+	has bool
+}
+
+// decodeSlow appends the responses among the records of a line, decoded
+// by transcript.Decode (damaged lines included), to line.
+func decodeSlow(text, needle []byte, line []candidate) []candidate {
+	transcript.Decode(text, func(rec *transcript.Record) {
+		if !rec.IsResponse() {
+			return
+		}
+		u := rec.Message.Usage
+		line = append(line, candidate{
+			r: Reading{Tokens: u.Context(), Model: rec.Message.Model,
+				RequestedModel: rec.RequestedModel, Version: rec.Version, MessageID: rec.Message.ID, Usage: *u,
+				Time: rec.Timestamp},
+			has: needle != nil && bytes.Contains(rec.Message.Content, needle),
+		})
+	})
+	return line
 }
 
 // ScanBack calls fn with each line of the first size bytes of f, from the
@@ -317,6 +333,12 @@ func (b *backBuffer) data() []byte { return b.buf[b.off:] }
 
 // prepend makes room for n bytes before the data and returns that room.
 func (b *backBuffer) prepend(n int) []byte {
+	if b.buf == nil {
+		// The first block is allocated to its size: it is most often the
+		// only one, and every page of a larger buffer would be a fault.
+		b.buf = make([]byte, n)
+		b.off = n
+	}
 	if b.off < n {
 		have := len(b.buf) - b.off
 		nb := make([]byte, 2*(have+n))

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"slices"
+	"sync"
 )
 
 // The tools design §8 counts as acting: those that write a file (acting
@@ -82,18 +83,26 @@ func ActingCalls(content json.RawMessage) []ToolUse {
 
 // actingWords are the acting tools' names and the end of turn as JSON
 // strings: a line or content that holds none of them cannot act.
-var actingWords = func() [][]byte {
-	var ws [][]byte
-	for _, n := range slices.Concat(EditTools, AskTools, []string{EndTurn}) {
-		ws = append(ws, []byte(`"`+n+`"`))
-	}
-	return ws
-}()
+// They are built on first use, not at package initialisation, which
+// every hook call would pay.
+func actingWords() [][]byte {
+	actingOnce.Do(func() {
+		for _, n := range slices.Concat(EditTools, AskTools, []string{EndTurn}) {
+			actingList = append(actingList, []byte(`"`+n+`"`))
+		}
+	})
+	return actingList
+}
+
+var (
+	actingOnce sync.Once
+	actingList [][]byte
+)
 
 // MayAct reports whether b (a line, or a message's content) may show an
 // act: it holds an acting tool's name or the end of turn as a JSON string.
 func MayAct(b []byte) bool {
-	for _, w := range actingWords {
+	for _, w := range actingWords() {
 		if bytes.Contains(b, w) {
 			return true
 		}

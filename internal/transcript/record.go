@@ -167,7 +167,7 @@ type core struct {
 	} `json:"message"`
 }
 
-var objectStart = []byte(`{"`)
+const objectStart = `{"`
 
 // maxAttempts bounds the work spent on one damaged line: each failed attempt
 // may scan to the end of the line, so an adversarial line would otherwise
@@ -177,7 +177,7 @@ const maxAttempts = 64
 func decodeDamaged(line []byte, fn func(r *Record)) {
 	rest := line
 	for range maxAttempts {
-		i := bytes.Index(rest, objectStart)
+		i := bytes.Index(rest, []byte(objectStart))
 		if i < 0 {
 			return
 		}

@@ -1,0 +1,133 @@
+package linecache
+
+import (
+	"os"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/muthur/context-budget/internal/config"
+	"github.com/muthur/context-budget/internal/state"
+)
+
+// TestHitAgreesWithDecide: wherever Decide would answer from the cache,
+// Hit answers the same lines from the header alone; wherever Decide
+// would recompute (growth, a drop, a changed key), Hit declines.
+func TestHitAgreesWithDecide(t *testing.T) {
+	f := newFixture(t)
+	for _, c := range []int64{60_000, 62_500, 65_000, 70_000, 72_500, 75_000, 67_500, 90_000, 92_500} {
+		writeClimb(t, f.s.Transcript, c)
+		st, _ := config.FromEnv(f.s.Getenv)
+		f.s.Settings, f.s.Reading = st, c
+		lines, compactions, ok := Hit(&f.s)
+		d, hit, err := Decide(&f.s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ok != hit {
+			t.Fatalf("at %d: Hit %v, Decide's hit %v", c, ok, hit)
+		}
+		if ok && (lines != d.Lines.Tokens() || compactions != d.Compactions) {
+			t.Fatalf("at %d: Hit's lines %+v (%d compactions), Decide's %+v (%d)", c, lines, compactions, d.Lines.Tokens(), d.Compactions)
+		}
+	}
+	// A changed setting changes the key: no hit.
+	f.env[config.EnvWarnSaving] = "0.35"
+	st, _ := config.FromEnv(f.s.Getenv)
+	f.s.Settings = st
+	if _, _, ok := Hit(&f.s); ok {
+		t.Error("Hit answered under a changed key")
+	}
+}
+
+// TestHitWithoutHeader: a cache written before the header existed (plain
+// JSON) is no hit for Hit but still loads.
+func TestHitWithoutHeader(t *testing.T) {
+	f := newFixture(t)
+	f.at(60_000)
+	name := FileName(f.s.Dir, f.s.ID)
+	data, _ := os.ReadFile(name)
+	head, rest := splitHeader(data)
+	if head == nil {
+		t.Fatalf("no header in %q", data)
+	}
+	os.WriteFile(name, rest, 0o644)
+	if _, _, ok := Hit(&f.s); ok {
+		t.Error("Hit answered from a file without a header")
+	}
+	if _, ok := Load(name); !ok {
+		t.Error("a file without a header no longer loads")
+	}
+	if _, hit, _ := Decide(&f.s); !hit {
+		t.Error("Decide missed on a file without a header")
+	}
+	// That hit added the header: the next call is Hit's.
+	if _, _, ok := Hit(&f.s); !ok {
+		t.Error("a hit on a file without a header did not add one")
+	}
+}
+
+// TestHitHostileFiles: a cache that is a FIFO or a link to /dev/zero is
+// no hit and does not block or read without end.
+func TestHitHostileFiles(t *testing.T) {
+	f := newFixture(t)
+	f.at(60_000)
+	name := FileName(f.s.Dir, f.s.ID)
+	os.Remove(name)
+	if err := syscall.Mkfifo(name, 0o644); err == nil {
+		if _, _, ok := Hit(&f.s); ok {
+			t.Error("a FIFO answered")
+		}
+		os.Remove(name)
+	}
+	if os.Symlink("/dev/zero", name) == nil {
+		if _, _, ok := Hit(&f.s); ok {
+			t.Error("/dev/zero answered")
+		}
+	}
+}
+
+func TestParseHeader(t *testing.T) {
+	e := &Entry{Key: "v2|a \"quoted\"\npath|", Reading: 65_000}
+	e.Decision.Lines.Warn.Tokens, e.Decision.Lines.Pause.Tokens = 170_000, 200_000
+	e.Decision.Compactions = 2
+	h := header(e)
+	head, rest := splitHeader(append(h, []byte("{}\n")...))
+	if string(rest) != "{}\n" {
+		t.Fatalf("rest %q", rest)
+	}
+	r, ls, n, key, ok := parseHeader(head)
+	if !ok || r != 65_000 || ls != (state.Lines{Warn: 170_000, Pause: 200_000}) || n != 2 || key != e.Key {
+		t.Fatalf("parseHeader(%q) = %d %+v %d %q %v", head, r, ls, n, key, ok)
+	}
+	for _, bad := range []string{"H ", "H 1 2", "H 1 2 3", "H 1 2 3 4", "H x 2 3 4 \"k\"", "H 1 2 3 4 k", "H 1 2 3 4 \"k",
+		"H 99999999999999999999 2 3 4 \"k\"", "H 1 0 3 4 \"k\"", "H 1 2 3 -1 \"k\""} {
+		if _, _, _, _, ok := parseHeader([]byte(bad)); ok {
+			t.Errorf("parseHeader(%q) accepted", bad)
+		}
+	}
+}
+
+func FuzzParseHeader(f *testing.F) {
+	f.Add([]byte("H 65000 170000 200000 1 \"v2|caps\""))
+	f.Add([]byte("H 1 2 3 0 \"\\n\""))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		head, _ := splitHeader(data)
+		if head == nil {
+			return
+		}
+		r, ls, n, key, ok := parseHeader(head)
+		if !ok {
+			return
+		}
+		// What parses round-trips through header.
+		e := &Entry{Key: key, Reading: r}
+		e.Decision.Lines.Warn.Tokens, e.Decision.Lines.Pause.Tokens = ls.Warn, ls.Pause
+		e.Decision.Compactions = n
+		h := header(e)
+		r2, ls2, n2, key2, ok2 := parseHeader(h[:len(h)-1])
+		if !ok2 || r2 != r || ls2 != ls || n2 != n || key2 != key || strings.ContainsRune(string(h[:len(h)-1]), '\n') {
+			t.Fatalf("round trip of %q: %q", head, h)
+		}
+	})
+}
