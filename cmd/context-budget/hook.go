@@ -63,7 +63,7 @@ type hookSpecific struct {
 
 // hookNotice decides the notice for one call: "" for silence.
 func hookNotice(p reading.Payload, getenv func(string) string) (string, error) {
-	if p.AgentID != "" || !state.PlainName(p.SessionID) || p.TranscriptPath == "" {
+	if p.Subagent || !state.PlainName(p.SessionID) || p.TranscriptPath == "" {
 		return "", nil
 	}
 	s, err := config.FromEnv(getenv)

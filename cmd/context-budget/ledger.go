@@ -146,12 +146,10 @@ func runLedgerRecord(args []string, stdin io.Reader, stdout, stderr io.Writer) i
 		fmt.Fprintln(stdout, name)
 		return 0
 	}
-	data, err := io.ReadAll(io.LimitReader(stdin, maxPayload))
-	if err != nil {
-		return 0
-	}
-	p, err := reading.ParsePayload(data)
-	if err != nil || p.AgentID != "" || !state.PlainName(p.SessionID) || p.TranscriptPath == "" {
+	// Streamed like the PostToolUse payload: a huge field is skipped
+	// through a small window, never held.
+	p, err := reading.ReadPayload(io.LimitReader(stdin, maxPayload))
+	if err != nil || p.Subagent || !state.PlainName(p.SessionID) || p.TranscriptPath == "" {
 		return 0
 	}
 	root := os.Getenv("CLAUDE_PROJECT_DIR")

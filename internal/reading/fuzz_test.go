@@ -65,6 +65,9 @@ func FuzzParsePayload(f *testing.F) {
 		if err != nil {
 			t.Fatalf("ParsePayload failed on an object encoding/json reads: %v", err)
 		}
+		if len(data) > maxField {
+			return // a field may be too long to keep, refused on purpose (TestPayloadFieldBounded)
+		}
 		field := func(key string) string {
 			var s string
 			if raw, ok := m[key]; ok && len(raw) > 0 && raw[0] == '"' {
@@ -75,12 +78,16 @@ func FuzzParsePayload(f *testing.F) {
 			return s
 		}
 		want := Payload{
-			HookEventName:  field("hook_event_name"),
-			SessionID:      field("session_id"),
-			TranscriptPath: field("transcript_path"),
-			Cwd:            field("cwd"),
-			AgentID:        field("agent_id"),
-			ToolUseID:      field("tool_use_id"),
+			HookEventName:        field("hook_event_name"),
+			SessionID:            field("session_id"),
+			TranscriptPath:       field("transcript_path"),
+			Cwd:                  field("cwd"),
+			AgentID:              field("agent_id"),
+			ToolUseID:            field("tool_use_id"),
+			LastAssistantMessage: field("last_assistant_message"),
+		}
+		if raw, ok := m["agent_id"]; ok && string(raw) != "null" {
+			want.Subagent = true
 		}
 		if p != want {
 			t.Fatalf("ParsePayload = %+v\nencoding/json gives %+v", p, want)

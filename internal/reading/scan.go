@@ -106,32 +106,43 @@ func (s *scanner) end() error {
 
 // skip skips a string.
 func (s *scanner) skip() bool {
-	_, ok := s.string(false)
+	_, ok, _ := s.string(0)
 	return ok
 }
 
 // quoted reads a string and returns it with its quotes, valid until the
-// next call.
-func (s *scanner) quoted() ([]byte, bool) { return s.string(true) }
+// next call. A string longer than max bytes (quotes and escapes counted)
+// is skipped instead, through the window, and reported long: the window
+// never grows past max for a kept string.
+func (s *scanner) quoted(max int) (raw []byte, ok, long bool) { return s.string(max) }
 
 // string skips a string from its opening quote to its closing one,
 // jumping from quote to quote, so a long string costs a memchr per
 // window. A quote preceded by an odd run of backslashes is escaped; the
-// run may start in an earlier window, so its length is carried over.
-func (s *scanner) string(keep bool) ([]byte, bool) {
+// run may start in an earlier window, so its length is carried over. With
+// max > 0 the string is kept, up to max bytes: past that it is only
+// skipped and reported long.
+func (s *scanner) string(max int) (raw []byte, ok, long bool) {
 	if !s.byte('"') {
-		return nil, false
+		return nil, false, false
 	}
 	start := s.i - 1
+	keep := max > 0
 	if keep {
 		s.keep = start
 		defer func() { s.keep = -1 }()
 	}
 	carry := 0 // backslashes ending the input already passed over
 	for {
+		if keep && s.i-start > max {
+			// Too long to be a field this program keeps: drop what is
+			// held and skip the rest like any other value.
+			keep, long = false, true
+			s.keep = -1
+		}
 		if s.i >= s.n {
 			if !s.fill() {
-				return nil, false
+				return nil, false, false
 			}
 			if keep {
 				start = s.keep
@@ -156,10 +167,13 @@ func (s *scanner) string(keep bool) ([]byte, bool) {
 		carry = 0
 		s.i += j + 1
 		if run%2 == 0 {
-			if keep {
-				return s.buf[start:s.i], true
+			if keep && s.i-start > max {
+				return nil, true, true
 			}
-			return nil, true
+			if keep {
+				return s.buf[start:s.i], true, false
+			}
+			return nil, true, long
 		}
 	}
 }
