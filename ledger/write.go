@@ -40,12 +40,15 @@ func Marshal(r *Row) ([]byte, error) {
 }
 
 // Write writes r to its Path under root, replacing any row of the same
-// session atomically, and returns the path.
+// session atomically, and returns the path. Figures out of range (a NaN
+// from a bad price table) are first made to fit (Sanitize): a row is
+// always written, and always reads back.
 func Write(root string, r *Row) (string, error) {
 	name, err := Path(root, r)
 	if err != nil {
 		return "", err
 	}
+	r.Sanitize()
 	data, err := Marshal(r)
 	if err != nil {
 		return "", err

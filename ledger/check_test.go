@@ -1,0 +1,72 @@
+package ledger
+
+import (
+	"errors"
+	"math"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// Rows are committed and shared: figures no session can have are refused
+// at the border, and the Reader skips and counts them (issue 20, class 2).
+func TestParseRefusesOutOfRange(t *testing.T) {
+	for _, bad := range []string{
+		`{"sessionId":"a","orientation":{"endedBy":"Edit","contextTokens":4611686018427387904}}`,
+		`{"sessionId":"a","orientation":{"endedBy":"Edit","contextTokens":-5}}`,
+		`{"sessionId":"a","orientation":{"endedBy":"Edit","contextTokens":10000001}}`,
+		`{"sessionId":"a","orientation":{"endedBy":"Edit","contextTokens":5000,"spend":{"costUsd":1e308}}}`,
+		`{"sessionId":"a","orientation":{"endedBy":"Edit","contextTokens":5000,"spend":{"costUsd":-0.5}}}`,
+		`{"sessionId":"a","total":{"costUsd":-1}}`,
+		`{"sessionId":"a","total":{"inputTokens":-1}}`,
+		`{"sessionId":"a","total":{"cacheReadTokens":9223372036854775807}}`,
+		`{"sessionId":"a","subagents":{"responses":-3}}`,
+		`{"sessionId":"a","byRate":{"m/standard":{"costUsd":1e300}}}`,
+		`{"sessionId":"a","claudeCodeTotalUsd":-2}`,
+		`{"sessionId":"a","compactions":[{"preTokens":-1}]}`,
+		`{"sessionId":"a","compactions":[{"preTokens":100,"contextTokens":4611686018427387904}]}`,
+	} {
+		if _, err := Parse([]byte(bad)); !errors.Is(err, ErrRange) {
+			t.Errorf("Parse(%s) = %v, want ErrRange", bad, err)
+		}
+	}
+	good := `{"sessionId":"a","total":{"costUsd":12.5,"cacheReadTokens":900000000},"orientation":{"endedBy":"Edit","contextTokens":1000000,"spend":{"costUsd":0.4}}}`
+	if _, err := Parse([]byte(good)); err != nil {
+		t.Errorf("a row in range: %v", err)
+	}
+
+	root := t.TempDir()
+	dir := filepath.Join(Dir(root), "2026-10")
+	os.MkdirAll(dir, 0o755)
+	os.WriteFile(filepath.Join(dir, "a.json"), []byte(good), 0o644)
+	os.WriteFile(filepath.Join(dir, "b.json"), []byte(`{"sessionId":"b","total":{"costUsd":1e308}}`), 0o644)
+	rd := mustReader(t, Dir(root))
+	rows, _ := rd.ReadAll()
+	if len(rows) != 1 || rd.Skipped != 1 {
+		t.Errorf("rows %d, skipped %d; want 1 and 1", len(rows), rd.Skipped)
+	}
+}
+
+// A row priced by a table gone wrong (NaN, an infinity) is still written,
+// and reads back: json refuses NaN, and the Stop hook used to write no row
+// at all (issue 20, class 3).
+func TestWriteNaN(t *testing.T) {
+	root := t.TempDir()
+	nan, inf := math.NaN(), math.Inf(1)
+	r := &Row{SessionID: "s1", PricesAsOf: "x", FirstResponseAt: "2026-09-01T00:00:00Z", ClaudeCodeTotalUSD: &inf,
+		Total: Tally{CostUSD: nan, Responses: 2}, OwnTurns: Tally{CostUSD: inf}, Subagents: Tally{CostUSD: -1},
+		ByRate:      map[string]Tally{"m/standard": {CostUSD: nan}},
+		Orientation: &Phase{EndedBy: "Edit", ContextTokens: 5000, Spend: Tally{CostUSD: math.Inf(-1)}}}
+	name, err := Write(root, r)
+	if err != nil {
+		t.Fatalf("Write: %v", err)
+	}
+	data, _ := os.ReadFile(name)
+	got, err := Parse(data)
+	if err != nil {
+		t.Fatalf("the row does not read back: %v\n%s", err, data)
+	}
+	if got.Total.CostUSD != 0 || got.Total.Responses != 2 || got.ClaudeCodeTotalUSD != nil || len(got.Warnings) != 1 {
+		t.Errorf("read back %+v, warnings %q", got.Total, got.Warnings)
+	}
+}
