@@ -104,7 +104,7 @@ func TestInstallUninstallRoundTrip(t *testing.T) {
 		`{}`,
 		`{"model":"opus","hooks":{"PostToolUse":[{"matcher":"Edit","hooks":[{"type":"command","command":"fmt"}]}]}}`,
 		`{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"say hi"}]}],"PreToolUse":[]},"env":{"A":"1"}}`,
-		`{"hooks":{"PostToolUse":["junk",{"matcher":"*"}]},"statusLine":null}`,
+		`{"hooks":{"PostToolUse":[{"matcher":"*","hooks":[]}]},"statusLine":null}`,
 	}
 	for _, in := range inputs {
 		o := mustParse(t, in)
@@ -129,7 +129,12 @@ func TestInstallUninstallRoundTrip(t *testing.T) {
 }
 
 func TestInstallShapeErrors(t *testing.T) {
-	for _, in := range []string{`{"hooks":[]}`, `{"hooks":{"Stop":{}}}`} {
+	// Shapes Claude Code does not read are refused, not worked around
+	// (issue 20, class 11): registering into them would do nothing.
+	for _, in := range []string{`{"hooks":[]}`, `{"hooks":{"Stop":{}}}`,
+		`{"hooks":{"PostToolUse":["x"]}}`, `{"hooks":{"PostToolUse":["junk",{"matcher":"*"}]}}`,
+		`{"hooks":{"Stop":[{"hooks":[{"command":"x"}]}]}}`, `{"hooks":{"Stop":[{"hooks":"x"}]}}`,
+		`{"hooks":{"SessionStart":[{"matcher":1,"hooks":[]}]}}`} {
 		o := mustParse(t, in)
 		before := string(Encode(o))
 		if _, err := Install(o, "/x/context-budget", Roles); err == nil {
