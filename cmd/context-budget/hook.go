@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+	"time"
 
 	"github.com/muthur/context-budget/internal/config"
 	"github.com/muthur/context-budget/internal/linecache"
@@ -27,29 +28,42 @@ func runHook(_ []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	// Keep the heap small: the hook's budget is 16 MiB of peak memory, and
 	// a tail scan through a multi-megabyte tool result leaves garbage.
 	debug.SetMemoryLimit(8 << 20)
+	// One deadline for the whole call, from here: past it the hook is
+	// silent (hook_deadline.go).
+	g := newHookGuard(stdout)
+	defer g.stop()
 	// The payload streams through a small window: a multi-megabyte
 	// tool_response is skipped, never held.
 	p, err := reading.ReadPayload(io.LimitReader(stdin, maxPayload))
 	if err != nil {
+		g.answer(nil)
 		return 0
 	}
-	text, err := hookNotice(p, os.Getenv)
+	g.begin()
+	text, err := hookNotice(p, os.Getenv, g)
 	if err != nil {
 		if ce, ok := err.(*config.Error); ok {
 			fmt.Fprintf(stderr, "context-budget: %v\n", ce)
 		}
+		g.answer(nil)
 		return 0
 	}
+	g.answer(hookJSON(p, text))
+	return 0
+}
+
+// hookJSON is the hook's output for a notice: one JSON object and a
+// newline; nothing for no notice.
+func hookJSON(p reading.Payload, text string) []byte {
 	if text == "" {
-		return 0
+		return nil
 	}
 	event := p.HookEventName
 	if event == "" {
 		event = "PostToolUse"
 	}
 	out, _ := json.Marshal(hookOutput{Specific: hookSpecific{Event: event, Context: text}})
-	stdout.Write(append(out, '\n'))
-	return 0
+	return append(out, '\n')
 }
 
 type hookOutput struct {
@@ -61,8 +75,9 @@ type hookSpecific struct {
 	Context string `json:"additionalContext"`
 }
 
-// hookNotice decides the notice for one call: "" for silence.
-func hookNotice(p reading.Payload, getenv func(string) string) (string, error) {
+// hookNotice decides the notice for one call: "" for silence. g keeps
+// the call's deadline.
+func hookNotice(p reading.Payload, getenv func(string) string, g *hookGuard) (string, error) {
 	if p.Subagent || !state.PlainName(p.SessionID) || p.TranscriptPath == "" {
 		return "", nil
 	}
@@ -77,31 +92,40 @@ func hookNotice(p reading.Payload, getenv func(string) string) (string, error) {
 	if root == "" {
 		return "", nil
 	}
-	r, err := reading.Read(p.TranscriptPath, reading.DefaultOptions(p.ToolUseID))
+	opt := reading.DefaultOptions(p.ToolUseID)
+	opt.Wait = min(opt.Wait, time.Until(g.start.Add(recordWait)))
+	r, err := reading.Read(p.TranscriptPath, opt)
 	if err != nil {
 		return "", err
 	}
 	dir := state.Dir(root)
 	d := decide(&linecache.Session{Dir: dir, ID: p.SessionID, Root: root, Transcript: p.TranscriptPath,
 		Settings: s, Getenv: getenv, Reading: r.Tokens, RequestedModel: r.RequestedModel})
-	level, err := state.Advance(dir, p.SessionID, r.Tokens, d.Lines.Tokens())
+	level, err := state.AdvanceWith(dir, p.SessionID, r.Tokens, d.Lines.Tokens(),
+		state.Options{LockDeadline: g.recordDeadline(), Gate: g.beginRecord})
 	if err != nil || level == state.None {
 		return "", err
 	}
-	// Only now, with a notice about to fire, is the operator worth a
-	// look-up: a child process, at most once per session (design §7).
-	mr := manualrelay.Decide(s.Manual, root, func() string {
-		return manualrelay.Operator(state.Dir(root), p.SessionID, manualrelay.Lookup)
-	})
-	return notice.Text(notice.Facts{
+	facts := notice.Facts{
 		Level:       level,
 		Reading:     r.Tokens,
 		Lines:       d.Lines,
 		Money:       d.Money(r.Tokens),
 		WindowWords: d.Window.Words(),
-		Manual:      mr.Manual,
-		Offer:       mr.Offer,
-	}), nil
+	}
+	// The level is on disk: from here the notice must go out. Should the
+	// operator not come in time, it goes out as it reads with no operator.
+	none := manualrelay.Decide(s.Manual, root, func() string { return "" })
+	facts.Manual, facts.Offer = none.Manual, none.Offer
+	g.recordedWith(string(hookJSON(p, notice.Text(facts))))
+	// Only now, with a notice about to fire, is the operator worth a
+	// look-up: a child process, at most once per session (design §7).
+	deadline := g.operatorDeadline()
+	mr := manualrelay.Decide(s.Manual, root, func() string {
+		return manualrelay.OperatorBy(state.Dir(root), p.SessionID, deadline, manualrelay.LookupContext)
+	})
+	facts.Manual, facts.Offer = mr.Manual, mr.Offer
+	return notice.Text(facts), nil
 }
 
 // decide applies the policy for one call. With the lines fixed it does no

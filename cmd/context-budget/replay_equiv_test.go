@@ -40,7 +40,7 @@ func hookRun(t *testing.T, path string, env map[string]string) []string {
 			t.Fatal(err)
 		}
 		done = end
-		text, err := hookNotice(p, getenv)
+		text, err := hookNotice(p, getenv, testOnlyNoDeadline())
 		if err != nil {
 			t.Fatalf("response %d: %v", k, err)
 		}

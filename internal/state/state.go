@@ -29,6 +29,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/muthur/context-budget/internal/atomicfile"
 )
@@ -135,6 +136,27 @@ func WriteFile(name string, data []byte) error {
 // level to announce (None for silence). The decision is recorded before
 // Advance returns; an error means nothing may be sent.
 func Advance(dir, session string, reading int64, lines Lines) (Level, error) {
+	return AdvanceWith(dir, session, reading, lines, Options{})
+}
+
+// Options bound Advance for a caller under a deadline.
+type Options struct {
+	// LockDeadline bounds the wait for the session's lock; zero means
+	// LockWait from now. A lock still held then is ErrLockTimeout:
+	// nothing recorded, nothing to send.
+	LockDeadline time.Time
+	// Gate, when set, is asked under the lock just before a level is
+	// recorded; false abandons the record (ErrGate). The hook uses it so
+	// that a call past its deadline records nothing it could no longer
+	// send.
+	Gate func() bool
+}
+
+// ErrGate reports a record abandoned because Options.Gate said no.
+var ErrGate = errors.New("record abandoned at the deadline")
+
+// AdvanceWith is Advance with bounds.
+func AdvanceWith(dir, session string, reading int64, lines Lines, o Options) (Level, error) {
 	if !PlainName(session) {
 		return None, ErrName
 	}
@@ -152,7 +174,11 @@ func Advance(dir, session string, reading int64, lines Lines) (Level, error) {
 	if err := Ensure(dir); err != nil {
 		return None, err
 	}
-	unlock, err := lock(filepath.Join(dir, session+".lock"))
+	deadline := o.LockDeadline
+	if deadline.IsZero() {
+		deadline = time.Now().Add(LockWait)
+	}
+	unlock, err := lock(filepath.Join(dir, session+".lock"), deadline)
 	if err != nil {
 		return None, err
 	}
@@ -167,6 +193,9 @@ func Advance(dir, session string, reading int64, lines Lines) (Level, error) {
 			}
 		}
 		return None, nil
+	}
+	if o.Gate != nil && !o.Gate() {
+		return None, ErrGate
 	}
 	data, _ := json.Marshal(next)
 	if err := WriteFile(name, append(data, '\n')); err != nil {
