@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 )
 
 // Rows are committed and shared: figures no session can have are refused
@@ -68,5 +69,48 @@ func TestWriteNaN(t *testing.T) {
 	}
 	if got.Total.CostUSD != 0 || got.Total.Responses != 2 || got.ClaudeCodeTotalUSD != nil || len(got.Warnings) != 1 {
 		t.Errorf("read back %+v, warnings %q", got.Total, got.Warnings)
+	}
+}
+
+// A temporary row left by a writer killed during its fsync (git shows it
+// forever) is cleaned by the next write in its month once a minute old,
+// and only then (issue 20, class 10).
+func TestWriteCleansStaleTemporaries(t *testing.T) {
+	root := t.TempDir()
+	r := &Row{SessionID: "s1", PricesAsOf: "x", FirstResponseAt: "2026-09-01T00:00:00Z"}
+	name, err := Write(root, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Dir(name)
+	stale := filepath.Join(dir, ".s2.json.123456.tmp")
+	fresh := filepath.Join(dir, ".s3.json.654321.tmp")
+	os.WriteFile(stale, []byte("{half"), 0o644)
+	os.WriteFile(fresh, []byte("{half"), 0o644)
+	old := time.Now().Add(-2 * time.Minute)
+	os.Chtimes(stale, old, old)
+	if _, err := Write(root, r); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(stale); !os.IsNotExist(err) {
+		t.Errorf("the stale temporary is still there: %v", err)
+	}
+	if _, err := os.Stat(fresh); err != nil {
+		t.Errorf("a fresh temporary (a live writer's) was removed: %v", err)
+	}
+}
+
+// A ledger folder that links out of the project gets no row (issue 20,
+// class 7).
+func TestWriteRefusesLinkOut(t *testing.T) {
+	root, outside := t.TempDir(), t.TempDir()
+	if err := os.Symlink(outside, filepath.Join(root, ".claude")); err != nil {
+		t.Skip(err)
+	}
+	if _, err := Write(root, &Row{SessionID: "s1", PricesAsOf: "x"}); err == nil {
+		t.Error("wrote a row through a link out of the project")
+	}
+	if entries, _ := os.ReadDir(outside); len(entries) != 0 {
+		t.Errorf("the outside folder got %d entries", len(entries))
 	}
 }

@@ -4,9 +4,11 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
+	"path"
 	"path/filepath"
 	"time"
 
+	"github.com/muthur/context-budget/internal/atomicfile"
 	"github.com/muthur/context-budget/internal/state"
 )
 
@@ -53,10 +55,22 @@ func Write(root string, r *Row) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+	// Through the project root, every component resolved inside it: a
+	// committed .claude or costs folder that links out of the project
+	// gets nothing (and a leftover temporary file of a writer killed
+	// partway is cleaned once it is a minute old).
+	rel, err := filepath.Rel(root, name)
+	if err != nil {
 		return "", err
 	}
-	return name, WriteFile(name, data)
+	rel = filepath.ToSlash(rel)
+	month := path.Dir(rel)
+	if err := atomicfile.MkdirIn(root, month); err != nil {
+		return "", err
+	}
+	atomicfile.Clean(root, month, ".tmp")
+	return name, atomicfile.WriteIn(root, rel, data, atomicfile.Options{Perm: 0o644, Sync: true, Suffix: ".tmp",
+		BeforeRename: testOnlyBeforeRename})
 }
 
 // testOnlyBeforeRename, when set, runs between writing the temporary file

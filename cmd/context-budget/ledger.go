@@ -163,6 +163,9 @@ func runLedgerRecord(args []string, stdin io.Reader, stdout, stderr io.Writer) i
 	if _, err := recordRow(root, p.TranscriptPath, p.SessionID, os.Getenv); err != nil && !errors.Is(err, os.ErrNotExist) && !errors.Is(err, errNoResponses) {
 		fmt.Fprintf(stderr, "context-budget: ledger record: %v\n", err)
 	}
+	// Once a turn, off the hook's path: the temporary files of state
+	// writes killed partway (a hook past its deadline) are cleaned.
+	state.Clean(state.Dir(root))
 	return 0
 }
 

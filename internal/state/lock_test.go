@@ -60,3 +60,35 @@ func TestLockRefusesSymlink(t *testing.T) {
 		t.Errorf("Advance through a linked lock = %v, %v; want None and an error", got, err)
 	}
 }
+
+// A state folder that is a symbolic link out of the project (committed
+// and cloned) gets no file and no .gitignore: state used to replace a
+// file there and drop a .gitignore of "*" into it (issue 20, class 7).
+func TestEnsureRefusesLinkOut(t *testing.T) {
+	for _, link := range []string{"tmp/context-budget", "tmp"} {
+		root, outside := t.TempDir(), t.TempDir()
+		os.WriteFile(filepath.Join(outside, "s1"), []byte("theirs\n"), 0o644)
+		at := filepath.Join(root, filepath.FromSlash(link))
+		os.MkdirAll(filepath.Dir(at), 0o755)
+		if err := os.Symlink(outside, at); err != nil {
+			t.Skip(err)
+		}
+		dir := Dir(root)
+		if err := Ensure(dir); err == nil {
+			t.Errorf("%s linked out: Ensure made the folder", link)
+		}
+		if got, err := Advance(dir, "s1", 500, std); err == nil || got != None {
+			t.Errorf("%s linked out: Advance = %v, %v; want None and an error", link, got, err)
+		}
+		if err := WriteFile(filepath.Join(dir, "s1.line"), []byte("x")); err == nil {
+			t.Errorf("%s linked out: WriteFile wrote", link)
+		}
+		entries, _ := os.ReadDir(outside)
+		if len(entries) != 1 {
+			t.Errorf("%s linked out: the outside folder holds %d entries, want its own one", link, len(entries))
+		}
+		if data, _ := os.ReadFile(filepath.Join(outside, "s1")); string(data) != "theirs\n" {
+			t.Errorf("%s linked out: the outside file was replaced: %q", link, data)
+		}
+	}
+}

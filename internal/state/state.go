@@ -114,22 +114,51 @@ func PlainName(id string) bool {
 }
 
 // Ensure creates dir with a .gitignore of "*" so the state never shows in
-// git status.
+// git status. The folder is created inside the project without following
+// a symbolic link out of it (see WriteFile): a committed
+// tmp/context-budget that links elsewhere is an error, and gets nothing,
+// not even the .gitignore. The project root itself is not created.
 func Ensure(dir string) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	root, rel := split(dir)
+	if err := atomicfile.MkdirIn(root, rel); err != nil {
 		return err
 	}
-	gi := filepath.Join(dir, ".gitignore")
-	if _, err := os.Stat(gi); err == nil {
+	if _, err := os.Lstat(filepath.Join(dir, ".gitignore")); err == nil {
 		return nil
 	}
-	return WriteFile(gi, []byte("*\n"))
+	return WriteFile(filepath.Join(dir, ".gitignore"), []byte("*\n"))
 }
 
 // WriteFile replaces name atomically: a temp file in the same folder, then
-// a rename, so readers see the old content or the new, never a part.
+// a rename, so readers see the old content or the new, never a part. name
+// is a file of a state folder (Dir): it is written through the project
+// root, every component resolved inside it, so a symbolic link on the way
+// that leads out of the project (a linked tmp/context-budget) is an error
+// and nothing is written elsewhere. A link at name itself is replaced,
+// never written through.
 func WriteFile(name string, data []byte) error {
-	return atomicfile.WriteFile(name, data, 0o644, false)
+	root, rel := split(filepath.Dir(name))
+	return atomicfile.WriteIn(root, rel+"/"+filepath.Base(name), data, atomicfile.Options{Perm: 0o644})
+}
+
+// Clean removes the temporary files that writers killed partway left in
+// the state folder dir (atomicfile.Clean): older than a minute and held
+// by no live writer.
+func Clean(dir string) {
+	root, rel := split(dir)
+	atomicfile.Clean(root, rel, "")
+}
+
+// split returns the project root of a state folder and the folder's path
+// under it: <root>, "tmp/context-budget" for Dir(root); for any other
+// folder, its parent and its name.
+func split(dir string) (root, rel string) {
+	dir = filepath.Clean(dir)
+	parent := filepath.Dir(dir)
+	if filepath.Base(dir) == "context-budget" && filepath.Base(parent) == "tmp" {
+		return filepath.Dir(parent), "tmp/context-budget"
+	}
+	return parent, filepath.Base(dir)
 }
 
 // Advance applies the once-per-climb rules for one reading and returns the
