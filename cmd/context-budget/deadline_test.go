@@ -162,3 +162,65 @@ func TestHookDeadlineStuckOperatorChild(t *testing.T) {
 		t.Errorf("nothing due: %q after %v (a bare process %v), want silence within %v more", out, took, base, quietBudget)
 	}
 }
+
+// Hostile payloads through the hook process: each is silence, within the
+// quiet budget, in at most 16 MiB of peak memory. A 60 MB session_id used
+// to cost 132 MiB and 1.1 s (issue 20, class 10); a non-string agent_id
+// used to let the notice through (class 8).
+func TestHookHostilePayloads(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes 60 MB payloads")
+	}
+	base := newDeadlineCase(t).startup()
+	big := strings.Repeat("a", 60<<20)
+	for _, tc := range []struct {
+		name    string
+		payload func(c *deadlineCase) string
+	}{
+		{"a 60 MB session_id", func(c *deadlineCase) string {
+			return `{"session_id":"` + big + `","transcript_path":"` + c.transcript + `","cwd":"` + c.root + `"}`
+		}},
+		{"a 60 MB cwd", func(c *deadlineCase) string {
+			return `{"session_id":"s1","transcript_path":"` + c.transcript + `","cwd":"` + big + `"}`
+		}},
+		{"a 60 MB transcript_path", func(c *deadlineCase) string {
+			return `{"session_id":"s1","transcript_path":"` + big + `","cwd":"` + c.root + `"}`
+		}},
+		{"a 60 MB escaped agent_id", func(c *deadlineCase) string {
+			return `{"session_id":"s1","transcript_path":"` + c.transcript + `","cwd":"` + c.root + `","agent_id":"` + strings.Repeat(`\"`, 30<<20) + `"}`
+		}},
+		{"an agent_id object", func(c *deadlineCase) string {
+			return `{"session_id":"s1","transcript_path":"` + c.transcript + `","cwd":"` + c.root + `","agent_id":{"id":"` + big[:1<<20] + `"}}`
+		}},
+		{"an agent_id number", func(c *deadlineCase) string {
+			return `{"session_id":"s1","transcript_path":"` + c.transcript + `","cwd":"` + c.root + `","agent_id":7}`
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := newDeadlineCase(t)
+			hwm := filepath.Join(t.TempDir(), "hwm")
+			cmd := exec.Command(os.Args[0], "hook")
+			cmd.Env = append(os.Environ(), append(c.env, testOnlyHWM+"="+hwm)...)
+			cmd.Stdin = strings.NewReader(tc.payload(c))
+			var out, errOut bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &out, &errOut
+			start := time.Now()
+			if err := cmd.Run(); err != nil {
+				t.Fatalf("hook: %v (stderr %q)", err, errOut.String())
+			}
+			took := time.Since(start)
+			if out.Len() > 0 || errOut.Len() > 0 {
+				t.Errorf("stdout %.80q, stderr %q; want silence", out.String(), errOut.String())
+			}
+			if took-base > quietBudget {
+				t.Errorf("took %v (a bare process %v), want at most %v more", took, base, quietBudget)
+			}
+			if rss := peakOf(t, hwm); rss > 16<<20 {
+				t.Errorf("peak memory %.1f MiB, want at most 16 MiB", float64(rss)/(1<<20))
+			}
+			if _, err := os.Stat(filepath.Join(state.Dir(c.root), "s1")); !os.IsNotExist(err) {
+				t.Errorf("a hostile payload recorded a level: %v", err)
+			}
+		})
+	}
+}
