@@ -57,10 +57,13 @@ FUZZTIME ?= 3m
 fuzz:
 	$(GO) test ./internal/replay -run '^$$' -fuzz '^FuzzReplay$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./internal/reading -run '^$$' -fuzz '^FuzzParsePayload$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./internal/reading -run '^$$' -fuzz '^FuzzReadPayload$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./internal/reading -run '^$$' -fuzz '^FuzzLast$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./internal/transcript -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./internal/history -run '^$$' -fuzz '^FuzzFeed$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./ledger -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./internal/settings -run '^$$' -fuzz '^FuzzCheckHooks$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./internal/operator -run '^$$' -fuzz '^FuzzRedact$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./internal/orientation -run '^$$' -fuzz '^FuzzRead$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./internal/orientation -run '^$$' -fuzz '^FuzzNormalizePrompt$$' -fuzztime $(FUZZTIME)
 
