@@ -65,6 +65,13 @@ func Write(root string, r *Row) (string, error) {
 	}
 	rel = filepath.ToSlash(rel)
 	month := path.Dir(rel)
+	// The root itself is created when missing, as it always was (a
+	// backfill into a new folder); everything under it goes through it.
+	if _, err := os.Stat(root); os.IsNotExist(err) {
+		if err := os.MkdirAll(root, 0o755); err != nil {
+			return "", err
+		}
+	}
 	if err := atomicfile.MkdirIn(root, month); err != nil {
 		return "", err
 	}

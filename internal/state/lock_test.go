@@ -92,3 +92,20 @@ func TestEnsureRefusesLinkOut(t *testing.T) {
 		}
 	}
 }
+
+// A tampered state file whose lines no computation gives is no state: a
+// warn line of −3·10¹⁸ would re-arm on every call (issue 20, class 2).
+func TestLoadRefusesHostileRecord(t *testing.T) {
+	dir := t.TempDir()
+	for _, body := range []string{
+		`{"level":"pause","lines":{"Warn":-3000000000000000000,"Pause":400},"reading":500}`,
+		`{"level":"warn","lines":{"Warn":300,"Pause":0},"reading":305}`,
+		`{"level":"warn","lines":{"Warn":300,"Pause":400},"reading":-1}`,
+	} {
+		name := filepath.Join(dir, "s1")
+		os.WriteFile(name, []byte(body), 0o644)
+		if rec := Load(name); rec.Level != None {
+			t.Errorf("Load(%s) = %+v, want no state", body, rec)
+		}
+	}
+}

@@ -263,6 +263,11 @@ func Load(name string) Record {
 	if err != nil || json.Unmarshal(data, &rec) != nil {
 		return Record{}
 	}
+	// A record is a file like any other: lines no computation gives
+	// would re-arm, or never re-arm, on every call.
+	if rec.Lines.Warn <= 0 || rec.Lines.Pause <= 0 || rec.Reading < 0 {
+		return Record{}
+	}
 	switch rec.Name {
 	case "warn":
 		rec.Level = Warn
