@@ -99,8 +99,8 @@ func hookNotice(p reading.Payload, getenv func(string) string, g *hookGuard) (st
 		return "", err
 	}
 	dir := state.Dir(root)
-	d := decide(&linecache.Session{Dir: dir, ID: p.SessionID, Root: root, Transcript: p.TranscriptPath,
-		Settings: s, Getenv: getenv, Reading: r.Tokens, RequestedModel: r.RequestedModel})
+	d := decideBy(&linecache.Session{Dir: dir, ID: p.SessionID, Root: root, Transcript: p.TranscriptPath,
+		Settings: s, Getenv: getenv, Reading: r.Tokens, RequestedModel: r.RequestedModel}, g.pricingDeadline())
 	level, err := state.AdvanceWith(dir, p.SessionID, r.Tokens, d.Lines.Tokens(),
 		state.Options{LockDeadline: g.recordDeadline(), Gate: g.beginRecord})
 	if err != nil || level == state.None {
@@ -126,6 +126,28 @@ func hookNotice(p reading.Payload, getenv func(string) string, g *hookGuard) (st
 	})
 	facts.Manual, facts.Offer = mr.Manual, mr.Offer
 	return notice.Text(facts), nil
+}
+
+// decideBy is decide, bounded: priced lines not computed by deadline (a
+// first pricing pass over a long transcript on a slow disk) give way to
+// the fixed lines for this call. Pricing only ever moves a line earlier,
+// so the caps never fire a notice the priced lines would not have.
+func decideBy(ls *linecache.Session, deadline time.Time) policy.Decision {
+	if ls.Settings.Fixed {
+		return decide(ls)
+	}
+	fixed := *ls
+	fixed.Settings.Fixed = true
+	done := make(chan policy.Decision, 1)
+	go func() { done <- decide(ls) }()
+	timer := time.NewTimer(time.Until(deadline))
+	defer timer.Stop()
+	select {
+	case d := <-done:
+		return d
+	case <-timer.C:
+		return decide(&fixed)
+	}
 }
 
 // decide applies the policy for one call. With the lines fixed it does no

@@ -24,6 +24,9 @@ const (
 	// recordWait bounds the wait for the call's own record inside the
 	// quiet budget, leaving room to decide after it.
 	recordWait = 800 * time.Millisecond
+	// pricingBudget bounds the priced lines inside the quiet budget: past
+	// it the call decides on the fixed lines.
+	pricingBudget = 900 * time.Millisecond
 )
 
 // Phases of a call, in order.
@@ -110,6 +113,10 @@ func (g *hookGuard) totalDeadline() {
 		g.exit(0)
 	}
 }
+
+// pricingDeadline is when priced lines must be ready, leaving the rest of
+// the quiet budget to record.
+func (g *hookGuard) pricingDeadline() time.Time { return g.start.Add(pricingBudget) }
 
 // recordDeadline is when the wait for the session's lock must end.
 func (g *hookGuard) recordDeadline() time.Time { return g.start.Add(quietBudget) }
