@@ -23,10 +23,10 @@ const (
 	totalBudget    = quietBudget + operatorBudget
 	// recordWait bounds the wait for the call's own record inside the
 	// quiet budget, leaving room to decide after it.
-	recordWait = 800 * time.Millisecond
+	recordWait = 900 * time.Millisecond
 	// pricingBudget bounds the priced lines inside the quiet budget: past
 	// it the call decides on the fixed lines.
-	pricingBudget = 900 * time.Millisecond
+	pricingBudget = 950 * time.Millisecond
 )
 
 // Phases of a call, in order.
