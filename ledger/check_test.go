@@ -114,3 +114,22 @@ func TestWriteRefusesLinkOut(t *testing.T) {
 		t.Errorf("the outside folder got %d entries", len(entries))
 	}
 }
+
+// Sums of hostile counts saturate, so the row is clamped, not wrapped
+// into a plausible figure (issue 20, class 2).
+func TestAddSaturates(t *testing.T) {
+	big := Tally{CacheReadTokens: math.MaxInt64 - 10, Responses: 1}
+	sum := big.Add(big).Add(big)
+	if sum.CacheReadTokens != math.MaxInt64 || sum.Responses != 3 {
+		t.Errorf("sum %+v", sum)
+	}
+	neg := Tally{InputTokens: math.MinInt64 + 1}
+	if s := neg.Add(neg); s.InputTokens != math.MinInt64 {
+		t.Errorf("negative sum %d", s.InputTokens)
+	}
+	r := &Row{SessionID: "s", Total: sum}
+	r.Sanitize()
+	if r.Total.CacheReadTokens != MaxTallyTokens || r.Check() != nil {
+		t.Errorf("sanitized %+v: %v", r.Total, r.Check())
+	}
+}
