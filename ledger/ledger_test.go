@@ -232,6 +232,8 @@ func FuzzParse(f *testing.F) {
 	f.Add(data)
 	f.Add([]byte(`{"sessionId":"a","orientation":null,"compactions":null}`))
 	f.Add([]byte(`{"sessionId":"a","total":{"costUsd":1e400}}`))
+	f.Add([]byte(`{"sessionId":"a","total":{"costUsd":1e308},"orientation":{"endedBy":"Edit","contextTokens":4611686018427387904}}`))
+	f.Add([]byte(`{"sessionId":"a","byRate":{"m":{"costUsd":-1}},"compactions":[{"preTokens":-5}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		r, err := Parse(data)
 		if err != nil {
@@ -240,9 +242,14 @@ func FuzzParse(f *testing.F) {
 		if r.SessionID == "" {
 			t.Fatal("parsed a row without a session id")
 		}
+		// A row that parses is in range (Check): it always writes, and
+		// there is nothing to sanitize.
+		if r.Sanitize() {
+			t.Fatalf("a parsed row needed sanitizing: %s", data)
+		}
 		out, err := Marshal(&r)
 		if err != nil {
-			return // e.g. NaN cannot be written; a row never holds one
+			t.Fatalf("a parsed row does not write: %v", err)
 		}
 		if _, err := Parse(out); err != nil {
 			t.Fatalf("a written row does not read back: %v\n%s", err, out)

@@ -39,7 +39,8 @@ func (e *ParseError) Error() string { return fmt.Sprintf("%s: %v", e.Path, e.Err
 func (e *ParseError) Unwrap() error { return e.Err }
 
 // Parse decodes one row. Fields it does not know are ignored; fields a
-// row predates are left zero.
+// row predates are left zero. A row whose figures fail Check is refused
+// with an error wrapping ErrRange.
 func Parse(data []byte) (Row, error) {
 	var r Row
 	data = bytes.TrimSpace(data)
@@ -51,6 +52,9 @@ func Parse(data []byte) (Row, error) {
 	}
 	if r.SessionID == "" {
 		return Row{}, ErrNotRow
+	}
+	if err := r.Check(); err != nil {
+		return Row{}, err
 	}
 	return r, nil
 }

@@ -22,6 +22,7 @@ package ledger
 
 import (
 	"encoding/json"
+	"math"
 	"strings"
 )
 
@@ -72,17 +73,31 @@ type Tally struct {
 	CostUSD            float64 `json:"costUsd"`
 }
 
-// Add returns the sum of t and u.
+// Add returns the sum of t and u. The counts saturate instead of wrapping:
+// a transcript's usage is input too, and a sum of hostile counts must stay
+// out of range (for Check and Sanitize to see), never wrap into it.
 func (t Tally) Add(u Tally) Tally {
 	return Tally{
-		InputTokens:        t.InputTokens + u.InputTokens,
-		CacheWrite5mTokens: t.CacheWrite5mTokens + u.CacheWrite5mTokens,
-		CacheWrite1hTokens: t.CacheWrite1hTokens + u.CacheWrite1hTokens,
-		CacheReadTokens:    t.CacheReadTokens + u.CacheReadTokens,
-		OutputTokens:       t.OutputTokens + u.OutputTokens,
-		Responses:          t.Responses + u.Responses,
+		InputTokens:        satAdd(t.InputTokens, u.InputTokens),
+		CacheWrite5mTokens: satAdd(t.CacheWrite5mTokens, u.CacheWrite5mTokens),
+		CacheWrite1hTokens: satAdd(t.CacheWrite1hTokens, u.CacheWrite1hTokens),
+		CacheReadTokens:    satAdd(t.CacheReadTokens, u.CacheReadTokens),
+		OutputTokens:       satAdd(t.OutputTokens, u.OutputTokens),
+		Responses:          satAdd(t.Responses, u.Responses),
 		CostUSD:            t.CostUSD + u.CostUSD,
 	}
+}
+
+// satAdd is a + b, held at the int64 bounds.
+func satAdd(a, b int64) int64 {
+	c := a + b
+	switch {
+	case a > 0 && b > 0 && c < 0:
+		return math.MaxInt64
+	case a < 0 && b < 0 && c >= 0:
+		return math.MinInt64
+	}
+	return c
 }
 
 // Phase is what a session spent from a start (its first response, or a

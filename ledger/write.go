@@ -4,9 +4,11 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
+	"path"
 	"path/filepath"
 	"time"
 
+	"github.com/muthur/context-budget/internal/atomicfile"
 	"github.com/muthur/context-budget/internal/state"
 )
 
@@ -40,20 +42,42 @@ func Marshal(r *Row) ([]byte, error) {
 }
 
 // Write writes r to its Path under root, replacing any row of the same
-// session atomically, and returns the path.
+// session atomically, and returns the path. Figures out of range (a NaN
+// from a bad price table) are first made to fit (Sanitize): a row is
+// always written, and always reads back.
 func Write(root string, r *Row) (string, error) {
 	name, err := Path(root, r)
 	if err != nil {
 		return "", err
 	}
+	r.Sanitize()
 	data, err := Marshal(r)
 	if err != nil {
 		return "", err
 	}
-	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+	// Through the project root, every component resolved inside it: a
+	// committed .claude or costs folder that links out of the project
+	// gets nothing (and a leftover temporary file of a writer killed
+	// partway is cleaned once it is a minute old).
+	rel, err := filepath.Rel(root, name)
+	if err != nil {
 		return "", err
 	}
-	return name, WriteFile(name, data)
+	rel = filepath.ToSlash(rel)
+	month := path.Dir(rel)
+	// The root itself is created when missing, as it always was (a
+	// backfill into a new folder); everything under it goes through it.
+	if _, err := os.Stat(root); os.IsNotExist(err) {
+		if err := os.MkdirAll(root, 0o755); err != nil {
+			return "", err
+		}
+	}
+	if err := atomicfile.MkdirIn(root, month); err != nil {
+		return "", err
+	}
+	atomicfile.Clean(root, month, ".tmp")
+	return name, atomicfile.WriteIn(root, rel, data, atomicfile.Options{Perm: 0o644, Sync: true, Suffix: ".tmp",
+		BeforeRename: testOnlyBeforeRename})
 }
 
 // testOnlyBeforeRename, when set, runs between writing the temporary file

@@ -151,8 +151,12 @@ token from GH_TOKEN, GITHUB_TOKEN, GH_ENTERPRISE_TOKEN or gh's login, and
 HTTPS_PROXY, NO_PROXY and SSL_CERT_FILE as usual; it never logs, whatever
 GH_DEBUG says, and sends the token only to the GitHub host. No token, a
 bot's token, an HTTP error or no answer within 1.5 seconds mean no
-operator: the default applies and nothing is offered. The child is killed
-after 2 seconds.
+operator: the default applies and nothing is offered. The hook's call has
+one deadline: it has decided within a second of reading its payload, or it
+is silent and records nothing; once it has recorded a level, the look-up
+(its lock wait and the child, which is then killed) ends 1.5 seconds later
+at most, and the notice goes out by 2.5 seconds, as it reads with no
+operator if none came in time.
 
 When an operator was found, relaying is automatic, and their file holds
 neither a yes nor a no, the notice asks the agent to offer once, in plain

@@ -159,7 +159,7 @@ func inProcessHook(payload []byte, environ []string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	text, err := hookNotice(p, func(k string) string { return env[k] })
+	text, err := hookNotice(p, func(k string) string { return env[k] }, testOnlyNoDeadline())
 	if err != nil || text == "" {
 		return nil, err
 	}

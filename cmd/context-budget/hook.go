@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+	"time"
 
 	"github.com/muthur/context-budget/internal/config"
 	"github.com/muthur/context-budget/internal/linecache"
@@ -30,12 +31,18 @@ func runHook(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	// Keep the heap small: the hook's budget is 16 MiB of peak memory, and
 	// a tail scan through a multi-megabyte tool result leaves garbage.
 	debug.SetMemoryLimit(8 << 20)
+	// One deadline for the whole call, from here: past it the hook is
+	// silent (hook_deadline.go).
+	g := newHookGuard(stdout)
+	defer g.stop()
 	// The payload streams through a small window: a multi-megabyte
 	// tool_response is skipped, never held.
 	p, err := reading.ReadPayloadInput(io.LimitReader(stdin, maxPayload))
 	if err != nil {
+		g.answer(nil)
 		return 0
 	}
+	g.begin()
 	switch p.HookEventName {
 	case "UserPromptSubmit":
 		return promptHook(p, stdout, stderr)
@@ -46,22 +53,29 @@ func runHook(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case "", "PostToolUse":
 		fuseRecordCall(p, os.Getenv)
 	}
-	text, err := hookNotice(p, os.Getenv)
+	text, err := hookNotice(p, os.Getenv, g)
 	if err != nil {
 		if ce, ok := err.(*config.Error); ok {
 			fmt.Fprintf(stderr, "context-budget: %v\n", ce)
 		}
+		g.answer(nil)
 		return 0
 	}
+	g.answer(hookAnswer(p, text))
+	return 0
+}
+
+// hookAnswer is the hook's output for a notice: one JSON object (hookJSON)
+// and a newline; nothing for no notice.
+func hookAnswer(p reading.Payload, text string) []byte {
 	if text == "" {
-		return 0
+		return nil
 	}
 	event := p.HookEventName
 	if event == "" {
 		event = "PostToolUse"
 	}
-	stdout.Write(append(hookJSON(event, text), '\n'))
-	return 0
+	return append(hookJSON(event, text), '\n')
 }
 
 // hookOutput is the shape of the hook's answer; hookJSON writes it
@@ -75,9 +89,10 @@ type hookSpecific struct {
 	Context string `json:"additionalContext"`
 }
 
-// hookNotice decides the notice for one call: "" for silence.
-func hookNotice(p reading.Payload, getenv func(string) string) (string, error) {
-	if p.AgentID != "" || !state.PlainName(p.SessionID) || p.TranscriptPath == "" {
+// hookNotice decides the notice for one call: "" for silence. g keeps
+// the call's deadline.
+func hookNotice(p reading.Payload, getenv func(string) string, g *hookGuard) (string, error) {
+	if p.Subagent || !state.PlainName(p.SessionID) || p.TranscriptPath == "" {
 		return "", nil
 	}
 	s, err := config.FromEnv(getenv)
@@ -88,51 +103,84 @@ func hookNotice(p reading.Payload, getenv func(string) string) (string, error) {
 	if root == "" {
 		return "", nil
 	}
-	r, err := reading.Read(p.TranscriptPath, reading.DefaultOptions(p.ToolUseID))
+	opt := reading.DefaultOptions(p.ToolUseID)
+	opt.Wait = min(opt.Wait, time.Until(g.start.Add(recordWait)))
+	r, err := reading.Read(p.TranscriptPath, opt)
 	if err != nil {
 		return "", err
 	}
 	dir := state.Dir(root)
 	ls := &linecache.Session{Dir: dir, ID: p.SessionID, Root: root, Transcript: p.TranscriptPath,
 		Settings: s, Getenv: getenv, Reading: r.Tokens, RequestedModel: r.RequestedModel, Version: r.Version}
+	bounds := state.Options{LockDeadline: g.recordDeadline(), Gate: g.beginRecord}
 	// The common call, a line-cache hit with nothing to announce, is
 	// answered from the cache's header: the lines in tokens, no JSON.
 	// Only a call that announces needs the whole decision, for its text.
 	if !s.Fixed {
 		if lines, compactions, ok := linecache.Hit(ls); ok {
-			level, err := state.AdvanceIn(dir, p.SessionID, r.Tokens, lines, compactions)
+			bounds.Compactions = compactions
+			level, err := state.AdvanceWith(dir, p.SessionID, r.Tokens, lines, bounds)
 			if err != nil || level == state.None {
 				return "", err
 			}
-			d := decide(ls)
-			return noticeText(s, root, p.SessionID, level, r.Tokens, d, getenv), nil
+			return noticeText(p, s, root, level, r.Tokens, decide(ls), getenv, g), nil
 		}
 	}
-	d := decide(ls)
-	level, err := state.AdvanceIn(dir, p.SessionID, r.Tokens, d.Lines.Tokens(), d.Compactions)
+	d := decideBy(ls, g.pricingDeadline())
+	bounds.Compactions = d.Compactions
+	level, err := state.AdvanceWith(dir, p.SessionID, r.Tokens, d.Lines.Tokens(), bounds)
 	if err != nil || level == state.None {
 		return "", err
 	}
-	return noticeText(s, root, p.SessionID, level, r.Tokens, d, getenv), nil
+	return noticeText(p, s, root, level, r.Tokens, d, getenv, g), nil
 }
 
-// noticeText is the notice for a level that fired.
-func noticeText(s config.Settings, root, session string, level state.Level, reading int64, d policy.Decision, getenv func(string) string) string {
-	// Only now, with a notice about to fire, is the operator worth a
-	// look-up: a child process, at most once per session (design §7).
-	mr := manualrelay.Decide(s.Manual, root, func() string {
-		return manualrelay.Operator(state.Dir(root), session, manualrelay.Lookup)
-	})
-	return notice.Text(notice.Facts{
+// noticeText is the notice for a level that fired and is recorded.
+func noticeText(p reading.Payload, s config.Settings, root string, level state.Level, reading int64, d policy.Decision,
+	getenv func(string) string, g *hookGuard) string {
+	facts := notice.Facts{
 		Level:       level,
 		Reading:     reading,
 		Lines:       d.Lines,
 		Money:       d.Money(reading),
 		WindowWords: d.Window.Words(),
-		Manual:      mr.Manual,
-		Offer:       mr.Offer,
 		SkillPrefix: skillPrefix(getenv),
+	}
+	// The level is on disk: from here the notice must go out. Should the
+	// operator not come in time, it goes out as it reads with no operator.
+	none := manualrelay.Decide(s.Manual, root, func() string { return "" })
+	facts.Manual, facts.Offer = none.Manual, none.Offer
+	g.recordedWith(string(hookAnswer(p, notice.Text(facts))))
+	// Only now, with a notice about to fire, is the operator worth a
+	// look-up: a child process, at most once per session (design §7).
+	deadline := g.operatorDeadline()
+	mr := manualrelay.Decide(s.Manual, root, func() string {
+		return manualrelay.OperatorBy(state.Dir(root), p.SessionID, deadline, manualrelay.LookupContext)
 	})
+	facts.Manual, facts.Offer = mr.Manual, mr.Offer
+	return notice.Text(facts)
+}
+
+// decideBy is decide, bounded: priced lines not computed by deadline (a
+// first pricing pass over a long transcript on a slow disk) give way to
+// the fixed lines for this call. Pricing only ever moves a line earlier,
+// so the caps never fire a notice the priced lines would not have.
+func decideBy(ls *linecache.Session, deadline time.Time) policy.Decision {
+	if ls.Settings.Fixed {
+		return decide(ls)
+	}
+	fixed := *ls
+	fixed.Settings.Fixed = true
+	done := make(chan policy.Decision, 1)
+	go func() { done <- decide(ls) }()
+	timer := time.NewTimer(time.Until(deadline))
+	defer timer.Stop()
+	select {
+	case d := <-done:
+		return d
+	case <-timer.C:
+		return decide(&fixed)
+	}
 }
 
 // decide applies the policy for one call. With the lines fixed it does no

@@ -149,12 +149,10 @@ func runLedgerRecord(args []string, stdin io.Reader, stdout, stderr io.Writer) i
 		fmt.Fprintln(stdout, name)
 		return 0
 	}
-	data, err := io.ReadAll(io.LimitReader(stdin, maxPayload))
-	if err != nil {
-		return 0
-	}
-	p, err := reading.ParsePayload(data)
-	if err != nil || p.AgentID != "" || !state.PlainName(p.SessionID) || p.TranscriptPath == "" {
+	// Streamed like the PostToolUse payload: a huge field is skipped
+	// through a small window, never held.
+	p, err := reading.ReadPayload(io.LimitReader(stdin, maxPayload))
+	if err != nil || p.Subagent || !state.PlainName(p.SessionID) || p.TranscriptPath == "" {
 		return 0
 	}
 	root := sessionRoot(os.Getenv, p.Cwd)
@@ -165,6 +163,9 @@ func runLedgerRecord(args []string, stdin io.Reader, stdout, stderr io.Writer) i
 	if _, err := recordRow(root, p.TranscriptPath, p.SessionID, os.Getenv, stderr); err != nil && !errors.Is(err, os.ErrNotExist) && !errors.Is(err, errNoResponses) {
 		fmt.Fprintf(stderr, "context-budget: ledger record: %v\n", err)
 	}
+	// Once a turn, off the hook's path: the temporary files of state
+	// writes killed partway (a hook past its deadline) are cleaned.
+	state.Clean(state.Dir(root))
 	return 0
 }
 

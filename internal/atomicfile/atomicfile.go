@@ -20,6 +20,7 @@ func Write(name string, perm fs.FileMode, sync bool, write func(w io.Writer) err
 	if err != nil {
 		return err
 	}
+	holdLock(f)
 	err = write(f)
 	if err == nil {
 		err = f.Chmod(perm)

@@ -103,7 +103,7 @@ func ChangeArm(dir, session string, change func(a *Arm) error) error {
 // then does not parse, and spend.LoadSettled reads again.
 func saveTally(dir, session string, t *spend.Tally) error {
 	data := t.Marshal()
-	f, err := os.OpenFile(TallyName(dir, session), os.O_RDWR|os.O_CREATE, 0o644)
+	f, err := state.OpenNoFollow(TallyName(dir, session))
 	if err != nil {
 		return err
 	}

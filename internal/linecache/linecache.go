@@ -194,6 +194,11 @@ func load(name string) (c cached, ok bool) {
 		return cached{}, false
 	}
 	c.headless = head == nil
+	// The cache is a file like any other: lines no computation gives (a
+	// line at or under zero would pause every call) are a miss.
+	if ls := c.Decision.Lines.Tokens(); ls.Warn <= 0 || ls.Pause <= 0 {
+		return cached{}, false
+	}
 	return c, true
 }
 

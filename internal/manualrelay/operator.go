@@ -30,6 +30,15 @@ const ChildTimeout = 2 * time.Second
 // two different answers. An answer that cannot be recorded is still
 // returned.
 func Operator(dir, session string, lookup func() string) string {
+	return OperatorBy(dir, session, time.Now().Add(ChildTimeout), func(context.Context) string { return lookup() })
+}
+
+// OperatorBy is Operator under a deadline: the wait for the lock and the
+// look-up both end by it (the look-up gets it as its context's). A lock
+// still held then (a stuck hook, a planted lock) means no operator for
+// this call, and the default applies: the caller has already recorded the
+// level, and its notice must still go out.
+func OperatorBy(dir, session string, deadline time.Time, lookup func(ctx context.Context) string) string {
 	if !state.PlainName(session) {
 		return ""
 	}
@@ -37,7 +46,7 @@ func Operator(dir, session string, lookup func() string) string {
 		return ""
 	}
 	name := filepath.Join(dir, session+".operator")
-	unlock, err := state.Lock(name + ".lock")
+	unlock, err := state.LockBy(name+".lock", deadline)
 	if err != nil {
 		return ""
 	}
@@ -45,7 +54,11 @@ func Operator(dir, session string, lookup func() string) string {
 	if login, ok := cached(name); ok {
 		return login
 	}
-	login := lookup()
+	ctx, cancel := context.WithDeadline(context.Background(), deadline)
+	defer cancel()
+	// A look-up cut short by the deadline is "no operator", kept like
+	// any other answer (design §7: a timeout means no operator).
+	login := lookup(ctx)
 	if !PlainLogin(login) {
 		login = ""
 	}
@@ -71,11 +84,18 @@ func cached(name string) (login string, ok bool) {
 // prints, or "" on any failure: not found, a non-zero exit, no answer
 // within ChildTimeout, output that is not a plain login.
 func Lookup() string {
+	ctx, cancel := context.WithTimeout(context.Background(), ChildTimeout)
+	defer cancel()
+	return LookupContext(ctx)
+}
+
+// LookupContext is Lookup bounded by ctx (and by ChildTimeout).
+func LookupContext(ctx context.Context) string {
 	path, err := childPath()
 	if err != nil {
 		return ""
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), ChildTimeout)
+	ctx, cancel := context.WithTimeout(ctx, ChildTimeout)
 	defer cancel()
 	return RunChild(ctx, path)
 }

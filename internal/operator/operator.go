@@ -67,7 +67,10 @@ type Options struct {
 // Login returns the lowercased login of the GitHub user the token belongs
 // to. Any failure is an error and means no operator; the error never
 // carries the token.
-func Login(ctx context.Context, o Options) (string, error) {
+func Login(ctx context.Context, o Options) (login string, err error) {
+	// A host or a proxy may echo the request, its Authorization header
+	// included, in an error message that ends up in the error.
+	defer func() { err = redactErr(err, o.Token) }()
 	if o.Host == "" {
 		o.Host, _ = auth.DefaultHost()
 	}
@@ -114,7 +117,7 @@ func Login(ctx context.Context, o Options) (string, error) {
 	if u.Type != "User" {
 		return "", ErrNotUser
 	}
-	login := strings.ToLower(u.Login)
+	login = strings.ToLower(u.Login)
 	if !manualrelay.PlainLogin(login) {
 		return "", ErrLogin
 	}

@@ -3,6 +3,7 @@ package operator
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -261,5 +262,34 @@ func TestRunUsage(t *testing.T) {
 	errOut.Reset()
 	if code := Run([]string{"-v"}, &out, &errOut); code != 1 || out.Len() != 0 || !strings.Contains(errOut.String(), "no GitHub token") {
 		t.Errorf("Run(-v) with no token = %d, stdout %q, stderr %q; want 1, nothing, the reason", code, out.String(), errOut.String())
+	}
+}
+
+// A host or proxy that echoes the request's Authorization header in its
+// error message must not get the token printed by -v (issue 20, class 9).
+func TestRunVerboseRedactsTheToken(t *testing.T) {
+	echo := newFakeAPI(t, func(w http.ResponseWriter, r *http.Request) {
+		auth := r.Header.Get("Authorization")
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusBadGateway)
+		fmt.Fprintf(w, `{"message":"proxy refused Authorization: %s (token %s, escaped %s)"}`, auth, strings.TrimPrefix(auth, "token "), url.QueryEscape(token))
+	})
+	testOnlyOptions = Options{Transport: echo, Token: token}
+	defer func() { testOnlyOptions = Options{} }()
+	var out, errOut strings.Builder
+	start := time.Now()
+	code := Run([]string{"-v"}, &out, &errOut)
+	skipIfTimedOut(t, start)
+	if code != 1 || !strings.Contains(errOut.String(), "no operator") {
+		t.Fatalf("Run(-v) = %d, stderr %q", code, errOut.String())
+	}
+	for _, piece := range []string{token, token[4:20], "testOnlySecret"} {
+		if strings.Contains(errOut.String(), piece) {
+			t.Errorf("-v printed the token (%q): %s", piece, errOut.String())
+		}
+	}
+	// Another GitHub token echoed is hidden too.
+	if got := redact("x ghp_abcdefABCDEF0123 y Authorization: Bearer zzz", ""); strings.Contains(got, "abcdef") || strings.Contains(got, "zzz") {
+		t.Errorf("redact = %q", got)
 	}
 }

@@ -64,6 +64,9 @@ func Row(s *Session, p *Pricer, operator string, o Options) ledger.Row {
 		row.Compactions = cs
 	}
 	roundRow(&row)
+	// A price table gone wrong (NaN, an infinity) must not stop the row
+	// from being written: out-of-range figures become 0, with a warning.
+	row.Sanitize()
 	return row
 }
 

@@ -127,7 +127,7 @@ func ownOrientation(dir string, in SuccessorInputs) (ledger.Phase, bool, bool) {
 	}
 	name := filepath.Join(dir, in.Session+".orientation")
 	var c ownCache
-	if data, err := reading.ReadFile(name, reading.MaxCacheFile); err == nil && json.Unmarshal(data, &c) == nil && c.Phase.Measured() {
+	if data, err := reading.ReadFile(name, reading.MaxCacheFile); err == nil && json.Unmarshal(data, &c) == nil && c.Phase.Measured() && c.Phase.Check() == nil {
 		return c.Phase, c.Relayed, true
 	}
 	searchName := name + "-search"
@@ -155,7 +155,7 @@ func ownOrientation(dir string, in SuccessorInputs) (ledger.Phase, bool, bool) {
 		}
 	}
 	ph := Orientation(s, NewPricer(tab), Options{})
-	if !ph.Measured() {
+	if !ph.Measured() || ph.Check() != nil {
 		saveSearch()
 		return ledger.Phase{}, false, false
 	}
@@ -192,6 +192,18 @@ type rowSummary struct {
 	R       float64 `json:"r,omitempty"`
 }
 
+// dropBad forgets the cached summaries whose figures a row could not
+// have (the cache is a file like any other, and may be tampered with):
+// their rows are read again.
+func (c *meanCache) dropBad() {
+	for name, s := range c.Rows {
+		if s.Relayed && !(s.W > 0 && s.W <= ledger.MaxContextTokens && ledger.CostOK(s.R)) {
+			delete(c.Rows, name)
+			c.Key = ""
+		}
+	}
+}
+
 // LedgerMean returns the mean orientation (context and dollars) over the
 // root's ledger rows whose session was relayed and measured; ok is false
 // when there is none.
@@ -213,6 +225,7 @@ func LedgerMean(root string) (Mean, bool) {
 	if data, err := reading.ReadFile(cacheName, reading.MaxCacheFile); err != nil || json.Unmarshal(data, &c) != nil {
 		c = meanCache{}
 	}
+	c.dropBad()
 	changed := c.Key != key
 	if changed {
 		rows := make(map[string]rowSummary, len(listing))

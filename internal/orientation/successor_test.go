@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/muthur/context-budget/internal/prices"
 	"github.com/muthur/context-budget/ledger"
 )
 
@@ -226,5 +227,74 @@ func TestOwnOrientationSearch(t *testing.T) {
 				t.Error("the search record outlived the measure")
 			}
 		})
+	}
+}
+
+// writeRaw writes a row file as given, past the writer's checks: a
+// committed row can hold anything.
+func writeRaw(t *testing.T, root, id, body string) {
+	t.Helper()
+	dir := filepath.Join(ledger.Dir(root), "2026-10")
+	os.MkdirAll(dir, 0o755)
+	if err := os.WriteFile(filepath.Join(dir, id+".json"), []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Hostile figures in committed rows do not reach the mean: two rows of
+// 2⁶² tokens overflowed the int64 sum (a warn line of −3·10¹⁸), 1e308
+// dollars made it +Inf (pricing off), a negative cost was summed
+// (issue 20, class 2). A tampered cache is read again.
+func TestLedgerMeanHostileRows(t *testing.T) {
+	root := t.TempDir()
+	ledgerRow(t, root, "good", "/relay take a", 90_000, 0.5)
+	writeRaw(t, root, "big1", `{"sessionId":"big1","openingPrompt":"/relay take x","orientation":{"endedBy":"Edit","contextTokens":4611686018427387904,"spend":{"costUsd":0.1}}}`)
+	writeRaw(t, root, "big2", `{"sessionId":"big2","openingPrompt":"/relay take x","orientation":{"endedBy":"Edit","contextTokens":4611686018427387904,"spend":{"costUsd":0.1}}}`)
+	writeRaw(t, root, "rich", `{"sessionId":"rich","openingPrompt":"/relay take x","orientation":{"endedBy":"Edit","contextTokens":50000,"spend":{"costUsd":1e308}}}`)
+	writeRaw(t, root, "neg", `{"sessionId":"neg","openingPrompt":"/relay take x","orientation":{"endedBy":"Edit","contextTokens":50000,"spend":{"costUsd":-40}}}`)
+	m, ok := LedgerMean(root)
+	if !ok || m.Count != 1 || m.W != 90_000 || m.R != 0.5 || m.Skipped != 4 {
+		t.Fatalf("mean %+v, want the good row alone and 4 skipped", m)
+	}
+	// The cache says a row contributes 2⁶² tokens: not believed.
+	cache := filepath.Join(root, "tmp", "context-budget", "ledger-mean.json")
+	data, err := os.ReadFile(cache)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tampered := bytesReplace(string(data), `"w":90000`, `"w":4611686018427387904`)
+	os.WriteFile(cache, []byte(tampered), 0o644)
+	if m, ok := LedgerMean(root); !ok || m.W != 90_000 {
+		t.Errorf("after tampering with the cache: %+v", m)
+	}
+}
+
+func bytesReplace(s, old, new string) string {
+	i := bytesIndex([]byte(s), old)
+	return s[:i] + new + s[i+len(old):]
+}
+
+// The row builder fed a NaN price (a hostile override) still gives a row
+// the ledger writes (issue 20, class 3).
+func TestRowNaNPrice(t *testing.T) {
+	dir := t.TempDir()
+	writeSession(t, dir, acted("/go plan"))
+	s, err := Read(filepath.Join(dir, "s.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab, err := prices.Embedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range tab.Rows {
+		tab.Rows[i].CacheRead, tab.Rows[i].Input = math.NaN(), math.Inf(1)
+	}
+	row := Row(s, NewPricer(tab), "", Options{Finished: true})
+	if _, err := ledger.Write(t.TempDir(), &row); err != nil {
+		t.Fatalf("a row priced with NaN was not written: %v", err)
+	}
+	if err := row.Check(); err != nil {
+		t.Errorf("the row is out of range: %v", err)
 	}
 }

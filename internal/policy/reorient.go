@@ -8,6 +8,7 @@ import (
 	"github.com/muthur/context-budget/internal/orientation"
 	"github.com/muthur/context-budget/internal/prices"
 	"github.com/muthur/context-budget/internal/restart"
+	"github.com/muthur/context-budget/ledger"
 )
 
 // Sources of the successor's reorientation (design §8), in the order they
@@ -32,10 +33,27 @@ func Reorient(root, session, transcriptPath string, h *history.History, rt resta
 		w, r := estimate()
 		return Reorientation{Tokens: w, CostUSD: r, Source: SourceEstimate, Words: orientation.Words(orientation.Estimate, 0)}
 	}
-	return orientation.Successor(orientation.SuccessorInputs{
+	re := orientation.Successor(orientation.SuccessorInputs{
 		Root: root, Session: sessionOf(session, transcriptPath), Transcript: transcriptPath,
 		Table: table, Estimate: estimate,
 	})
+	if !inRange(re.Tokens, re.CostUSD) {
+		// Every source is checked where it is read; this is the last
+		// guard before the figures reach the lines: a reorientation no
+		// session can have falls back to the estimate.
+		w, r := estimate()
+		if !inRange(w, r) {
+			w, r = 0, 0
+		}
+		return Reorientation{Tokens: w, CostUSD: r, Source: SourceEstimate, Words: orientation.Words(orientation.Estimate, 0)}
+	}
+	return re
+}
+
+// inRange reports whether a reorientation of w tokens and r dollars is one
+// a session can have (ledger's bounds).
+func inRange(w int64, r float64) bool {
+	return w >= 0 && w <= ledger.MaxContextTokens && ledger.CostOK(r)
 }
 
 // sessionOf is the session's id: given, else the transcript's file name

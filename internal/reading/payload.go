@@ -16,7 +16,12 @@ type Payload struct {
 	TranscriptPath string `json:"transcript_path"`
 	Cwd            string `json:"cwd"`
 	AgentID        string `json:"agent_id"`
-	ToolUseID      string `json:"tool_use_id"`
+	// Subagent reports an agent_id of any value but null: a string, empty
+	// or not, a number, a boolean, an object. A guard that read only
+	// strings would fail open on the others, and the notice is for the
+	// session that holds the plan (design §2).
+	Subagent  bool   `json:"-"`
+	ToolUseID string `json:"tool_use_id"`
 	// LastAssistantMessage is a Stop payload's final text of the turn.
 	LastAssistantMessage string `json:"last_assistant_message"`
 	// Prompt is a UserPromptSubmit payload's text.
@@ -41,6 +46,17 @@ type Payload struct {
 
 // ErrPayload reports stdin that is not one JSON object.
 var ErrPayload = errors.New("hook payload is not a JSON object")
+
+// Bounds on a kept field, in bytes of its JSON text (quotes and escapes
+// counted). An id or a path past maxField is none Claude Code sends: the
+// payload is refused, and the field was never held. The Stop payload's
+// last message may be long; past maxMessage it reads as absent, which only
+// skips the wait for it. A key past maxKey cannot spell a field we read.
+const (
+	maxKey     = 256
+	maxField   = 16 << 10
+	maxMessage = 1 << 20
+)
 
 // ParsePayload decodes a hook payload held in memory; see ReadPayload.
 func ParsePayload(data []byte) (Payload, error) {
@@ -77,9 +93,12 @@ func readPayload(r io.Reader, keepInput bool) (Payload, error) {
 	}
 	for {
 		s.space()
-		key, ok := s.quoted()
+		key, ok, long := s.quoted(maxKey)
 		if !ok {
 			return Payload{}, ErrPayload
+		}
+		if long {
+			key = []byte(`""`)
 		}
 		// A key written with escapes names the same field as its plain
 		// spelling; decode only those, the rare case.
@@ -149,21 +168,16 @@ func readPayload(r io.Reader, keepInput bool) (Payload, error) {
 			return Payload{}, ErrPayload
 		}
 		s.space()
+		if dst == &p.AgentID {
+			c, _ := s.peek()
+			p.Subagent = c != 'n' // null; anything else is a value
+		}
 		if dst != nil {
-			// A field of another type than string reads as absent, as
-			// encoding/json would refuse it; only strings are unquoted.
-			*dst = ""
-			if c, ok := s.peek(); ok && c == '"' {
-				raw, ok := s.quoted()
-				if !ok {
-					return Payload{}, ErrPayload
-				}
-				v, ok := plainQuoted(raw)
-				if !ok && json.Unmarshal(raw, &v) != nil {
-					return Payload{}, ErrPayload
-				}
-				*dst = v
-			} else if !s.value() {
+			max, lax := maxField, dst == &p.AgentID
+			if dst == &p.LastAssistantMessage {
+				max, lax = maxMessage, true
+			}
+			if !s.field(dst, max, lax) {
 				return Payload{}, ErrPayload
 			}
 		} else if lit != nil {
@@ -223,4 +237,28 @@ func plainQuoted(raw []byte) (string, bool) {
 		return "", false
 	}
 	return string(body), true
+}
+
+// field reads the value of a field this program keeps into dst. A field
+// of another type than string reads as absent, as encoding/json would
+// refuse it; only strings are unquoted. A string past max is a bad
+// payload, unless lax: then it reads as absent (the last message; an
+// agent_id, which counts by being there).
+func (s *scanner) field(dst *string, max int, lax bool) bool {
+	*dst = ""
+	if c, ok := s.peek(); !ok || c != '"' {
+		return s.value()
+	}
+	raw, ok, long := s.quoted(max)
+	if !ok {
+		return false
+	}
+	if long {
+		return lax
+	}
+	if v, ok := plainQuoted(raw); ok {
+		*dst = v
+		return true
+	}
+	return json.Unmarshal(raw, dst) == nil
 }

@@ -26,6 +26,9 @@ func refParsePayload(data []byte) (Payload, error) {
 		if !ok {
 			return Payload{}, ErrPayload
 		}
+		if len(key)+2 > maxKey {
+			key = nil // too long to spell a field: skipped
+		}
 		// A key written with escapes names the same field as its plain
 		// spelling; decode only those, the rare case.
 		if bytes.IndexByte(key, '\\') >= 0 {
@@ -54,6 +57,8 @@ func refParsePayload(data []byte) (Payload, error) {
 			dst = &p.AgentID
 		case "tool_use_id":
 			dst = &p.ToolUseID
+		case "last_assistant_message":
+			dst = &p.LastAssistantMessage
 		}
 		start := s.i
 		if !s.value() {
@@ -63,7 +68,19 @@ func refParsePayload(data []byte) (Payload, error) {
 			// A field of another type than string reads as absent, as
 			// encoding/json would refuse it; only strings are unquoted.
 			*dst = ""
-			if data[start] == '"' {
+			lax := dst == &p.AgentID || dst == &p.LastAssistantMessage
+			if dst == &p.AgentID {
+				p.Subagent = data[start] != 'n'
+			}
+			max := maxField
+			if dst == &p.LastAssistantMessage {
+				max = maxMessage
+			}
+			if data[start] == '"' && s.i-start > max {
+				if !lax {
+					return Payload{}, ErrPayload
+				}
+			} else if data[start] == '"' {
 				var v string
 				if json.Unmarshal(data[start:s.i], &v) != nil {
 					return Payload{}, ErrPayload

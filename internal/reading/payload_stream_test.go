@@ -22,6 +22,11 @@ var payloadCases = []string{
 	`{"tool_response":"` + strings.Repeat(`\\`, 70000) + `","session_id":"s"}`,
 	`{"tool_response":"` + strings.Repeat(`ab\"cd\\\\`, 20000) + `","session_id":"s"}`,
 	`{"` + strings.Repeat("k", 100000) + `":"v","cwd":"` + strings.Repeat("c", 90000) + `"}`,
+	// Escapes come thick (JSON inside a string), across window edges.
+	`{"tool_response":"` + strings.Repeat(`\"`, 40000) + `","session_id":"s"}`,
+	`{"tool_response":"` + strings.Repeat(`a\\\"b`, 9000) + `\\","session_id":"s"}`,
+	`{"session_id":"` + strings.Repeat("x", windowSize-20) + strings.Repeat(`\"`, 30) + `","cwd":"c"}`,
+	`{"tool_response":"` + strings.Repeat("y", windowSize-19) + `\\\"\\","session_id":"s"}`,
 }
 
 // checkPayload compares ReadPayload, through whole reads and one-byte

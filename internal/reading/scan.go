@@ -115,72 +115,117 @@ func (s *scanner) end() error {
 
 // skip skips a string.
 func (s *scanner) skip() bool {
-	_, ok := s.string(false)
+	_, ok, _ := s.string(0)
 	return ok
 }
 
 // quoted reads a string and returns it with its quotes, valid until the
-// next call.
-func (s *scanner) quoted() ([]byte, bool) { return s.string(true) }
+// next call. A string longer than max bytes (quotes and escapes counted)
+// is skipped instead, through the window, and reported long: the window
+// never grows past max for a kept string.
+func (s *scanner) quoted(max int) (raw []byte, ok, long bool) { return s.string(max) }
 
-// string skips a string from its opening quote to its closing one,
-// jumping from quote to quote, so a long string costs a memchr per
-// window. A quote preceded by an odd run of backslashes is escaped; the
-// run may start in an earlier window, so its length is carried over.
-func (s *scanner) string(keep bool) ([]byte, bool) {
+// string skips a string from its opening quote to its closing one. It
+// jumps from quote to quote with memchr, so a long plain string costs a
+// memchr per window; a backslash before the next quote is an escape,
+// stepped over with the byte it escapes (which may lie in the next
+// window). Where escapes come thick (JSON inside a string: \" every few
+// bytes) the next bytes are walked one by one instead, since a memchr per
+// escaped quote would cost far more. With max > 0 the string is kept, up
+// to max bytes: past that it is only skipped and reported long.
+func (s *scanner) string(max int) (raw []byte, ok, long bool) {
 	if !s.byte('"') {
-		return nil, false
+		return nil, false, false
 	}
 	start := s.i - 1
+	keep := max > 0
 	if keep {
 		s.keep = start
 		defer func() { s.keep = -1 }()
 	}
-	carry := 0 // backslashes ending the input already passed over
+	esc := false // the next byte is escaped
+	dense := 0   // bytes left to walk one by one
 	for {
+		if keep && s.i-start > max {
+			// Too long to be a field this program keeps: drop what is
+			// held and skip the rest like any other value.
+			keep, long = false, true
+			s.keep = -1
+		}
 		if s.i >= s.n {
 			if !s.fill() {
-				return nil, false
+				return nil, false, false
 			}
 			if keep {
 				start = s.keep
 			}
 		}
-		seg := s.buf[s.i:s.n]
-		j := bytes.IndexByte(seg, '"')
-		if j < 0 {
-			run := trailing(seg)
-			if run == len(seg) {
-				carry += run
-			} else {
-				carry = run
-			}
-			s.i = s.n
+		if esc {
+			esc = false
+			s.i++
 			continue
 		}
-		run := trailing(seg[:j])
-		if run == j {
-			run += carry
-		}
-		carry = 0
-		s.i += j + 1
-		if run%2 == 0 {
-			if keep {
-				return s.buf[start:s.i], true
+		seg := s.buf[s.i:s.n]
+		q := -1
+		if dense > 0 {
+			k, lim := 0, min(len(seg), dense)
+			for k < lim {
+				c := seg[k]
+				if c == '"' {
+					q = k
+					break
+				}
+				k++
+				if c == '\\' {
+					if k == len(seg) {
+						esc = true
+						break
+					}
+					k++
+				}
 			}
-			return nil, true
+			if q < 0 {
+				s.i += k
+				dense = max0(dense - k)
+				continue
+			}
+		} else {
+			j := bytes.IndexByte(seg, '"')
+			end := j
+			if j < 0 {
+				end = len(seg)
+			}
+			if b := bytes.IndexByte(seg[:end], '\\'); b >= 0 {
+				s.i += b + 1
+				if s.i >= s.n {
+					esc = true
+				} else {
+					s.i++
+				}
+				dense = denseRun
+				continue
+			}
+			if j < 0 {
+				s.i = s.n
+				continue
+			}
+			q = j
 		}
+		s.i += q + 1
+		if keep && s.i-start > max {
+			return nil, true, true
+		}
+		if keep {
+			return s.buf[start:s.i], true, false
+		}
+		return nil, true, long
 	}
 }
 
-// trailing counts the backslashes that end b.
-func trailing(b []byte) int {
-	k := len(b)
-	for k > 0 && b[k-1] == '\\' {
-		k--
-	}
-	return len(b) - k
-}
+// denseRun is how far past an escape the bytes are walked one by one.
+const denseRun = 256
+
+func max0(n int) int { return max(n, 0) }
 
 // raw reads one value and returns its bytes, valid until the next call.
 func (s *scanner) raw() ([]byte, bool) {

@@ -12,6 +12,9 @@ import (
 // Everything else in o keeps its place and value. A status line of ours
 // is kept up to date even when roles leave it out.
 func Install(o *Object, exe string, roles []Role) ([]string, error) {
+	if err := CheckHooks(o); err != nil {
+		return nil, err
+	}
 	entries, err := Registered(o)
 	if err != nil {
 		return nil, err

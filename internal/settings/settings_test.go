@@ -106,7 +106,7 @@ func TestInstallUninstallRoundTrip(t *testing.T) {
 		// An empty list of an event we do not register stays; one we
 		// register (PreToolUse, for the spend fuse) reads the same absent.
 		`{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"say hi"}]}],"Notification":[]},"env":{"A":"1"}}`,
-		`{"hooks":{"PostToolUse":["junk",{"matcher":"*"}]},"statusLine":null}`,
+		`{"hooks":{"PostToolUse":[{"matcher":"*","hooks":[]}]},"statusLine":null}`,
 	}
 	for _, in := range inputs {
 		o := mustParse(t, in)
@@ -131,7 +131,12 @@ func TestInstallUninstallRoundTrip(t *testing.T) {
 }
 
 func TestInstallShapeErrors(t *testing.T) {
-	for _, in := range []string{`{"hooks":[]}`, `{"hooks":{"Stop":{}}}`} {
+	// Shapes Claude Code does not read are refused, not worked around
+	// (issue 20, class 11): registering into them would do nothing.
+	for _, in := range []string{`{"hooks":[]}`, `{"hooks":{"Stop":{}}}`,
+		`{"hooks":{"PostToolUse":["x"]}}`, `{"hooks":{"PostToolUse":["junk",{"matcher":"*"}]}}`,
+		`{"hooks":{"Stop":[{"hooks":[{"command":"x"}]}]}}`, `{"hooks":{"Stop":[{"hooks":"x"}]}}`,
+		`{"hooks":{"SessionStart":[{"matcher":1,"hooks":[]}]}}`} {
 		o := mustParse(t, in)
 		before := string(Encode(o))
 		if _, err := Install(o, "/x/context-budget", Roles); err == nil {

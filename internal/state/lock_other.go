@@ -1,4 +1,4 @@
-//go:build !unix
+//go:build !unix && !windows
 
 package state
 
@@ -8,11 +8,12 @@ import (
 	"time"
 )
 
-// lock takes an exclusive lock by creating name exclusively, waiting up to
-// two seconds; a lock older than that is taken as left by a dead process.
-func lock(name string) (unlock func(), err error) {
-	deadline := time.Now().Add(2 * time.Second)
-	for {
+// lock takes an exclusive lock by creating name exclusively, retrying
+// until deadline. A lock is never removed by a waiter, however old: a
+// waiter cannot tell a dead holder from a slow one, and taking a live
+// holder's lock would send a notice twice.
+func lock(name string, deadline time.Time) (unlock func(), err error) {
+	for tries := 0; ; tries++ {
 		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
 		if err == nil {
 			f.Close()
@@ -21,10 +22,9 @@ func lock(name string) (unlock func(), err error) {
 		if !errors.Is(err, os.ErrExist) {
 			return nil, err
 		}
-		if time.Now().After(deadline) {
-			os.Remove(name)
-			deadline = time.Now().Add(2 * time.Second)
+		if !time.Now().Before(deadline) {
+			return nil, ErrLockTimeout
 		}
-		time.Sleep(2 * time.Millisecond)
+		time.Sleep(min(lockPoll(tries), time.Until(deadline)+time.Millisecond))
 	}
 }

@@ -29,6 +29,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/muthur/context-budget/internal/atomicfile"
 	"github.com/muthur/context-budget/internal/reading"
@@ -117,29 +118,58 @@ func PlainName(id string) bool {
 }
 
 // Ensure creates dir with a .gitignore of "*" so the state never shows in
-// git status.
+// git status. The folder is created inside the project without following
+// a symbolic link out of it (see WriteFile): a committed
+// tmp/context-budget that links elsewhere is an error, and gets nothing,
+// not even the .gitignore. The project root itself is not created.
 func Ensure(dir string) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	root, rel := split(dir)
+	if err := atomicfile.MkdirIn(root, rel); err != nil {
 		return err
 	}
-	gi := filepath.Join(dir, ".gitignore")
-	if _, err := os.Stat(gi); err == nil {
+	if _, err := os.Lstat(filepath.Join(dir, ".gitignore")); err == nil {
 		return nil
 	}
-	return WriteFile(gi, []byte("*\n"))
+	return WriteFile(filepath.Join(dir, ".gitignore"), []byte("*\n"))
 }
 
 // WriteFile replaces name atomically: a temp file in the same folder, then
-// a rename, so readers see the old content or the new, never a part.
+// a rename, so readers see the old content or the new, never a part. name
+// is a file of a state folder (Dir): it is written through the project
+// root, every component resolved inside it, so a symbolic link on the way
+// that leads out of the project (a linked tmp/context-budget) is an error
+// and nothing is written elsewhere. A link at name itself is replaced,
+// never written through.
 func WriteFile(name string, data []byte) error {
-	return atomicfile.WriteFile(name, data, 0o644, false)
+	root, rel := split(filepath.Dir(name))
+	return atomicfile.WriteIn(root, rel+"/"+filepath.Base(name), data, atomicfile.Options{Perm: 0o644})
+}
+
+// Clean removes the temporary files that writers killed partway left in
+// the state folder dir (atomicfile.Clean): older than a minute and held
+// by no live writer.
+func Clean(dir string) {
+	root, rel := split(dir)
+	atomicfile.Clean(root, rel, "")
+}
+
+// split returns the project root of a state folder and the folder's path
+// under it: <root>, "tmp/context-budget" for Dir(root); for any other
+// folder, its parent and its name.
+func split(dir string) (root, rel string) {
+	dir = filepath.Clean(dir)
+	parent := filepath.Dir(dir)
+	if filepath.Base(dir) == "context-budget" && filepath.Base(parent) == "tmp" {
+		return filepath.Dir(parent), "tmp/context-budget"
+	}
+	return parent, filepath.Base(dir)
 }
 
 // Advance applies the once-per-climb rules for one reading and returns the
 // level to announce (None for silence). The decision is recorded before
 // Advance returns; an error means nothing may be sent.
 func Advance(dir, session string, reading int64, lines Lines) (Level, error) {
-	return AdvanceIn(dir, session, reading, lines, 0)
+	return AdvanceWith(dir, session, reading, lines, Options{})
 }
 
 // AdvanceIn is Advance for a session that has had compactions
@@ -148,6 +178,31 @@ func Advance(dir, session string, reading int64, lines Lines) (Level, error) {
 // reading — a warn line priced under where the compaction left the
 // context would otherwise keep the next climb silent.
 func AdvanceIn(dir, session string, reading int64, lines Lines, compactions int) (Level, error) {
+	return AdvanceWith(dir, session, reading, lines, Options{Compactions: compactions})
+}
+
+// Options bound Advance for a caller under a deadline, and carry the
+// session's compactions (see AdvanceIn).
+type Options struct {
+	// Compactions is the session's count of compact_boundary records.
+	Compactions int
+	// LockDeadline bounds the wait for the session's lock; zero means
+	// LockWait from now. A lock still held then is ErrLockTimeout:
+	// nothing recorded, nothing to send.
+	LockDeadline time.Time
+	// Gate, when set, is asked under the lock just before a level is
+	// recorded; false abandons the record (ErrGate). The hook uses it so
+	// that a call past its deadline records nothing it could no longer
+	// send.
+	Gate func() bool
+}
+
+// ErrGate reports a record abandoned because Options.Gate said no.
+var ErrGate = errors.New("record abandoned at the deadline")
+
+// AdvanceWith is Advance with bounds.
+func AdvanceWith(dir, session string, reading int64, lines Lines, o Options) (Level, error) {
+	compactions := o.Compactions
 	if !PlainName(session) {
 		return None, ErrName
 	}
@@ -165,7 +220,11 @@ func AdvanceIn(dir, session string, reading int64, lines Lines, compactions int)
 	if err := Ensure(dir); err != nil {
 		return None, err
 	}
-	unlock, err := lock(filepath.Join(dir, session+".lock"))
+	deadline := o.LockDeadline
+	if deadline.IsZero() {
+		deadline = time.Now().Add(LockWait)
+	}
+	unlock, err := lock(filepath.Join(dir, session+".lock"), deadline)
 	if err != nil {
 		return None, err
 	}
@@ -180,6 +239,9 @@ func AdvanceIn(dir, session string, reading int64, lines Lines, compactions int)
 			}
 		}
 		return None, nil
+	}
+	if o.Gate != nil && !o.Gate() {
+		return None, ErrGate
 	}
 	data, _ := json.Marshal(next)
 	if err := WriteFile(name, append(data, '\n')); err != nil {
@@ -222,6 +284,11 @@ func Load(name string) Record {
 	var rec Record
 	data, err := reading.ReadFile(name, reading.MaxSideFile)
 	if err != nil || json.Unmarshal(data, &rec) != nil {
+		return Record{}
+	}
+	// A record is a file like any other: lines no computation gives
+	// would re-arm, or never re-arm, on every call.
+	if rec.Lines.Warn <= 0 || rec.Lines.Pause <= 0 || rec.Reading < 0 {
 		return Record{}
 	}
 	switch rec.Name {

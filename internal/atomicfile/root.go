@@ -1,0 +1,158 @@
+package atomicfile
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"time"
+)
+
+// Options of WriteIn.
+type Options struct {
+	Perm fs.FileMode
+	// Sync flushes the content to disk before the rename.
+	Sync bool
+	// Suffix ends the temporary file's name.
+	Suffix string
+	// BeforeRename, when set, runs between writing the temporary file
+	// (named by its path under root) and renaming it: tests stand for a
+	// crash there. An error abandons the write.
+	BeforeRename func(tmp string) error
+}
+
+// WriteIn replaces rel (a slash-separated name under root) atomically, as
+// WriteFile does, without ever leaving root: every component is resolved
+// inside it (os.Root), so a symbolic link in the way that points out of
+// root (or is absolute) is an error, and nothing is created or replaced
+// elsewhere. The temporary file is named "."+base+"."+digits+o.Suffix,
+// and is locked while it is written so Clean can tell a live writer's
+// file from a dead one's.
+func WriteIn(root, rel string, data []byte, o Options) error {
+	r, err := os.OpenRoot(root)
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	return writeRoot(r, root, rel, data, o)
+}
+
+// MkdirIn creates rel (slash-separated) and its missing parents under
+// root, never leaving it.
+func MkdirIn(root, rel string) error {
+	r, err := os.OpenRoot(root)
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	return r.MkdirAll(rel, 0o755)
+}
+
+var tempSeq atomic.Uint64
+
+func writeRoot(r *os.Root, root, rel string, data []byte, o Options) error {
+	dir, base := path.Split(rel)
+	var f *os.File
+	var tmp string
+	var err error
+	for tries := 0; tries < 100; tries++ {
+		n := uint64(time.Now().UnixNano())*31 + tempSeq.Add(1) + uint64(os.Getpid())<<20
+		tmp = dir + "." + base + "." + strconv.FormatUint(n%1_000_000_000_000, 10) + o.Suffix
+		f, err = r.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+		if !errors.Is(err, fs.ErrExist) {
+			break
+		}
+	}
+	if err != nil {
+		return err
+	}
+	holdLock(f)
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Chmod(o.Perm)
+	}
+	if err == nil && o.Sync {
+		err = f.Sync()
+	}
+	if err == nil && o.BeforeRename != nil {
+		err = o.BeforeRename(filepath.Join(root, filepath.FromSlash(tmp)))
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = r.Rename(tmp, rel)
+	}
+	if err != nil {
+		r.Remove(tmp)
+	}
+	return err
+}
+
+// StaleAge is how old a temporary file must be before Clean removes it:
+// a write takes milliseconds, a slow disk's fsync seconds.
+const StaleAge = time.Minute
+
+// IsTemp reports whether name is one of the temporary files this package
+// (or the ledger, with its ".tmp" suffix) writes: "." + base + "." +
+// digits [+ suffix].
+func IsTemp(name, suffix string) bool {
+	if !strings.HasPrefix(name, ".") {
+		return false
+	}
+	rest := strings.TrimSuffix(name, suffix)
+	i := strings.LastIndexByte(rest, '.')
+	if i <= 0 || i == len(rest)-1 {
+		return false
+	}
+	for _, c := range rest[i+1:] {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// Clean removes the temporary files in dir (under root) that a writer
+// left behind: older than StaleAge and not locked by a live writer (a
+// write killed during its fsync leaves its file, and git would show it
+// forever). Errors are ignored: cleaning is a courtesy.
+func Clean(root, dir, suffix string) {
+	r, err := os.OpenRoot(root)
+	if err != nil {
+		return
+	}
+	defer r.Close()
+	d, err := r.Open(dir)
+	if err != nil {
+		return
+	}
+	entries, err := d.ReadDir(-1)
+	d.Close()
+	if err != nil {
+		return
+	}
+	now := time.Now()
+	for _, e := range entries {
+		if !e.Type().IsRegular() || !IsTemp(e.Name(), suffix) {
+			continue
+		}
+		info, err := e.Info()
+		if err != nil || now.Sub(info.ModTime()) < StaleAge {
+			continue
+		}
+		name := filepath.ToSlash(filepath.Join(dir, e.Name()))
+		f, err := r.OpenFile(name, os.O_RDONLY, 0)
+		if err != nil {
+			continue
+		}
+		if tryLock(f) {
+			r.Remove(name)
+		}
+		f.Close()
+	}
+}

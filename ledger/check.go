@@ -1,0 +1,147 @@
+package ledger
+
+import (
+	"errors"
+	"fmt"
+	"math"
+)
+
+// Bounds a row's figures must keep to be read. A row is committed and
+// shared, so it is input like any other: one with a context of 2⁶² tokens
+// or a cost of 1e308 must not move anyone's lines, and sums of rows must
+// not overflow.
+const (
+	// MaxContextTokens bounds one context (a phase's ContextTokens, a
+	// compaction's PreTokens): far past any model's window.
+	MaxContextTokens = 10_000_000
+	// MaxTallyTokens bounds each token count of a tally: a session's
+	// cache reads add up over its responses, yet a million sessions at
+	// the bound still sum within an int64.
+	MaxTallyTokens = 1_000_000_000_000
+	// MaxResponses bounds a tally's responses.
+	MaxResponses = 100_000_000
+	// MaxCostUSD bounds a tally's dollars.
+	MaxCostUSD = 10_000_000
+)
+
+// ErrRange reports a row whose figures are outside what a session can
+// have: negative, not finite, or past the bounds above.
+var ErrRange = errors.New("a figure out of range")
+
+// Check reports whether the row's figures are in range: every count and
+// cost finite, non-negative and within its bound. Parse refuses a row that
+// fails it (the Reader skips and counts it), and the writer checks what it
+// priced before writing (see Sanitize).
+func (r *Row) Check() error {
+	if r.ClaudeCodeTotalUSD != nil && !costOK(*r.ClaudeCodeTotalUSD) {
+		return fmt.Errorf("%w: claudeCodeTotalUsd %v", ErrRange, *r.ClaudeCodeTotalUSD)
+	}
+	for name, t := range map[string]Tally{"total": r.Total, "ownTurns": r.OwnTurns, "subagents": r.Subagents} {
+		if err := t.Check(); err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+	}
+	for k, t := range r.ByRate {
+		if err := t.Check(); err != nil {
+			return fmt.Errorf("byRate %s: %w", k, err)
+		}
+	}
+	if r.Orientation != nil {
+		if err := r.Orientation.Check(); err != nil {
+			return fmt.Errorf("orientation: %w", err)
+		}
+	}
+	for i := range r.Compactions {
+		c := &r.Compactions[i]
+		if c.PreTokens < 0 || c.PreTokens > MaxContextTokens {
+			return fmt.Errorf("compaction %d: %w: preTokens %d", i, ErrRange, c.PreTokens)
+		}
+		if err := c.Phase.Check(); err != nil {
+			return fmt.Errorf("compaction %d: %w", i, err)
+		}
+	}
+	return nil
+}
+
+// Check reports whether the phase's context and spend are in range.
+func (p *Phase) Check() error {
+	if p.ContextTokens < 0 || p.ContextTokens > MaxContextTokens {
+		return fmt.Errorf("%w: contextTokens %d", ErrRange, p.ContextTokens)
+	}
+	return p.Spend.Check()
+}
+
+// Check reports whether every figure of the tally is in range.
+func (t Tally) Check() error {
+	for _, n := range []int64{t.InputTokens, t.CacheWrite5mTokens, t.CacheWrite1hTokens, t.CacheReadTokens, t.OutputTokens} {
+		if n < 0 || n > MaxTallyTokens {
+			return fmt.Errorf("%w: %d tokens", ErrRange, n)
+		}
+	}
+	if t.Responses < 0 || t.Responses > MaxResponses {
+		return fmt.Errorf("%w: %d responses", ErrRange, t.Responses)
+	}
+	if !costOK(t.CostUSD) {
+		return fmt.Errorf("%w: costUsd %v", ErrRange, t.CostUSD)
+	}
+	return nil
+}
+
+// CostOK reports whether usd can be a cost in a row: finite, non-negative
+// and within MaxCostUSD.
+func CostOK(usd float64) bool { return costOK(usd) }
+
+func costOK(usd float64) bool {
+	return !math.IsNaN(usd) && usd >= 0 && usd <= MaxCostUSD
+}
+
+// Sanitize makes a row that is about to be written fit Check, so a price
+// table gone wrong (a NaN or an infinity from an override) can never stop
+// a row from being written: every cost that is not in range is set to 0
+// and the row says so in a warning. Token counts come from the
+// transcript's integers and are clamped into range the same way. It
+// reports whether anything was changed.
+func (r *Row) Sanitize() bool {
+	changed := false
+	fix := func(t *Tally) {
+		for _, n := range []*int64{&t.InputTokens, &t.CacheWrite5mTokens, &t.CacheWrite1hTokens, &t.CacheReadTokens, &t.OutputTokens} {
+			if *n < 0 || *n > MaxTallyTokens {
+				*n, changed = min(max(*n, 0), MaxTallyTokens), true
+			}
+		}
+		if t.Responses < 0 || t.Responses > MaxResponses {
+			t.Responses, changed = min(max(t.Responses, 0), MaxResponses), true
+		}
+		if !costOK(t.CostUSD) {
+			t.CostUSD, changed = 0, true
+		}
+	}
+	ctx := func(n *int64) {
+		if *n < 0 || *n > MaxContextTokens {
+			*n, changed = min(max(*n, 0), MaxContextTokens), true
+		}
+	}
+	if r.ClaudeCodeTotalUSD != nil && !costOK(*r.ClaudeCodeTotalUSD) {
+		r.ClaudeCodeTotalUSD, changed = nil, true
+	}
+	fix(&r.Total)
+	fix(&r.OwnTurns)
+	fix(&r.Subagents)
+	for k, t := range r.ByRate {
+		fix(&t)
+		r.ByRate[k] = t
+	}
+	if r.Orientation != nil {
+		ctx(&r.Orientation.ContextTokens)
+		fix(&r.Orientation.Spend)
+	}
+	for i := range r.Compactions {
+		ctx(&r.Compactions[i].PreTokens)
+		ctx(&r.Compactions[i].ContextTokens)
+		fix(&r.Compactions[i].Spend)
+	}
+	if changed {
+		r.Warnings = append(r.Warnings, "figures out of range (not finite, negative or too large) were written as 0 or clamped: check the price table")
+	}
+	return changed
+}
