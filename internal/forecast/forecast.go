@@ -41,6 +41,7 @@ package forecast
 
 import (
 	"slices"
+	"strings"
 )
 
 // Defaults the estimates shrink towards, and how many requests' weight
@@ -162,4 +163,24 @@ func (p *Pace) Rewrite() float64 {
 // OutPerRequest is the forecast output tokens per request.
 func (p *Pace) OutPerRequest() float64 {
 	return (float64(p.Output) + DefaultOut*PriorWeight) / float64(p.Responses+PriorWeight)
+}
+
+// Family is a model id's family, the key of the fitted priors: the id
+// without its "claude-" prefix and its date, e.g. claude-opus-4-5-20251101
+// → opus-4-5.
+func Family(model string) string {
+	m := strings.TrimPrefix(strings.ToLower(model), "claude-")
+	if i := strings.LastIndexByte(m, '-'); i >= 0 && len(m)-i-1 == 8 && isDigits(m[i+1:]) {
+		m = m[:i]
+	}
+	return m
+}
+
+func isDigits(s string) bool {
+	for i := range len(s) {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return s != ""
 }

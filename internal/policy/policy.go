@@ -23,6 +23,7 @@ import (
 	"strings"
 
 	"github.com/muthur/context-budget/internal/config"
+	"github.com/muthur/context-budget/internal/forecast"
 	"github.com/muthur/context-budget/internal/history"
 	"github.com/muthur/context-budget/internal/lines"
 	"github.com/muthur/context-budget/internal/notice"
@@ -131,9 +132,8 @@ func (d *Decision) price(in Input) {
 	d.Reorientation = Reorient(in.Root, in.SessionID, in.TranscriptPath, h, rt, in.Table)
 	d.Cost = restart.Model{Rates: rt, Q: h.Q(), W: d.Reorientation.Tokens, R: d.Reorientation.CostUSD}
 	if in.Settings.Rate != config.RateSinceBoundary {
-		d.Cost.Q = h.Pace.Q()
-		d.Cost.Rewrite = h.Pace.Rewrite()
-		d.Cost.OutPerRequest = h.Pace.OutPerRequest()
+		e := h.Pace.Forecast(forecast.Shipped.Prior(h.Last.Model), forecast.Shipped.Weights)
+		d.Cost.Q, d.Cost.Rewrite, d.Cost.OutPerRequest = e.Q, e.Rewrite, e.OutPerRequest
 	}
 	if row.BandAbove > 0 && row.Band != nil {
 		b := d.Cost
