@@ -1,12 +1,19 @@
 package forecast
 
+import "math"
+
 // Prior is what a session's measured figures shrink towards: what
 // sessions in general do, fitted on a corpus of real sessions (package
 // fit, run by go generate) and refined by the project's own ledger.
 type Prior struct {
-	// Step is the growth per request in tokens once a session works
-	// (100,000 / Step requests per 100k tokens).
+	// Step is the growth per request in tokens of a session RampAt
+	// responses old (100,000 / Step requests per 100k tokens).
 	Step float64 `json:"step"`
+	// Ramp is how the pace rises as a session goes on: requests per token
+	// scale as (responses + 1)^Ramp, the responses counted up to RampCap.
+	// A young session still reads in big steps; one that works edits and
+	// tests in small ones.
+	Ramp float64 `json:"ramp,omitempty"`
 	// Rewrite is the share of its context a request re-writes to the
 	// cache beyond its growth (expiries, model switches, prunes).
 	Rewrite float64 `json:"rewrite"`
@@ -44,6 +51,22 @@ type Estimate struct {
 	OutPerRequest float64
 }
 
+// RampAt and RampCap place the prior's ramp: Step is the step at RampAt
+// responses, and past RampCap responses the prior no longer moves.
+const (
+	RampAt  = 10
+	RampCap = 40
+)
+
+// StepAt is the prior's growth per request after responses responses.
+func (pr Prior) StepAt(responses float64) float64 {
+	if pr.Ramp == 0 {
+		return pr.Step
+	}
+	k := min(max(responses, 0), RampCap)
+	return pr.Step * math.Pow((k+1)/(RampAt+1), -pr.Ramp)
+}
+
 // Evidence is what a forecast needs of a pace: sums and counts, so that
 // pricing it with many priors (the fit does) costs no pass over the steps.
 type Evidence struct {
@@ -77,7 +100,7 @@ func (p *Pace) Forecast(pr Prior, w Weights) Estimate {
 
 // Forecast is Pace.Forecast on the sums.
 func (e Evidence) Forecast(pr Prior, w Weights) Estimate {
-	step := shrink(e.StepSum, e.Steps, pr.Step, w.Step)
+	step := shrink(e.StepSum, e.Steps, pr.StepAt(e.Responses), w.Step)
 	est := Estimate{Q: 1 / max(step, 1), Rewrite: pr.Rewrite,
 		OutPerRequest: shrink(e.Output, e.Responses, pr.Out, w.Out)}
 	if e.Rewrites > 0 && e.Carried > 0 {

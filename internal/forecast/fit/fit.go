@@ -64,26 +64,39 @@ func relErr(pred, actual float64) float64 { return math.Abs(pred-actual) / actua
 // and more re-writes both scale with the context, and a fit on the total
 // alone trades one for the other):
 //
-//   - Step on the slice's requests: |log(S·q̂ / requests)|;
+//   - Step on the slice's requests: |log(S·q̂ / requests)| (and, when
+//     ramp, Ramp, from rampGrid);
 //   - Rewrite on the slice's cache writes and input, given its real
 //     requests: |log((S + ρ̂·n·(C + S/2))·w / writes)|;
 //   - Out on the slice's output per request: |log(ō̂ / output per request)|.
 //
 // Each is a robust loss whose minimiser is a median, so a few wild
 // slices cannot drag the prior.
-func fitPrior(xs []*obs, w forecast.Weights) forecast.Prior {
+func fitPrior(xs []*obs, w forecast.Weights, ramp bool) forecast.Prior {
 	var pr forecast.Prior
 	if len(xs) == 0 {
 		return start
 	}
-	pr.Step = math.Exp(golden(math.Log(100), math.Log(100_000), func(v float64) float64 {
-		p := forecast.Prior{Step: math.Exp(v), Rewrite: start.Rewrite, Out: start.Out}
+	stepLoss := func(p forecast.Prior) float64 {
 		var s float64
 		for _, x := range xs {
 			s += loss(restart.Slice*x.Ev.Forecast(p, w).Q, float64(x.ActualRequests))
 		}
 		return s
-	}))
+	}
+	best := math.Inf(1)
+	ramps := []float64{0}
+	if ramp {
+		ramps = rampGrid
+	}
+	for _, rp := range ramps {
+		st := math.Exp(golden(math.Log(100), math.Log(100_000), func(v float64) float64 {
+			return stepLoss(forecast.Prior{Step: math.Exp(v), Ramp: rp})
+		}))
+		if l := stepLoss(forecast.Prior{Step: st, Ramp: rp}); l < best {
+			best, pr.Step, pr.Ramp = l, st, rp
+		}
+	}
 	pr.Rewrite = math.Exp(golden(math.Log(1e-5), math.Log(0.5), func(v float64) float64 {
 		p := forecast.Prior{Step: start.Step, Rewrite: math.Exp(v), Out: start.Out}
 		var s float64
@@ -143,8 +156,9 @@ var start = forecast.Prior{Step: forecast.DefaultStep, Rewrite: forecast.Default
 
 // fitPriors fits the corpus-wide prior and, when byFamily, one per family
 // with enough data.
-func fitPriors(xs []*obs, w forecast.Weights, byFamily bool) priors {
-	p := priors{all: fitPrior(xs, w), family: map[string]forecast.Prior{}}
+func fitPriors(xs []*obs, sc scheme) priors {
+	w, byFamily := sc.w, sc.byFamily
+	p := priors{all: fitPrior(xs, w, sc.ramp), family: map[string]forecast.Prior{}}
 	if !byFamily {
 		return p
 	}
@@ -159,7 +173,7 @@ func fitPriors(xs []*obs, w forecast.Weights, byFamily bool) priors {
 	}
 	for fam, g := range groups {
 		if len(g) >= MinFamilyPoints && len(sessions[fam]) >= MinFamilySessions {
-			p.family[fam] = fitPrior(g, w)
+			p.family[fam] = fitPrior(g, w, sc.ramp)
 		}
 	}
 	return p
@@ -178,6 +192,8 @@ func fold(session string) int {
 type scheme struct {
 	w        forecast.Weights
 	byFamily bool
+	// ramp lets the prior pace rise with the responses so far.
+	ramp bool
 }
 
 // crossValidate fits the scheme on four folds and forecasts the fifth,
@@ -191,7 +207,7 @@ func crossValidate(xs []*obs, sc scheme) []float64 {
 				train = append(train, x)
 			}
 		}
-		p := fitPriors(train, sc.w, sc.byFamily)
+		p := fitPriors(train, sc)
 		for i, x := range xs {
 			if fold(x.Session) == k {
 				pred[i] = predict(x, p.of(x.Family), sc.w)
@@ -240,6 +256,9 @@ func quantile(v []float64, q float64) float64 {
 
 // inf is the weight of a prior that no session's evidence moves.
 const inf = 1e9
+
+// rampGrid is the ramps tried.
+var rampGrid = []float64{-0.2, -0.1, 0, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.4, 0.5}
 
 // grid is the weights tried, in each unit.
 var grid = []float64{0, 1, 3, 10, 30, 100, 300, 1000, inf}
