@@ -59,6 +59,8 @@ type Row struct {
 	Orientation *Phase `json:"orientation"`
 	// Compactions holds one reorientation phase per compaction boundary.
 	Compactions []Compaction `json:"compactions"`
+	// Pace is the session's measured pace; nil on older rows.
+	Pace *Pace `json:"pace,omitempty"`
 }
 
 // Tally counts tokens, responses and dollars.
@@ -153,6 +155,7 @@ type wireRow struct {
 	Warnings           []string         `json:"warnings"`
 	Orientation        *wirePhase       `json:"orientation"`
 	Compactions        []wireCompaction `json:"compactions"`
+	Pace               *Pace            `json:"pace,omitempty"`
 }
 
 type wirePhase struct {
@@ -205,6 +208,7 @@ func (r Row) MarshalJSON() ([]byte, error) {
 		ByRate:             r.ByRate,
 		Warnings:           r.Warnings,
 		Compactions:        []wireCompaction{},
+		Pace:               r.Pace,
 	}
 	if w.ByRate == nil {
 		w.ByRate = map[string]Tally{}

@@ -120,12 +120,3 @@ func shrink(sum, count, prior, weight float64) float64 {
 	}
 	return (sum + weight*prior) / (count + weight)
 }
-
-// Measured is a session's own figures over its whole life, what a ledger
-// row keeps of its pace: growth per working step, the rewrite ratio,
-// output per response (zero where nothing was measured).
-type Measured struct {
-	Step    float64 `json:"stepTokens,omitempty"`
-	Rewrite float64 `json:"rewriteShare,omitempty"`
-	Out     float64 `json:"outputPerRequest,omitempty"`
-}

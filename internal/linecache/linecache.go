@@ -56,7 +56,7 @@ import (
 const Regrowth = 10_000
 
 // version changes the Key when the cache's meaning changes between builds.
-const version = "2"
+const version = "3"
 
 // Entry is what a session's .line file holds.
 type Entry struct {

@@ -91,6 +91,12 @@ type Decision struct {
 	TTL           string         `json:"ttl,omitempty"`
 	AsOf          string         `json:"as_of,omitempty"`
 	Window        window.Window  `json:"window"`
+	// Spread is how far real sessions' carrying on scatters around the
+	// forecast, and PaceFrom names the prior the pace was shrunk towards
+	// (the fitted corpus, the project's ledger); both unset with the
+	// design's since-boundary rate.
+	Spread   *forecast.Band `json:"spread,omitempty"`
+	PaceFrom string         `json:"pace_from,omitempty"`
 }
 
 // Decide applies the rule.
@@ -132,8 +138,16 @@ func (d *Decision) price(in Input) {
 	d.Reorientation = Reorient(in.Root, in.SessionID, in.TranscriptPath, h, rt, in.Table)
 	d.Cost = restart.Model{Rates: rt, Q: h.Q(), W: d.Reorientation.Tokens, R: d.Reorientation.CostUSD}
 	if in.Settings.Rate != config.RateSinceBoundary {
-		e := h.Pace.Forecast(forecast.Shipped.Prior(h.Last.Model), forecast.Shipped.Weights)
+		if h.Pace.Prior == nil {
+			// Once per climb: a ledger row written later in the climb
+			// does not move its lines.
+			pr, from := forecast.Shipped.Refine(h.Last.Model, forecast.LedgerPaces(in.Root, sessionOf(in.SessionID, in.TranscriptPath)))
+			h.Pace.Prior, h.Pace.PriorFrom = &pr, from
+		}
+		e := h.Pace.Forecast(*h.Pace.Prior, forecast.Shipped.Weights)
 		d.Cost.Q, d.Cost.Rewrite, d.Cost.OutPerRequest = e.Q, e.Rewrite, e.OutPerRequest
+		band := forecast.Shipped.Band
+		d.Spread, d.PaceFrom = &band, h.Pace.PriorFrom
 	}
 	if row.BandAbove > 0 && row.Band != nil {
 		b := d.Cost
@@ -201,12 +215,17 @@ func (d *Decision) Money(c int64) *notice.Money {
 		return nil
 	}
 	m := d.At(c)
-	return &notice.Money{
+	money := &notice.Money{
 		UpfrontUSD: m.RelayUpfront(c),
 		SavingUSD:  m.Saving(c),
 		CarryOnUSD: m.CarryOn(c),
 		Source:     d.Reorientation.Words,
+		PaceFrom:   d.PaceFrom,
 	}
+	if b := d.Spread; b != nil {
+		money.CarryOnLowUSD, money.CarryOnHighUSD, money.Share = b.Lo*money.CarryOnUSD, b.Hi*money.CarryOnUSD, b.Share
+	}
+	return money
 }
 
 // PastCompaction reports the lines fixed by env that lie at or past the
