@@ -28,6 +28,8 @@ code { font-size: 0.9em; }
 <tr><td>compacted before any notice</td><td>{{.Totals.CompactedBeforeAnyNotice}}</td></tr>
 <tr><td>carrying on after the pauses</td><td>{{if .Totals.CarryOnPoints}}predicted {{usd .Totals.PredictedCarryOnUSD}}, actual {{usd .Totals.ActualCarryOnUSD}} over {{.Totals.CarryOnPoints}} pauses; median absolute error {{pct .Totals.PauseCarryOnMedianAbsError}}{{else}}no pause with both a prediction and an actual cost{{end}}</td></tr>
 <tr><td>the forecast of carrying on 100k tokens</td><td>{{if .Totals.Points}}median absolute error {{pct .Totals.CarryOnMedianAbsError}} over {{.Totals.Points}} responses after which a session went on 100k tokens (requests: {{pct .Totals.RequestsMedianAbsError}}){{else}}no session went on 100k tokens after a priced response{{end}}</td></tr>
+{{range .Totals.CarryOnByModel}}<tr><td>the forecast on {{.Model}}</td><td class="by-model">median absolute error {{pctOf .MedianAbsError}} over {{.Points}} points</td></tr>
+{{end}}
 </table>
 
 <h2>Peaks against the lines</h2>

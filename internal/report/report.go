@@ -107,8 +107,9 @@ func pct(v *float64) string {
 }
 
 var pageTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
-	"k":   notice.K,
-	"usd": usd,
-	"pct": pct,
-	"mb":  func(b int64) string { return fmt.Sprintf("%.1f MB", float64(b)/1e6) },
+	"k":     notice.K,
+	"usd":   usd,
+	"pct":   pct,
+	"pctOf": func(v float64) string { return pct(&v) },
+	"mb":    func(b int64) string { return fmt.Sprintf("%.1f MB", float64(b)/1e6) },
 }).Parse(pageHTML))
