@@ -161,6 +161,7 @@ func linesFor(s config.Settings, path, root, session string) (*linesReport, erro
 		if err := h.Update(path); err != nil {
 			return nil, err
 		}
+		keepClimbPrior(&h, root, session, path)
 		in.Table, in.History, asOf = table, &h, table.AsOf
 	}
 	d := policy.Decide(in)
