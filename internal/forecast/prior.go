@@ -6,14 +6,15 @@ import "math"
 // sessions in general do, fitted on a corpus of real sessions (package
 // fit, run by go generate) and refined by the project's own ledger.
 type Prior struct {
-	// Step is the growth per request in tokens of a session RampAt
-	// responses old (100,000 / Step requests per 100k tokens).
+	// Step is the growth per request in tokens of a session at
+	// ContextAt tokens of context (100,000 / Step requests per 100k).
 	Step float64 `json:"step"`
-	// Ramp is how the pace rises as a session goes on: requests per token
-	// scale as (responses + 1)^Ramp, the responses counted up to RampCap.
-	// A young session still reads in big steps; one that works edits and
+	// Elasticity is how the pace rises with the context: requests per
+	// token scale as (context / ContextAt)^Elasticity, the context held
+	// within [ContextLo, ContextHi], the range the fit saw. Early in a
+	// climb a session still reads in big steps; further on it edits and
 	// tests in small ones.
-	Ramp float64 `json:"ramp,omitempty"`
+	Elasticity float64 `json:"elasticity,omitempty"`
 	// Rewrite is the share of its context a request re-writes to the
 	// cache beyond its growth (expiries, model switches, prunes).
 	Rewrite float64 `json:"rewrite"`
@@ -51,20 +52,24 @@ type Estimate struct {
 	OutPerRequest float64
 }
 
-// RampAt and RampCap place the prior's ramp: Step is the step at RampAt
-// responses, and past RampCap responses the prior no longer moves.
+// ContextAt is the context Prior.Step is given at; ContextLo and
+// ContextHi bound the context the elasticity is applied to: the contexts
+// of the corpus's points (every one of them lies early in a climb, as a
+// point needs 100k tokens of room after it), beyond which the fit cannot
+// say.
 const (
-	RampAt  = 10
-	RampCap = 40
+	ContextAt = 50_000
+	ContextLo = 20_000
+	ContextHi = 80_000
 )
 
-// StepAt is the prior's growth per request after responses responses.
-func (pr Prior) StepAt(responses float64) float64 {
-	if pr.Ramp == 0 {
+// StepAt is the prior's growth per request at a context of c tokens.
+func (pr Prior) StepAt(c float64) float64 {
+	if pr.Elasticity == 0 {
 		return pr.Step
 	}
-	k := min(max(responses, 0), RampCap)
-	return pr.Step * math.Pow((k+1)/(RampAt+1), -pr.Ramp)
+	c = min(max(c, ContextLo), ContextHi)
+	return pr.Step * math.Pow(c/ContextAt, -pr.Elasticity)
 }
 
 // Evidence is what a forecast needs of a pace: sums and counts, so that
@@ -78,6 +83,8 @@ type Evidence struct {
 	Rewritten, Carried, Rewrites float64
 	// Output is the output tokens of Responses responses.
 	Output, Responses float64
+	// Context is the latest response's context.
+	Context float64
 }
 
 // Evidence sums the pace.
@@ -88,7 +95,7 @@ func (p *Pace) Evidence() Evidence {
 	}
 	return Evidence{StepSum: float64(sum), Steps: float64(len(p.Steps)),
 		Rewritten: float64(p.Rewritten), Carried: float64(p.Carried), Rewrites: float64(p.Rewrites),
-		Output: float64(p.Output), Responses: float64(p.Responses)}
+		Output: float64(p.Output), Responses: float64(p.Responses), Context: float64(p.Prev)}
 }
 
 // Forecast shrinks the session's measured figures towards pr, each with
@@ -100,7 +107,7 @@ func (p *Pace) Forecast(pr Prior, w Weights) Estimate {
 
 // Forecast is Pace.Forecast on the sums.
 func (e Evidence) Forecast(pr Prior, w Weights) Estimate {
-	step := shrink(e.StepSum, e.Steps, pr.StepAt(e.Responses), w.Step)
+	step := shrink(e.StepSum, e.Steps, pr.StepAt(e.Context), w.Step)
 	est := Estimate{Q: 1 / max(step, 1), Rewrite: pr.Rewrite,
 		OutPerRequest: shrink(e.Output, e.Responses, pr.Out, w.Out)}
 	if e.Rewrites > 0 && e.Carried > 0 {

@@ -9,7 +9,7 @@ var Shipped = Fit{
 	Sessions: 186,
 	Points:   468,
 	Weights:  Weights{Step: 30.0, Rewrite: 300.0, Out: 1e+09},
-	All:      Prior{Step: 1275.0, Ramp: 0.0, Rewrite: 0.0249, Out: 42.03},
+	All:      Prior{Step: 1275.0, Elasticity: 0.0, Rewrite: 0.0249, Out: 42.03},
 	Families: []FamilyPrior{},
 	Band:     Band{Share: 0.8, Lo: 0.462, Hi: 2.067},
 }

@@ -43,12 +43,13 @@ func TestForecastShrinks(t *testing.T) {
 }
 
 func TestStepAt(t *testing.T) {
-	pr := Prior{Step: 1000, Ramp: 0.5}
-	if pr.StepAt(RampAt) != 1000 || pr.StepAt(RampCap) != pr.StepAt(500) || pr.StepAt(0) <= 1000 {
-		t.Errorf("StepAt: %v %v %v", pr.StepAt(0), pr.StepAt(RampAt), pr.StepAt(RampCap))
+	pr := Prior{Step: 1000, Elasticity: 0.5}
+	if pr.StepAt(ContextAt) != 1000 || pr.StepAt(ContextHi) != pr.StepAt(500_000) || pr.StepAt(ContextLo) != pr.StepAt(0) ||
+		pr.StepAt(ContextLo) <= 1000 || pr.StepAt(ContextHi) >= 1000 {
+		t.Errorf("StepAt: %v %v %v", pr.StepAt(0), pr.StepAt(ContextAt), pr.StepAt(ContextHi))
 	}
 	if (Prior{Step: 1000}).StepAt(3) != 1000 {
-		t.Error("no ramp moved the step")
+		t.Error("no elasticity moved the step")
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"hash/fnv"
 	"math"
 	"slices"
+	"sync"
 
 	"github.com/muthur/context-budget/internal/forecast"
 	"github.com/muthur/context-budget/internal/restart"
@@ -65,14 +66,14 @@ func relErr(pred, actual float64) float64 { return math.Abs(pred-actual) / actua
 // alone trades one for the other):
 //
 //   - Step on the slice's requests: |log(S·q̂ / requests)| (and, when
-//     ramp, Ramp, from rampGrid);
+//     elastic, its Elasticity, from elasticityGrid);
 //   - Rewrite on the slice's cache writes and input, given its real
 //     requests: |log((S + ρ̂·n·(C + S/2))·w / writes)|;
 //   - Out on the slice's output per request: |log(ō̂ / output per request)|.
 //
 // Each is a robust loss whose minimiser is a median, so a few wild
 // slices cannot drag the prior.
-func fitPrior(xs []*obs, w forecast.Weights, ramp bool) forecast.Prior {
+func fitPrior(xs []*obs, w forecast.Weights, elastic bool) forecast.Prior {
 	var pr forecast.Prior
 	if len(xs) == 0 {
 		return start
@@ -85,16 +86,16 @@ func fitPrior(xs []*obs, w forecast.Weights, ramp bool) forecast.Prior {
 		return s
 	}
 	best := math.Inf(1)
-	ramps := []float64{0}
-	if ramp {
-		ramps = rampGrid
+	els := []float64{0}
+	if elastic {
+		els = elasticityGrid
 	}
-	for _, rp := range ramps {
+	for _, el := range els {
 		st := math.Exp(golden(math.Log(100), math.Log(100_000), func(v float64) float64 {
-			return stepLoss(forecast.Prior{Step: math.Exp(v), Ramp: rp})
+			return stepLoss(forecast.Prior{Step: math.Exp(v), Elasticity: el})
 		}))
-		if l := stepLoss(forecast.Prior{Step: st, Ramp: rp}); l < best {
-			best, pr.Step, pr.Ramp = l, st, rp
+		if l := stepLoss(forecast.Prior{Step: st, Elasticity: el}); l < best {
+			best, pr.Step, pr.Elasticity = l, st, el
 		}
 	}
 	pr.Rewrite = math.Exp(golden(math.Log(1e-5), math.Log(0.5), func(v float64) float64 {
@@ -158,7 +159,7 @@ var start = forecast.Prior{Step: forecast.DefaultStep, Rewrite: forecast.Default
 // with enough data.
 func fitPriors(xs []*obs, sc scheme) priors {
 	w, byFamily := sc.w, sc.byFamily
-	p := priors{all: fitPrior(xs, w, sc.ramp), family: map[string]forecast.Prior{}}
+	p := priors{all: fitPrior(xs, w, sc.elastic), family: map[string]forecast.Prior{}}
 	if !byFamily {
 		return p
 	}
@@ -173,7 +174,7 @@ func fitPriors(xs []*obs, sc scheme) priors {
 	}
 	for fam, g := range groups {
 		if len(g) >= MinFamilyPoints && len(sessions[fam]) >= MinFamilySessions {
-			p.family[fam] = fitPrior(g, w, sc.ramp)
+			p.family[fam] = fitPrior(g, w, sc.elastic)
 		}
 	}
 	return p
@@ -192,28 +193,32 @@ func fold(session string) int {
 type scheme struct {
 	w        forecast.Weights
 	byFamily bool
-	// ramp lets the prior pace rise with the responses so far.
-	ramp bool
+	// elastic lets the prior pace rise with the context.
+	elastic bool
 }
 
 // crossValidate fits the scheme on four folds and forecasts the fifth,
 // for each fold, and returns every point's held-out forecast.
 func crossValidate(xs []*obs, sc scheme) []float64 {
 	pred := make([]float64, len(xs))
+	var wg sync.WaitGroup
 	for k := range Folds {
-		var train []*obs
-		for _, x := range xs {
-			if fold(x.Session) != k {
-				train = append(train, x)
+		wg.Go(func() {
+			var train []*obs
+			for _, x := range xs {
+				if fold(x.Session) != k {
+					train = append(train, x)
+				}
 			}
-		}
-		p := fitPriors(train, sc)
-		for i, x := range xs {
-			if fold(x.Session) == k {
-				pred[i] = predict(x, p.of(x.Family), sc.w)
+			p := fitPriors(train, sc)
+			for i, x := range xs {
+				if fold(x.Session) == k {
+					pred[i] = predict(x, p.of(x.Family), sc.w)
+				}
 			}
-		}
+		})
 	}
+	wg.Wait()
 	return pred
 }
 
@@ -257,8 +262,8 @@ func quantile(v []float64, q float64) float64 {
 // inf is the weight of a prior that no session's evidence moves.
 const inf = 1e9
 
-// rampGrid is the ramps tried.
-var rampGrid = []float64{-0.2, -0.1, 0, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.4, 0.5}
+// elasticityGrid is the elasticities of the pace to the context tried.
+var elasticityGrid = []float64{0, 0.25, 0.5, 0.75, 1, 1.25}
 
 // grid is the weights tried, in each unit.
 var grid = []float64{0, 1, 3, 10, 30, 100, 300, 1000, inf}

@@ -32,7 +32,7 @@ func corpusFit(t *testing.T) *result {
 			fitErr = err
 			return
 		}
-		fitted = fitCorpus(c, false)
+		fitted = fitCorpus(c)
 	})
 	if fitErr != nil {
 		t.Fatal(fitErr)

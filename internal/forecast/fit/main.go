@@ -27,15 +27,14 @@ import (
 func main() {
 	dir := flag.String("corpus", "", "the folder of transcripts (default: $"+sharedtest.EnvCorpus+", else ../shared/data/corpus beside the repository)")
 	out := flag.String("out", "", "the Go file to write (default: print it)")
-	explore := flag.Bool("explore", false, "also try a prior pace that ramps with the responses so far")
 	flag.Parse()
-	if err := run(*dir, *out, *explore); err != nil {
+	if err := run(*dir, *out); err != nil {
 		fmt.Fprintln(os.Stderr, "fit: error:", err)
 		os.Exit(1)
 	}
 }
 
-func run(dir, out string, explore bool) error {
+func run(dir, out string) error {
 	if dir == "" {
 		d, err := sharedtest.CorpusDir()
 		if err != nil {
@@ -54,7 +53,7 @@ func run(dir, out string, explore bool) error {
 	if len(c.points) == 0 {
 		return fmt.Errorf("no eligible points in %s", dir)
 	}
-	r := fitCorpus(c, explore)
+	r := fitCorpus(c)
 	fmt.Fprint(os.Stderr, r.report())
 	src, err := r.source()
 	if err != nil {

@@ -8,7 +8,6 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/muthur/context-budget/internal/forecast"
 	"github.com/muthur/context-budget/internal/restart"
@@ -16,6 +15,10 @@ import (
 
 // BandShare is the share of slices the band claims to hold.
 const BandShare = 0.8
+
+// ParsimonyMargin is how much lower a variant with more figures must
+// score, in median error held out, to be chosen over a simpler one.
+const ParsimonyMargin = 0.01
 
 // result is a fit and what was measured on the way.
 type result struct {
@@ -46,10 +49,9 @@ type figure struct {
 
 // fitCorpus chooses the scheme by cross-validation, fits the shipped
 // prior on the whole corpus with it, and measures the estimators.
-// With explore, the search also tries a prior pace that ramps with the
-// responses so far (on the shared corpus it did not help: the README says
-// by how much).
-func fitCorpus(c corpus, explore bool) *result {
+// The search tries a constant prior pace and one that rises with the
+// context, each with and without priors per family.
+func fitCorpus(c corpus) *result {
 	r := &result{corpus: c}
 	for i := range c.points {
 		r.xs = append(r.xs, &c.points[i])
@@ -69,12 +71,13 @@ func fitCorpus(c corpus, explore bool) *result {
 	// infinite), with and without priors per family.
 	best := scheme{forecast.Weights{Step: inf, Rewrite: inf, Out: inf}, false, false}
 	bestErr := cv(best)
-	variants := []struct{ fam, ramp bool }{{false, false}, {true, false}}
-	if explore {
-		variants = append(variants, struct{ fam, ramp bool }{false, true}, struct{ fam, ramp bool }{true, true})
-	}
-	for _, v := range variants {
-		sc := scheme{forecast.Weights{Step: inf, Rewrite: inf, Out: inf}, v.fam, v.ramp}
+	// Variants from the simplest: a prior per family and a pace elastic to
+	// the context each add figures, and a variant is kept only if it
+	// beats the simpler ones by ParsimonyMargin held out; less than that
+	// is within what choosing among a few variants on 63 sessions can win
+	// by chance.
+	for i, v := range []struct{ fam, elastic bool }{{false, false}, {true, false}, {false, true}, {true, true}} {
+		sc := scheme{forecast.Weights{Step: inf, Rewrite: inf, Out: inf}, v.fam, v.elastic}
 		e := cv(sc)
 		for range 2 {
 			for c := range 3 {
@@ -87,7 +90,11 @@ func fitCorpus(c corpus, explore bool) *result {
 				}
 			}
 		}
-		if e < bestErr {
+		margin := ParsimonyMargin
+		if i == 0 {
+			margin = 0
+		}
+		if e < bestErr-margin {
 			best, bestErr = sc, e
 		}
 	}
@@ -207,13 +214,13 @@ func (r *result) report() string {
 	}
 	fmt.Fprintf(&b, "corpus: %d sessions, %d points in %d of them (newest response %s)\n",
 		r.corpus.sessions, len(r.xs), len(sessions), r.corpus.newest)
-	fmt.Fprintf(&b, "chosen: weights step %g, rewrite %g, output %g; priors per family: %v; ramp: %v\n",
-		r.chosen.w.Step, r.chosen.w.Rewrite, r.chosen.w.Out, r.chosen.byFamily, r.chosen.ramp)
+	fmt.Fprintf(&b, "chosen: weights step %g, rewrite %g, output %g; priors per family: %v; pace elastic to the context: %v\n",
+		r.chosen.w.Step, r.chosen.w.Rewrite, r.chosen.w.Out, r.chosen.byFamily, r.chosen.elastic)
 	fmt.Fprintf(&b, "band: %.0f%% of slices cost %.2f–%.2f× their forecast (cut at the central %.0f%% of held-out residuals); cross-validated coverage %.1f%%\n",
 		100*r.band.Share, r.band.Lo, r.band.Hi, 100*r.cut, 100*r.coverage)
 	pr := func(name string, p forecast.Prior) {
-		fmt.Fprintf(&b, "prior %-10s %5.1f requests/100k at %d responses (%5.1f at 0, %5.1f from %d on), rewrite %.4f of context per request, %.0f output tokens/request\n",
-			name, 100_000/p.Step, forecast.RampAt, 100_000/p.StepAt(0), 100_000/p.StepAt(forecast.RampCap), forecast.RampCap, p.Rewrite, p.Out)
+		fmt.Fprintf(&b, "prior %-10s %5.1f requests/100k at %dk of context (%5.1f at %dk and under, %5.1f at %dk and over; elasticity %g), rewrite %.4f of context per request, %.0f output tokens/request\n",
+			name, 100_000/p.Step, forecast.ContextAt/1000, 100_000/p.StepAt(0), forecast.ContextLo/1000, 100_000/p.StepAt(1e12), forecast.ContextHi/1000, p.Elasticity, p.Rewrite, p.Out)
 	}
 	pr("all", r.priors.all)
 	for _, f := range sortedKeys(r.priors.family) {
@@ -253,7 +260,7 @@ func (r *result) report() string {
 		return 0
 	})
 	for _, t := range s[:min(len(s), 12)] {
-		fmt.Fprintf(&b, "  %5.1f%%  step %-6g rewrite %-6g output %-6g family %-5v ramp %v\n", 100*t.err, t.sc.w.Step, t.sc.w.Rewrite, t.sc.w.Out, t.sc.byFamily, t.sc.ramp)
+		fmt.Fprintf(&b, "  %5.1f%%  step %-6g rewrite %-6g output %-6g family %-5v elastic %v\n", 100*t.err, t.sc.w.Step, t.sc.w.Rewrite, t.sc.w.Out, t.sc.byFamily, t.sc.elastic)
 	}
 	return b.String()
 }
@@ -275,7 +282,7 @@ func (r *result) source() ([]byte, error) {
 		asOf = asOf[:10]
 	}
 	p := func(pr forecast.Prior) string {
-		return fmt.Sprintf("Prior{Step: %s, Ramp: %s, Rewrite: %s, Out: %s}", g(pr.Step), g(pr.Ramp), g(pr.Rewrite), g(pr.Out))
+		return fmt.Sprintf("Prior{Step: %s, Elasticity: %s, Rewrite: %s, Out: %s}", g(pr.Step), g(pr.Elasticity), g(pr.Rewrite), g(pr.Out))
 	}
 	fmt.Fprintf(&b, "// Code generated by go run ./fit; DO NOT EDIT.\n\npackage forecast\n\n")
 	fmt.Fprintf(&b, "// Shipped is the prior fitted on the shared corpus of real sessions.\nvar Shipped = Fit{\n")
@@ -299,5 +306,3 @@ func g(v float64) string {
 	}
 	return s
 }
-
-var _ sync.Mutex
