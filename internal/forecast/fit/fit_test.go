@@ -21,6 +21,9 @@ var (
 func corpusFit(t *testing.T) *result {
 	t.Helper()
 	dir := sharedtest.CorpusOrSkip(t)
+	if testing.Short() {
+		t.Skip("the fit takes a minute or two")
+	}
 	once.Do(func() {
 		table, err := prices.Embedded()
 		if err != nil {
