@@ -94,6 +94,7 @@ fuzz:
 	$(GO) test ./internal/linecache -run '^$$' -fuzz '^FuzzParseHeader$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./cmd/context-budget -run '^$$' -fuzz '^FuzzHookJSON$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./cmd/context-budget -run '^$$' -fuzz '^FuzzStatusParse$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./internal/forecast -run '^$$' -fuzz '^FuzzFamily$$' -fuzztime $(FUZZTIME)
 
 # `ledger record` (the Stop hook) on a synthetic 100 MB transcript with
 # subagents: wall time, CPU and peak memory of the process; then the

@@ -60,6 +60,8 @@ type Row struct {
 	Orientation *Phase `json:"orientation"`
 	// Compactions holds one reorientation phase per compaction boundary.
 	Compactions []Compaction `json:"compactions"`
+	// Pace is the session's measured pace; nil on older rows.
+	Pace *Pace `json:"pace,omitempty"`
 }
 
 // Tally counts tokens, responses and dollars.
@@ -178,6 +180,7 @@ type wireRow struct {
 	Warnings           []string         `json:"warnings"`
 	Orientation        *wirePhase       `json:"orientation"`
 	Compactions        []wireCompaction `json:"compactions"`
+	Pace               *Pace            `json:"pace,omitempty"`
 }
 
 type wirePhase struct {
@@ -230,6 +233,7 @@ func (r Row) MarshalJSON() ([]byte, error) {
 		ByRate:             r.ByRate,
 		Warnings:           r.Warnings,
 		Compactions:        []wireCompaction{},
+		Pace:               r.Pace,
 	}
 	if w.ByRate == nil {
 		w.ByRate = map[string]Tally{}

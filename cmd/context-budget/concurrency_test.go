@@ -36,6 +36,9 @@ func runHooks(t *testing.T, n int, payload []byte) []string {
 	}, n)
 	for i := range procs {
 		p := &proc{cmd: exec.Command(os.Args[0], "hook")}
+		// The design's estimator: on this two-response transcript its
+		// lines are the caps, which the phrases name; the default rate's
+		// fitted pace would price a pause under the warn reading.
 		p.cmd.Env = append(os.Environ(), testOnlyRunMain+"=1", "CLAUDE_PROJECT_DIR=", "MUTHUR_CONTEXT_BUDGET_RATE=since-boundary")
 		p.cmd.Stdout, p.cmd.Stderr = &p.stdout, &p.err
 		in, err := p.cmd.StdinPipe()

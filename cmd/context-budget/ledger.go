@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/muthur/context-budget/internal/history"
 	"io"
 	"os"
 	"path/filepath"
@@ -220,6 +221,12 @@ func recordRow(root, transcriptPath, session string, getenv func(string) string,
 		}
 	}
 	row := orientation.Row(s, orientation.NewPricer(tab), operatorOf(root, s.ID), orientation.Options{Finished: true})
+	// The session's pace, which the project's later forecasts average
+	// (forecast.Fit.Refine): a pass of the history, as the hook makes.
+	var h history.History
+	if h.Update(transcriptPath) == nil && h.Last != nil {
+		row.Pace = h.Pace.Row(h.Last.Model)
+	}
 	if warning != "" {
 		row.Warnings = append(row.Warnings, warning)
 	}

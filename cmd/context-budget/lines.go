@@ -35,6 +35,8 @@ type linesReport struct {
 	SavingUSD        *float64              `json:"saving_usd"`
 	RelayUpfrontUSD  *float64              `json:"relay_upfront_usd"`
 	CarryOnUSD       *float64              `json:"carry_on_usd"`
+	// CarryOnBand is the spread of real sessions around CarryOnUSD.
+	CarryOnBand      *carryOnBand          `json:"carry_on_band,omitempty"`
 	Reorientation    *policy.Reorientation `json:"reorientation"`
 	RequestsPerToken *float64              `json:"requests_per_token"`
 	TTL              *string               `json:"ttl"`
@@ -52,6 +54,16 @@ type forecastReport struct {
 	Requests      float64 `json:"requests"`
 	RewriteRatio  float64 `json:"rewrite_ratio"`
 	OutPerRequest float64 `json:"out_per_request"`
+	// PaceFrom names the prior the pace was shrunk towards.
+	PaceFrom string `json:"pace_from,omitempty"`
+}
+
+// carryOnBand says that a share of real sessions forecast at the
+// carrying-on figure cost between LowUSD and HighUSD.
+type carryOnBand struct {
+	Share   float64 `json:"share"`
+	LowUSD  float64 `json:"low_usd"`
+	HighUSD float64 `json:"high_usd"`
 }
 
 type lineReport struct {
@@ -174,6 +186,7 @@ func linesForEnv(s config.Settings, path, root, session string, getenv func(stri
 		if err := h.Update(path); err != nil {
 			return nil, err
 		}
+		keepClimbPrior(&h, root, session, path)
 		in.Table, in.History, asOf = table, &h, table.AsOf
 	}
 	d := policy.Decide(in)
@@ -194,7 +207,10 @@ func linesForEnv(s config.Settings, path, root, session string, getenv func(stri
 		q := roundSig(d.Cost.Q)
 		rep.RequestsPerToken, rep.TTL = &q, &d.TTL
 		rep.Forecast = &forecastReport{Rate: s.Rate, Requests: roundSig(m.N()),
-			RewriteRatio: roundSig(m.Rewrite), OutPerRequest: math.Round(m.OutPerRequest)}
+			RewriteRatio: roundSig(m.Rewrite), OutPerRequest: math.Round(m.OutPerRequest), PaceFrom: d.PaceFrom}
+		if mo := d.Money(r.Tokens); mo.Share > 0 {
+			rep.CarryOnBand = &carryOnBand{Share: mo.Share, LowUSD: *dollars(mo.CarryOnLowUSD), HighUSD: *dollars(mo.CarryOnHighUSD)}
+		}
 	}
 	if w, p := d.Lines.Warn, d.Lines.Pause; w.Tokens >= p.Tokens {
 		rep.Warnings = append(rep.Warnings, fmt.Sprintf("the warn line (%s tokens, %s) lies at or past the pause line (%s tokens, %s): only the pause will fire",
@@ -326,13 +342,20 @@ func printLines(w io.Writer, rep *linesReport) {
 		if saving < 0 {
 			verb, saving = "costs", -saving
 		}
+		carry := notice.USD(*rep.CarryOnUSD)
+		if b := rep.CarryOnBand; b != nil {
+			carry += fmt.Sprintf("; %d in 10 sessions %s–%s", int(math.Round(b.Share*10)), notice.USD(b.LowUSD), notice.USD(b.HighUSD))
+		}
 		fmt.Fprintf(w, "%-14s costs %s up front, then %s %s over the next 100k tokens (carrying on costs %s)\n", "relaying now",
-			notice.USD(*rep.RelayUpfrontUSD), verb, notice.USD(saving), notice.USD(*rep.CarryOnUSD))
+			notice.USD(*rep.RelayUpfrontUSD), verb, notice.USD(saving), carry)
 		ro := rep.Reorientation
 		fmt.Fprintf(w, "%-14s would spend about %s tokens (%s) finding its feet, going by %s\n", "a successor", thousands(ro.Tokens), notice.USD(ro.CostUSD), ro.Words)
 		if f := rep.Forecast; f != nil {
 			fmt.Fprintf(w, "%-14s about %.0f requests per 100k tokens of growth, %.1f%% of the context re-written a request, %.0f output tokens a request\n",
 				"pace", f.Requests, 100*f.RewriteRatio, f.OutPerRequest)
+			if f.PaceFrom != "" {
+				fmt.Fprintf(w, "%-14s %s\n", "pace from", f.PaceFrom)
+			}
 		}
 		fmt.Fprintf(w, "%-14s %s\n", "cache lifetime", *rep.TTL)
 	} else {

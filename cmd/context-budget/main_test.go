@@ -82,9 +82,9 @@ func scriptSetup(env *testscript.Env) error {
 	env.Setenv("HOME", filepath.Join(env.WorkDir, "home"))
 	env.Setenv("XDG_CONFIG_HOME", filepath.Join(env.WorkDir, "home", ".config"))
 	env.Setenv("CLAUDE_PROJECT_DIR", "")
-	// The scripts pin the design's figures (§4); those about the forecast
-	// unset this.
-	env.Setenv("MUTHUR_CONTEXT_BUDGET_RATE", "since-boundary")
+	// The scripts run the default rate, the one users get; those that pin
+	// the design's own figures (§4) set MUTHUR_CONTEXT_BUDGET_RATE=since-boundary.
+	env.Setenv("MUTHUR_CONTEXT_BUDGET_RATE", "")
 	if dir, err := sharedTranscripts(); err == nil {
 		env.Setenv("SHARED_TRANSCRIPTS", dir)
 	}

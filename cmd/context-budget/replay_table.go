@@ -69,6 +69,9 @@ func writeReplayTable(w io.Writer, rep replay.Report) error {
 	if t.Points > 0 {
 		fmt.Fprintf(w, "The forecast of carrying on 100k tokens, at the %d responses after which a session did: median absolute error %s (requests: %s).\n",
 			t.Points, pctOrDash(t.CarryOnMedianAbsError), pctOrDash(t.RequestsMedianAbsError))
+		for _, m := range t.CarryOnByModel {
+			fmt.Fprintf(w, "  %s: median absolute error %.0f%% over %d points.\n", m.Model, 100*m.MedianAbsError, m.Points)
+		}
 	}
 	return nil
 }

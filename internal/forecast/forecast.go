@@ -41,6 +41,7 @@ package forecast
 
 import (
 	"slices"
+	"strings"
 )
 
 // Defaults the estimates shrink towards, and how many requests' weight
@@ -92,6 +93,25 @@ type Pace struct {
 	Output    int64 `json:"output,omitempty"`
 	Responses int   `json:"responses,omitempty"`
 	LastOut   int64 `json:"last_out,omitempty"`
+	// Life is the session's pace over its whole life, boundaries and
+	// all: what its ledger row keeps.
+	Life Life `json:"life,omitzero"`
+	// Prior is the prior this climb is priced from, chosen at its first
+	// priced decision and kept until the next boundary, so that a ledger
+	// row written meanwhile does not move the lines in mid-climb; nil
+	// until then. PriorFrom names it.
+	Prior     *Prior `json:"prior,omitempty"`
+	PriorFrom string `json:"prior_from,omitempty"`
+}
+
+// Life sums a session's steps, re-writes and output over its whole life.
+type Life struct {
+	// Growth is the net growth over Steps requests within climbs.
+	Growth int64 `json:"growth,omitempty"`
+	Steps  int64 `json:"steps,omitempty"`
+	// Rewritten and Carried are as in Pace, never reset.
+	Rewritten int64 `json:"rewritten,omitempty"`
+	Carried   int64 `json:"carried,omitempty"`
 }
 
 // Boundary resets what is measured since the latest boundary: after a
@@ -99,6 +119,7 @@ type Pace struct {
 // writes the whole summary, which is no rewrite.
 func (p *Pace) Boundary() {
 	p.Steps, p.Prev, p.Start, p.Rewritten, p.Carried, p.Working = nil, 0, 0, 0, 0, false
+	p.Prior, p.PriorFrom = nil, ""
 }
 
 // Response takes one response: its context, cache writes and output, and
@@ -123,9 +144,14 @@ func (p *Pace) Response(context, written, output int64, acts, again bool) {
 				p.Steps = slices.Delete(p.Steps, 0, len(p.Steps)-MaxSteps)
 			}
 		}
-		p.Rewritten += max(written-max(step, 0), 0)
+		rw := max(written-max(step, 0), 0)
+		p.Rewritten += rw
 		p.Carried += context
 		p.Rewrites++
+		p.Life.Growth += step
+		p.Life.Steps++
+		p.Life.Rewritten += rw
+		p.Life.Carried += context
 	} else {
 		p.Start = context
 	}
@@ -162,4 +188,24 @@ func (p *Pace) Rewrite() float64 {
 // OutPerRequest is the forecast output tokens per request.
 func (p *Pace) OutPerRequest() float64 {
 	return (float64(p.Output) + DefaultOut*PriorWeight) / float64(p.Responses+PriorWeight)
+}
+
+// Family is a model id's family, the key of the fitted priors: the id
+// without its "claude-" prefix and its date, e.g. claude-opus-4-5-20251101
+// → opus-4-5.
+func Family(model string) string {
+	m := strings.TrimPrefix(strings.ToLower(model), "claude-")
+	if i := strings.LastIndexByte(m, '-'); i >= 0 && len(m)-i-1 == 8 && isDigits(m[i+1:]) {
+		m = m[:i]
+	}
+	return m
+}
+
+func isDigits(s string) bool {
+	for i := range len(s) {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return s != ""
 }

@@ -27,6 +27,22 @@ type Money struct {
 	// Source says in words what the successor's reorientation was priced
 	// from, e.g. "an estimate (no session measured yet)".
 	Source string
+	// CarryOnLowUSD and CarryOnHighUSD bound what carrying on cost a
+	// share Share of real sessions forecast at CarryOnUSD; Share 0 means
+	// no band (the design's since-boundary rate).
+	CarryOnLowUSD, CarryOnHighUSD, Share float64
+	// PaceFrom names the prior the pace was priced from, e.g. "the prior
+	// fitted on 186 real sessions (as of 2026-02-16)".
+	PaceFrom string
+}
+
+// Spread says the band around the carrying-on figure, e.g. "8 in 10
+// sessions $4.60–$20.70"; "" without one.
+func (m *Money) Spread() string {
+	if m.Share <= 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d in 10 sessions %s–%s", int(math.Round(m.Share*10)), USD(m.CarryOnLowUSD), USD(m.CarryOnHighUSD))
 }
 
 // Facts are what a notice says.
@@ -113,8 +129,16 @@ func Text(f Facts) string {
 		if saving < 0 {
 			verb, saving = "costs", -saving
 		}
+		source := m.Source
+		if m.PaceFrom != "" {
+			source += "; the pace of work from " + m.PaceFrom
+		}
+		carry := USD(m.CarryOnUSD)
+		if sp := m.Spread(); sp != "" {
+			carry += " (" + sp + ")"
+		}
 		fmt.Fprintf(&b, " Relaying now costs about %s up front (the summary turn and the successor's re-orientation, priced from %s) and %s %s over the next 100k tokens of work against carrying on at about %s. Give the operator these figures in your report.",
-			USD(m.UpfrontUSD), m.Source, verb, USD(saving), USD(m.CarryOnUSD))
+			USD(m.UpfrontUSD), source, verb, USD(saving), carry)
 	}
 	if f.Level == state.Warn {
 		room := max(f.Lines.Pause.Tokens-f.Reading, 0)

@@ -23,6 +23,7 @@ import (
 	"strings"
 
 	"github.com/muthur/context-budget/internal/config"
+	"github.com/muthur/context-budget/internal/forecast"
 	"github.com/muthur/context-budget/internal/history"
 	"github.com/muthur/context-budget/internal/lines"
 	"github.com/muthur/context-budget/internal/notice"
@@ -99,6 +100,12 @@ type Decision struct {
 	// Compactions counts the compactions the history saw: the state's
 	// once-per-climb rule re-arms on a new one (state.AdvanceIn).
 	Compactions int `json:"compactions,omitempty"`
+	// Spread is how far real sessions' carrying on scatters around the
+	// forecast, and PaceFrom names the prior the pace was shrunk towards
+	// (the fitted corpus, the project's ledger); both unset with the
+	// design's since-boundary rate.
+	Spread   *forecast.Band `json:"spread,omitempty"`
+	PaceFrom string         `json:"pace_from,omitempty"`
 }
 
 // Decide applies the rule.
@@ -145,9 +152,16 @@ func (d *Decision) price(in Input) {
 	d.Reorientation = in.reorient(h, rt)
 	d.Cost = restart.Model{Rates: rt, Q: h.Q(), W: d.Reorientation.Tokens, R: d.Reorientation.CostUSD}
 	if in.Settings.Rate != config.RateSinceBoundary {
-		d.Cost.Q = h.Pace.Q()
-		d.Cost.Rewrite = h.Pace.Rewrite()
-		d.Cost.OutPerRequest = h.Pace.OutPerRequest()
+		if h.Pace.Prior == nil {
+			// Once per climb: a ledger row written later in the climb
+			// does not move its lines.
+			pr, from := forecast.Shipped.Refine(h.Last.Model, forecast.LedgerPaces(in.Root, sessionOf(in.SessionID, in.TranscriptPath)))
+			h.Pace.Prior, h.Pace.PriorFrom = &pr, from
+		}
+		e := h.Pace.Forecast(*h.Pace.Prior, forecast.Shipped.Weights)
+		d.Cost.Q, d.Cost.Rewrite, d.Cost.OutPerRequest = e.Q, e.Rewrite, e.OutPerRequest
+		band := forecast.Shipped.Band
+		d.Spread, d.PaceFrom = &band, h.Pace.PriorFrom
 	}
 	if row.BandAbove > 0 && row.Band != nil {
 		b := d.Cost
@@ -263,12 +277,17 @@ func (d *Decision) Money(c int64) *notice.Money {
 		return nil
 	}
 	m := d.At(c)
-	return &notice.Money{
+	money := &notice.Money{
 		UpfrontUSD: m.RelayUpfront(c),
 		SavingUSD:  m.Saving(c),
 		CarryOnUSD: m.CarryOn(c),
 		Source:     d.Reorientation.Words,
+		PaceFrom:   d.PaceFrom,
 	}
+	if b := d.Spread; b != nil {
+		money.CarryOnLowUSD, money.CarryOnHighUSD, money.Share = b.Lo*money.CarryOnUSD, b.Hi*money.CarryOnUSD, b.Share
+	}
+	return money
 }
 
 // PastCompaction reports the lines fixed by env that lie at or past the

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/muthur/context-budget/internal/config"
+	"github.com/muthur/context-budget/internal/forecast"
 	"github.com/muthur/context-budget/internal/history"
 	"github.com/muthur/context-budget/internal/lines"
 	"github.com/muthur/context-budget/internal/prices"
@@ -77,29 +78,36 @@ func TestPinnedExample(t *testing.T) {
 	}
 }
 
-// TestForecast: with nothing measured the forecast's pace is the design's
-// default (n = 40) plus one re-write of the context per hundred requests
-// (ρ = 0.01) and 700 tokens of output a request. By hand, at Opus 4.6's
+// TestForecast: with nothing measured the forecast's pace is the shipped
+// prior (forecast.Shipped, fitted on real sessions), and the lines and
+// the carrying-on figure are the cost model's at that pace: at Opus 4.6's
 // 5-minute rates (r = 0.5, w = 6.25, o = 25 per million), W = 100,000,
-// R = $0.9125, O = $0.20:
+// R = $0.9125, O = $0.20,
 //
 //	pause = (0.80 + n·W·(r + ρ·w) + O + R) / ((n − 1)·r + ρ·n·w)
-//	      = (0.80 + 2.25 + 0.20 + 0.9125) / 0.000022 = 189,204.5
 //	carry on at 210k = n·r·(C + S/2) + S·w + ρ·n·w·(C + S/2) + n·ō·o
-//	      = 5.20 + 0.625 + 0.65 + 0.70 = 7.175
 //
-// The output (0.70) is in the carrying-on figure but not in the saving: a
-// fresh session pays it alike.
+// with n = 100,000 / Step. The output is in the carrying-on figure but not
+// in the saving: a fresh session pays it alike.
 func TestForecast(t *testing.T) {
 	d := decide(t, map[string]string{config.EnvRate: config.RateForecast}, "claude-opus-4-6", 210_000)
-	if d.Lines.Pause.Tokens != 189_205 || d.Lines.Warn.Tokens != 161_932 {
-		t.Errorf("lines %+v", d.Lines)
+	pr := forecast.Shipped.Prior("claude-opus-4-6")
+	n, rho, out := 100_000/pr.Step, pr.Rewrite, pr.Out
+	const r, w, o, W, R, O = 0.5e-6, 6.25e-6, 25e-6, 100_000.0, 0.9125, 0.20
+	pause := (0.80 + n*W*(r+rho*w) + O + R) / ((n-1)*r + rho*n*w)
+	if got := float64(d.Lines.Pause.Tokens); math.Abs(got-pause) > 0.5 || d.Lines.Pause.SetBy != lines.Priced {
+		t.Errorf("pause %+v, want %.1f", d.Lines.Pause, pause)
 	}
+	const c = 210_000.0
+	carry := n*r*(c+50_000) + 100_000*w + rho*n*w*(c+50_000) + n*out*o
+	saving := (n-1)*r*c - n*r*W + rho*n*w*(c-W) - O - R
 	m := d.Money(210_000)
-	// saving = (n − 1)·r·C − n·r·W + ρ·n·w·(C − W) − O − R
-	//        = 4.095 − 2.0 + 0.275 − 0.2 − 0.9125 = 1.2575
-	if !near(m.SavingUSD, 1.2575) || !near(m.CarryOnUSD, 7.175) {
-		t.Errorf("money %+v", m)
+	if math.Abs(m.CarryOnUSD-carry) > 1e-6 || math.Abs(m.SavingUSD-saving) > 1e-6 {
+		t.Errorf("money %+v, want carry on %.4f, saving %.4f", m, carry, saving)
+	}
+	// The fitted pace is real sessions', not the design's 40 per 100k.
+	if n < 50 || n > 150 {
+		t.Errorf("the shipped prior's pace is %.0f requests per 100k; real sessions run at 60–140", n)
 	}
 }
 

@@ -130,6 +130,9 @@ type Point struct {
 	ActualWriteUSD      float64 `json:"actual_write_usd"`
 	PredictedOutputUSD  float64 `json:"predicted_output_usd"`
 	ActualOutputUSD     float64 `json:"actual_output_usd"`
+	// Model is the model of the response, for the totals per model; not
+	// in the JSON, whose points' fields others read.
+	Model string `json:"-"`
 }
 
 // Totals sum the sessions.
@@ -161,6 +164,8 @@ type Totals struct {
 	Points                 int      `json:"points"`
 	CarryOnMedianAbsError  *float64 `json:"carry_on_median_abs_error"`
 	RequestsMedianAbsError *float64 `json:"requests_median_abs_error"`
+	// CarryOnByModel is CarryOnMedianAbsError per model, with its points.
+	CarryOnByModel []ModelError `json:"carry_on_by_model,omitempty"`
 	// Cold sums the sessions' cold re-writes and stops.
 	Cold ColdTotals `json:"cold"`
 }

@@ -66,6 +66,7 @@ func Total(sessions []Session) Totals {
 	if len(reqErrs) > 0 {
 		t.RequestsMedianAbsError = ptr(Median(reqErrs))
 	}
+	t.CarryOnByModel = byModel(sessions)
 	return t
 }
 

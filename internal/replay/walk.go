@@ -134,7 +134,7 @@ func (w *walker) finish() {
 	}
 	w.carry.add(c.reading, cost, ok)
 	if pr := w.model.Forecast(c.reading); pr != nil && w.prices != nil {
-		w.pending = append(w.pending, Point{Response: k, Reading: c.reading,
+		w.pending = append(w.pending, Point{Response: k, Reading: c.reading, Model: c.model,
 			PredictedRequests: pr.Requests, PredictedCarryOnUSD: pr.CarryOnUSD,
 			PredictedReadUSD: pr.Parts.Read, PredictedWriteUSD: pr.Parts.Write, PredictedOutputUSD: pr.Parts.Output})
 		w.carry.open(true, len(w.pending)-1, c.reading)

@@ -39,7 +39,8 @@ details ul { margin: 0.3em 0; }
 <tr><td>room before the automatic compactions</td><td id="total-rooms">{{with .Totals.Rooms}}{{if .Auto}}{{.Auto}} automatic compactions, {{.Paused}} with a pause in the climb, {{.Short}} with less than 20k tokens of room; median {{k .MedianTokens}} tokens in {{printf "%.0f" .MedianResponses}} responses{{else}}no automatic compaction{{end}}{{end}}</td></tr>
 <tr><td>how good the forecast was</td><td>{{if .Totals.Points}}off by {{pct .Totals.CarryOnMedianAbsError}} (median) over {{.Totals.Points}} responses after which a session went on 100k tokens{{if .Totals.CarryOnPoints}}; at the pauses, {{pct .Totals.PauseCarryOnMedianAbsError}}{{end}}{{else}}no session went on 100k tokens after a priced response{{end}}</td></tr>
 <tr><td>cold re-writes</td><td id="total-cold">{{cold .Totals.Cold}}</td></tr>
-</table>
+{{range .Totals.CarryOnByModel}}<tr><td>the forecast on {{.Model}}</td><td class="by-model">median absolute error {{pctOf .MedianAbsError}} over {{.Points}} points</td></tr>
+{{end}}</table>
 
 <h2>How high the sessions climbed</h2>
 <figure class="peaks">

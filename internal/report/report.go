@@ -334,4 +334,5 @@ var pageTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
 	"mb":    func(b int64) string { return fmt.Sprintf("%.1f MB", float64(b)/1e6) },
 	"spent": func(v *float64) string { return usd(v) },
 	"cold":  coldTotals,
+	"pctOf": func(v float64) string { return pct(&v) },
 }).Parse(pageHTML))

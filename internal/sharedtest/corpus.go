@@ -12,12 +12,22 @@ import (
 // data/corpus and data/transcripts.
 const EnvShared = "CONTEXT_BUDGET_SHARED"
 
+// EnvCorpus names a corpus folder to use instead of the shared one.
+const EnvCorpus = "CONTEXT_BUDGET_CORPUS"
+
 // ErrNoCorpus reports that the corpus of real sessions is absent.
 var ErrNoCorpus = errors.New("no corpus beside the repository (../shared/data/corpus; or set " + EnvShared + ")")
 
 // CorpusDir returns ../shared/data/corpus (186 real session skeletons),
 // or $CONTEXT_BUDGET_SHARED/data/corpus.
+// $CONTEXT_BUDGET_CORPUS, when set, names the corpus folder itself.
 func CorpusDir() (string, error) {
+	if p := os.Getenv(EnvCorpus); p != "" {
+		if _, err := os.Stat(p); err != nil {
+			return "", ErrNoCorpus
+		}
+		return p, nil
+	}
 	return sharedData("corpus", ErrNoCorpus)
 }
 

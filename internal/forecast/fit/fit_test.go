@@ -1,0 +1,120 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"sync"
+	"testing"
+
+	"github.com/muthur/context-budget/internal/prices"
+	"github.com/muthur/context-budget/internal/sharedtest"
+)
+
+var (
+	once   sync.Once
+	fitted *result
+	fitErr error
+)
+
+// corpusFit fits the shared corpus once for the tests of this package,
+// or skips without it.
+func corpusFit(t *testing.T) *result {
+	t.Helper()
+	dir := sharedtest.CorpusOrSkip(t)
+	if testing.Short() {
+		t.Skip("the fit takes a minute or two")
+	}
+	once.Do(func() {
+		table, err := prices.Embedded()
+		if err != nil {
+			fitErr = err
+			return
+		}
+		c, err := collect([]string{dir}, table)
+		if err != nil {
+			fitErr = err
+			return
+		}
+		fitted = fitCorpus(c)
+	})
+	if fitErr != nil {
+		t.Fatal(fitErr)
+	}
+	return fitted
+}
+
+// TestCorpusFigures prints what the fit measures on the corpus (go test
+// -v -run CorpusFigures ./internal/forecast/fit) and holds the issue's
+// bars: cross-validated by session, the forecast is at least as good as
+// the best single corpus-wide constant and better than the design's
+// estimator and the forecast before the fit, and the band holds the share
+// it claims within 5 points.
+func TestCorpusFigures(t *testing.T) {
+	r := corpusFit(t)
+	t.Log("\n" + r.report())
+	cv := map[string]float64{}
+	for _, f := range r.figures {
+		cv[f.name[:3]], _ = r.errOf(f.cv, "")
+	}
+	if cv["(b)"] > cv["(a)"] {
+		t.Errorf("the forecast's CV error %.3f is above the corpus-wide constant's %.3f", cv["(b)"], cv["(a)"])
+	}
+	if cv["(b)"] >= cv["(c)"] || cv["(b)"] >= cv["(d)"] {
+		t.Errorf("the forecast's CV error %.3f does not beat since-boundary (%.3f) and the forecast before the fit (%.3f)",
+			cv["(b)"], cv["(c)"], cv["(d)"])
+	}
+	if d := r.coverage - r.band.Share; d < -0.05 || d > 0.05 {
+		t.Errorf("the band claims %.0f%% and holds %.1f%% of held-out points", 100*r.band.Share, 100*r.coverage)
+	}
+	if r.band.Lo >= 1 || r.band.Hi <= 1 {
+		t.Errorf("band %+v does not hold the forecast itself", r.band)
+	}
+}
+
+// TestShippedPriorIsCurrent fails when a refit from the corpus would
+// change the shipped prior: the fit or the corpus changed and `go
+// generate ./internal/forecast` was not run.
+func TestShippedPriorIsCurrent(t *testing.T) {
+	r := corpusFit(t)
+	want, err := r.source()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile("../prior_gen.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("internal/forecast/prior_gen.go is not what a refit from the corpus gives; run go generate ./internal/forecast\nrefit:\n%s", want)
+	}
+}
+
+// TestFold: the split is by session and spreads sessions over every fold.
+func TestFold(t *testing.T) {
+	seen := map[int]int{}
+	for _, id := range []string{"a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n", "o", "p"} {
+		k := fold(id)
+		if k != fold(id) || k < 0 || k >= Folds {
+			t.Fatalf("fold(%q) = %d", id, k)
+		}
+		seen[k]++
+	}
+	if len(seen) < 3 {
+		t.Errorf("16 sessions fall in only %d folds: %v", len(seen), seen)
+	}
+}
+
+// TestGolden finds the minimum of a piecewise-linear loss with two dips.
+func TestGolden(t *testing.T) {
+	f := func(x float64) float64 { return min(abs(x-3)+0.5, abs(x-7)) }
+	if x := golden(0, 10, f); abs(x-7) > 1e-6 {
+		t.Errorf("golden = %v, want 7", x)
+	}
+}
+
+func abs(x float64) float64 {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
