@@ -27,14 +27,14 @@ import (
 // linesReport is what `lines --json` prints. The first fields are the
 // contract of design §10 and issue 3; window and warnings come after.
 type linesReport struct {
-	Reading          int64                 `json:"reading"`
-	Model            string                `json:"model"`
-	Priced           bool                  `json:"priced"`
-	Warn             lineReport            `json:"warn"`
-	Pause            lineReport            `json:"pause"`
-	SavingUSD        *float64              `json:"saving_usd"`
-	RelayUpfrontUSD  *float64              `json:"relay_upfront_usd"`
-	CarryOnUSD       *float64              `json:"carry_on_usd"`
+	Reading         int64      `json:"reading"`
+	Model           string     `json:"model"`
+	Priced          bool       `json:"priced"`
+	Warn            lineReport `json:"warn"`
+	Pause           lineReport `json:"pause"`
+	SavingUSD       *float64   `json:"saving_usd"`
+	RelayUpfrontUSD *float64   `json:"relay_upfront_usd"`
+	CarryOnUSD      *float64   `json:"carry_on_usd"`
 	// CarryOnBand is the spread of real sessions around CarryOnUSD.
 	CarryOnBand      *carryOnBand          `json:"carry_on_band,omitempty"`
 	Reorientation    *policy.Reorientation `json:"reorientation"`
