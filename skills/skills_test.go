@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/muthur/context-budget/internal/lines"
-	"github.com/muthur/context-budget/internal/manualrelay"
 	"github.com/muthur/context-budget/internal/notice"
+	"github.com/muthur/context-budget/internal/operator"
 	"github.com/muthur/context-budget/internal/state"
 )
 
@@ -93,7 +93,7 @@ func TestNoticesPointAtTheSkills(t *testing.T) {
 // the hook reads, and the two values it writes.
 func TestRelayRecordsTheOperatorsChoice(t *testing.T) {
 	relay := read(t, "relay")
-	file := filepath.ToSlash(manualrelay.File("", "<login>"))
+	file := filepath.ToSlash(operator.File("", "<login>"))
 	for _, want := range []string{"`" + file + "`", "`true`", "`false`", "/relay take <branch>", "own words", "quotes the operator exactly"} {
 		if !strings.Contains(relay, want) {
 			t.Errorf("the relay skill does not say %q", want)

@@ -21,9 +21,9 @@ package main
 import (
 	"os"
 
-	"github.com/muthur/context-budget/internal/operator"
+	"github.com/muthur/context-budget/internal/operator/gh"
 )
 
 func main() {
-	os.Exit(operator.Run(os.Args[1:], os.Stdout, os.Stderr))
+	os.Exit(gh.Run(os.Args[1:], os.Stdout, os.Stderr))
 }

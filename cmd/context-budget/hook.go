@@ -9,8 +9,8 @@ import (
 
 	"github.com/muthur/context-budget/internal/config"
 	"github.com/muthur/context-budget/internal/linecache"
-	"github.com/muthur/context-budget/internal/manualrelay"
 	"github.com/muthur/context-budget/internal/notice"
+	"github.com/muthur/context-budget/internal/operator"
 	"github.com/muthur/context-budget/internal/policy"
 	"github.com/muthur/context-budget/internal/reading"
 	"github.com/muthur/context-budget/internal/state"
@@ -148,14 +148,14 @@ func noticeText(p reading.Payload, s config.Settings, root string, level state.L
 	}
 	// The level is on disk: from here the notice must go out. Should the
 	// operator not come in time, it goes out as it reads with no operator.
-	none := manualrelay.Decide(s.Manual, root, func() string { return "" })
+	none := operator.Decide(s.Manual, root, func() string { return "" })
 	facts.Manual, facts.Offer = none.Manual, none.Offer
 	g.recordedWith(string(hookAnswer(p, notice.Text(facts))))
 	// Only now, with a notice about to fire, is the operator worth a
 	// look-up: a child process, at most once per session (design §7).
 	deadline := g.operatorDeadline()
-	mr := manualrelay.Decide(s.Manual, root, func() string {
-		return manualrelay.OperatorBy(state.Dir(root), p.SessionID, deadline, manualrelay.LookupContext)
+	mr := operator.Decide(s.Manual, root, func() string {
+		return operator.OperatorBy(state.Dir(root), p.SessionID, deadline, operator.LookupContext)
 	})
 	facts.Manual, facts.Offer = mr.Manual, mr.Offer
 	return notice.Text(facts)

@@ -12,8 +12,8 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/muthur/context-budget/internal/manualrelay"
 	"github.com/muthur/context-budget/internal/notice"
+	"github.com/muthur/context-budget/internal/operator"
 	"github.com/muthur/context-budget/internal/orientation"
 	"github.com/muthur/context-budget/internal/prices"
 	"github.com/muthur/context-budget/internal/reading"
@@ -234,7 +234,7 @@ func recordRow(root, transcriptPath, session string, getenv func(string) string,
 }
 
 // operatorOf is the GitHub login the hook resolved for the session, if it
-// recorded one (manualrelay.Operator's record); the ledger never asks the
+// recorded one (operator.Operator's record); the ledger never asks the
 // network itself, so a session that never fired a notice has no operator.
 func operatorOf(root, session string) string {
 	if !state.PlainName(session) {
@@ -245,7 +245,7 @@ func operatorOf(root, session string) string {
 		return ""
 	}
 	login := strings.TrimSpace(string(data))
-	if !manualrelay.PlainLogin(login) {
+	if !operator.PlainLogin(login) {
 		return ""
 	}
 	return login

@@ -9,7 +9,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
-	"github.com/muthur/context-budget/internal/operator"
+	"github.com/muthur/context-budget/internal/operator/gh"
 	"github.com/muthur/context-budget/internal/report"
 
 	"github.com/muthur/context-budget/internal/sharedtest"
@@ -35,7 +35,7 @@ const testOnlyRunMain = "CONTEXT_BUDGET_TEST_ONLY_RUN_MAIN"
 // operatorMain is the context-budget-operator command, which the hook runs
 // in a child process when a notice fires; here it is this test binary.
 func operatorMain() {
-	os.Exit(operator.Run(os.Args[1:], os.Stdout, os.Stderr))
+	os.Exit(gh.Run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
 // isolated runs the tests with none of the developer's GitHub identity:

@@ -23,7 +23,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/muthur/context-budget/internal/operator"
+	"github.com/muthur/context-budget/internal/operator/gh"
 )
 
 // These tests run the hook in this process and the operator look-up in a
@@ -239,8 +239,8 @@ func noToken(t *testing.T, root string, outputs ...string) {
 // that long means a machine too loaded to tell anything, not a bug.
 func skipIfLookupTimedOut(t *testing.T, took time.Duration) {
 	t.Helper()
-	if took >= operator.Timeout {
-		t.Skipf("the operator look-up took %v, past its %v timeout: the machine is too loaded for this test", took, operator.Timeout)
+	if took >= gh.Timeout {
+		t.Skipf("the operator look-up took %v, past its %v timeout: the machine is too loaded for this test", took, gh.Timeout)
 	}
 }
 

@@ -1,125 +1,152 @@
-// Package operator finds who the operator of a session is: the GitHub user
-// of the session's token (design §7). It is the only package that imports
-// github.com/cli/go-gh/v2, and so the only one that links net/http; the
-// hook never imports it but runs the context-budget-operator command,
-// built from this package, in a child process when a notice is about to
-// fire.
-//
-// The lookup behaves like gh on the network: the host, the token and a
-// Unix socket come from gh's own variables and configuration (GH_HOST,
-// GH_TOKEN, GITHUB_TOKEN, GH_ENTERPRISE_TOKEN, GH_CONFIG_DIR, the gh
-// login), and requests go through net/http's default transport, which
-// honours HTTPS_PROXY and NO_PROXY and, on Linux and the BSDs, the
-// certificate files named by SSL_CERT_FILE and SSL_CERT_DIR. The token is
-// attached only to requests for the GitHub host and its subdomains, and
-// redirects are not followed, so it never travels elsewhere.
 package operator
 
 import (
+	"bytes"
 	"context"
-	"encoding/json"
-	"errors"
-	"fmt"
-	"io"
-	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
 	"strings"
 	"time"
 
-	"github.com/cli/go-gh/v2/pkg/api"
-	"github.com/cli/go-gh/v2/pkg/auth"
-
-	"github.com/muthur/context-budget/internal/manualrelay"
+	"github.com/muthur/context-budget/internal/reading"
+	"github.com/muthur/context-budget/internal/state"
 )
 
-// Timeout bounds the whole request, body included (design §7: at most
-// 1.5 s).
-const Timeout = 1500 * time.Millisecond
+// Command is the name of the program that looks the operator up.
+const Command = "context-budget-operator"
 
-// maxBody bounds what is read of the /user answer; a real one is a few KB.
-const maxBody = 1 << 20
+// ChildTimeout bounds the child's wall time: its request times out after
+// 1.5 s, and a child still running past this is killed and counts as no
+// operator.
+const ChildTimeout = 2 * time.Second
 
-// ErrNoToken reports that no token was found for the host.
-var ErrNoToken = errors.New("no GitHub token")
-
-// ErrNotUser reports a token whose account is not a person: a bot, an
-// app, an organisation.
-var ErrNotUser = errors.New("the token's account is not a user")
-
-// ErrLogin reports a login that cannot be used as a file name.
-var ErrLogin = errors.New("the login is not a plain name")
-
-// Options configure a lookup.
-type Options struct {
-	// Host is the GitHub host, e.g. "github.com"; empty means gh's
-	// default (GH_HOST, else the one host gh is logged in to, else
-	// github.com).
-	Host string
-	// Token is the token to send; empty means gh's token for Host
-	// (GH_TOKEN, GITHUB_TOKEN, the enterprise variables, gh's login).
-	Token string
-	// Transport makes the requests; nil means net/http's default
-	// transport. Tests inject one.
-	Transport http.RoundTripper
-	// Timeout bounds the request; 0 or more than Timeout means Timeout.
-	Timeout time.Duration
+// Operator returns the session's operator, "" for none, looking it up
+// with lookup at most once per session: the answer, none included, is
+// kept in <dir>/<session>.operator. The look-up runs under a lock on
+// <dir>/<session>.operator.lock, so hooks that fire notices at the same
+// moment wait for one answer instead of asking twice, and can never record
+// two different answers. An answer that cannot be recorded is still
+// returned.
+func Operator(dir, session string, lookup func() string) string {
+	return OperatorBy(dir, session, time.Now().Add(ChildTimeout), func(context.Context) string { return lookup() })
 }
 
-// Login returns the lowercased login of the GitHub user the token belongs
-// to. Any failure is an error and means no operator; the error never
-// carries the token.
-func Login(ctx context.Context, o Options) (login string, err error) {
-	// A host or a proxy may echo the request, its Authorization header
-	// included, in an error message that ends up in the error.
-	defer func() { err = redactErr(err, o.Token) }()
-	if o.Host == "" {
-		o.Host, _ = auth.DefaultHost()
+// OperatorBy is Operator under a deadline: the wait for the lock and the
+// look-up both end by it (the look-up gets it as its context's). A lock
+// still held then (a stuck hook, a planted lock) means no operator for
+// this call, and the default applies: the caller has already recorded the
+// level, and its notice must still go out.
+func OperatorBy(dir, session string, deadline time.Time, lookup func(ctx context.Context) string) string {
+	if !state.PlainName(session) {
+		return ""
 	}
-	if o.Token == "" {
-		o.Token, _ = auth.TokenForHost(o.Host)
+	if err := state.Ensure(dir); err != nil {
+		return ""
 	}
-	if o.Token == "" {
-		return "", ErrNoToken
-	}
-	if o.Timeout <= 0 || o.Timeout > Timeout {
-		o.Timeout = Timeout
-	}
-	client, err := api.NewRESTClient(api.ClientOptions{
-		Host:      o.Host,
-		AuthToken: o.Token,
-		Transport: o.Transport,
-		Timeout:   o.Timeout,
-		// Whatever GH_DEBUG says: a request log could show headers.
-		LogIgnoreEnv: true,
-		// GET /user does not redirect; one that does is not followed, so
-		// the token cannot be carried to another host.
-		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
-	})
+	name := filepath.Join(dir, session+".operator")
+	unlock, err := state.LockBy(name+".lock", deadline)
 	if err != nil {
-		return "", err
+		return ""
 	}
-	ctx, cancel := context.WithTimeout(ctx, o.Timeout)
+	defer unlock()
+	if login, ok := cached(name); ok {
+		return login
+	}
+	ctx, cancel := context.WithDeadline(context.Background(), deadline)
 	defer cancel()
-	resp, err := client.RequestWithContext(ctx, http.MethodGet, "user", nil)
+	// A look-up cut short by the deadline is "no operator", kept like
+	// any other answer (design §7: a timeout means no operator).
+	login := lookup(ctx)
+	if !PlainLogin(login) {
+		login = ""
+	}
+	state.WriteFile(name, []byte(login+"\n"))
+	return login
+}
+
+// cached reads a recorded answer; ok is false when there is none yet. A
+// record that is not a plain login reads as no operator.
+func cached(name string) (login string, ok bool) {
+	data, err := reading.ReadFile(name, reading.MaxSideFile)
 	if err != nil {
-		return "", err
+		return "", false
 	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return "", fmt.Errorf("GET user: status %d", resp.StatusCode)
+	login = strings.TrimSpace(string(data))
+	if !PlainLogin(login) {
+		return "", true
 	}
-	var u struct {
-		Login string `json:"login"`
-		Type  string `json:"type"`
+	return login, true
+}
+
+// Lookup runs the context-budget-operator command and returns the login it
+// prints, or "" on any failure: not found, a non-zero exit, no answer
+// within ChildTimeout, output that is not a plain login.
+func Lookup() string {
+	ctx, cancel := context.WithTimeout(context.Background(), ChildTimeout)
+	defer cancel()
+	return LookupContext(ctx)
+}
+
+// LookupContext is Lookup bounded by ctx (and by ChildTimeout).
+func LookupContext(ctx context.Context) string {
+	path, err := childPath()
+	if err != nil {
+		return ""
 	}
-	if err := json.NewDecoder(io.LimitReader(resp.Body, maxBody)).Decode(&u); err != nil {
-		return "", fmt.Errorf("GET user: %w", err)
+	ctx, cancel := context.WithTimeout(ctx, ChildTimeout)
+	defer cancel()
+	return RunChild(ctx, path)
+}
+
+// RunChild runs the program at path with no arguments until ctx is done
+// and returns the login it prints, or "".
+func RunChild(ctx context.Context, path string) string {
+	cmd := exec.CommandContext(ctx, path)
+	out := &capped{max: 256}
+	cmd.Stdout = out
+	// A grandchild (gh auth token) holding the pipe must not keep us.
+	cmd.WaitDelay = 100 * time.Millisecond
+	if err := cmd.Run(); err != nil || out.over {
+		return ""
 	}
-	if u.Type != "User" {
-		return "", ErrNotUser
+	login := strings.TrimSpace(out.buf.String())
+	if !PlainLogin(login) {
+		return ""
 	}
-	login = strings.ToLower(u.Login)
-	if !manualrelay.PlainLogin(login) {
-		return "", ErrLogin
+	return login
+}
+
+// childPath finds the command beside the running executable, where make
+// install and go install put both, else on PATH.
+func childPath() (string, error) {
+	name := Command
+	if runtime.GOOS == "windows" {
+		name += ".exe"
 	}
-	return login, nil
+	if exe, err := os.Executable(); err == nil {
+		p := filepath.Join(filepath.Dir(exe), name)
+		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
+			return p, nil
+		}
+	}
+	// LookPath refuses a match through a relative PATH entry (ErrDot): it
+	// could run a program from the project tree.
+	return exec.LookPath(Command)
+}
+
+// capped keeps at most max bytes and notes that more came.
+type capped struct {
+	buf  bytes.Buffer
+	max  int
+	over bool
+}
+
+func (c *capped) Write(p []byte) (int, error) {
+	if c.buf.Len()+len(p) > c.max {
+		c.over = true
+		return len(p), nil
+	}
+	return c.buf.Write(p)
 }

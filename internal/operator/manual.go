@@ -1,4 +1,5 @@
-// Package manualrelay decides how a pause ends (design §7): by running /relay
+// Package operator is what the hook decides about the operator: how a pause
+// ends (design §7), by running /relay
 // unasked (auto, the default) or by offering it to the operator (manual
 // mode), and whether the notice asks the agent to offer, once, to ask
 // before relaying in future.
@@ -10,7 +11,7 @@
 // so this package, which the hook links, only runs the
 // context-budget-operator command in a child process, and only when the
 // environment switch has not already settled the question.
-package manualrelay
+package operator
 
 import (
 	"path/filepath"

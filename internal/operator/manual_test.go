@@ -1,4 +1,4 @@
-package manualrelay
+package operator
 
 import (
 	"os"

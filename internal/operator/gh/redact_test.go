@@ -1,4 +1,4 @@
-package operator
+package gh
 
 import (
 	"encoding/base64"
