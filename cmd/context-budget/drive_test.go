@@ -166,14 +166,10 @@ func inProcessHook(payload []byte, environ []string) ([]byte, error) {
 	return json.Marshal(hookOutput{Specific: hookSpecific{Event: "PostToolUse", Context: text}})
 }
 
-// driveHook plays the transcript at path to the hook program with env
-// (the variables Claude Code would pass from its settings) added to a
-// clean environment, in a project of its own under tmp.
-func driveHook(path, tmp string, env map[string]string) (driven, error) {
-	return driveHookWith(execHook, path, tmp, env)
-}
-
-// driveHookWith is driveHook with the given runner.
+// driveHookWith plays the transcript at path to the hook with run (the
+// hook program, or in process) and env (the variables Claude Code would
+// pass from its settings) added to a clean environment, in a project of
+// its own under tmp.
 func driveHookWith(run hookRunner, path, tmp string, env map[string]string) (driven, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {

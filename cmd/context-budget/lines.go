@@ -155,12 +155,8 @@ func runLines(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// linesFor applies the hook's policy to one transcript.
-func linesFor(s config.Settings, path, root, session string) (*linesReport, error) {
-	return linesForEnv(s, path, root, session, os.Getenv)
-}
-
-// linesForEnv is linesFor with the environment getenv. Where the hook's
+// linesForEnv applies the hook's policy to one transcript, with the
+// environment getenv. Where the hook's
 // line cache for the session still answers for this reading, its
 // decision is the one shown: the lines the hook is applying.
 func linesForEnv(s config.Settings, path, root, session string, getenv func(string) string) (*linesReport, error) {

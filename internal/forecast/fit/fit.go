@@ -268,32 +268,3 @@ var elasticityGrid = []float64{0, 0.25, 0.5, 0.75, 1, 1.25}
 // grid is the weights tried, in each unit.
 var grid = []float64{0, 1, 3, 10, 30, 100, 300, 1000, inf}
 
-// wquantile is the q-quantile of v with weights w: the smallest value
-// whose cumulative weight reaches q of the total.
-func wquantile(v, w []float64, q float64) float64 {
-	idx := make([]int, len(v))
-	for i := range idx {
-		idx[i] = i
-	}
-	slices.SortFunc(idx, func(a, b int) int {
-		switch {
-		case v[a] < v[b]:
-			return -1
-		case v[a] > v[b]:
-			return 1
-		}
-		return 0
-	})
-	var total float64
-	for _, x := range w {
-		total += x
-	}
-	var c float64
-	for _, i := range idx {
-		c += w[i]
-		if c >= q*total {
-			return v[i]
-		}
-	}
-	return math.NaN()
-}
