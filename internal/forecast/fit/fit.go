@@ -267,4 +267,3 @@ var elasticityGrid = []float64{0, 0.25, 0.5, 0.75, 1, 1.25}
 
 // grid is the weights tried, in each unit.
 var grid = []float64{0, 1, 3, 10, 30, 100, 300, 1000, inf}
-
