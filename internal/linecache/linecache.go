@@ -69,9 +69,12 @@ import (
 const Regrowth = 10_000
 
 // PassSlice bounds the transcript bytes one call's history pass reads. A
-// pass of 64 MB costs a fraction of a second; a 1 GB transcript catches up
-// in 16 calls instead of one call of seconds.
-const PassSlice = 64 << 20
+// slice must finish well inside the hook's pricing budget (under a
+// second, hook_deadline.go): a call that runs out of it answers with the
+// fixed lines and exits, and its slice is lost. 64 MB took ~0.8 s here on
+// a 100 MB transcript, too close; 16 MB takes a fifth of that, and a 1 GB
+// transcript catches up in 64 calls instead of one call of seconds.
+const PassSlice = 16 << 20
 
 // passSlice is PassSlice, smaller in tests.
 var passSlice int64 = PassSlice
