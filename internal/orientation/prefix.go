@@ -1,10 +1,6 @@
 package orientation
 
-import (
-	"bytes"
-
-	"github.com/muthur/context-budget/internal/reading"
-)
+import "bytes"
 
 // ReadOrientationFrom is ReadOrientation of a main transcript held in
 // memory — the prefix of a file as it stood after some response, which is
@@ -14,15 +10,6 @@ func ReadOrientationFrom(main []byte, transcriptPath string) *Session {
 	sc := newScanner()
 	sc.stopAtActing = true
 	sc.file(bytes.NewReader(main), false)
-	for _, name := range SubagentFiles(transcriptPath) {
-		g, _, err := reading.Open(name)
-		if err != nil {
-			continue
-		}
-		sc.fileNo++
-		sc.file(g, true)
-		g.Close()
-		sc.s.SubagentFiles = append(sc.s.SubagentFiles, name)
-	}
+	sc.subagents(transcriptPath)
 	return sc.finish()
 }

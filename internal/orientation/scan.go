@@ -123,6 +123,13 @@ func read(transcriptPath string, stopAtActing bool) (*Session, error) {
 	if err := sc.file(f, false); err != nil {
 		return nil, err
 	}
+	sc.subagents(transcriptPath)
+	return sc.finish(), nil
+}
+
+// subagents reads the subagents' files beside transcriptPath, skipping
+// any that cannot be opened.
+func (sc *scanner) subagents(transcriptPath string) {
 	for _, name := range SubagentFiles(transcriptPath) {
 		g, _, err := reading.Open(name)
 		if err != nil {
@@ -133,7 +140,6 @@ func read(transcriptPath string, stopAtActing bool) (*Session, error) {
 		g.Close()
 		sc.s.SubagentFiles = append(sc.s.SubagentFiles, name)
 	}
-	return sc.finish(), nil
 }
 
 type scanner struct {
