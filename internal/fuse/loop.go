@@ -81,8 +81,9 @@ func RecordCall(root, session, agent, tool string, input json.RawMessage, n int)
 	name := callsName(dir, session, agent)
 	// No lock: parallel calls are different calls, so a lost update only
 	// restarts a count that the next call restarts anyway; the file is
-	// replaced whole, so a reader never sees a part. This keeps the step
-	// to a read and a rename on every PostToolUse call.
+	// rewritten in place (state.WriteInPlace), and a reader that catches a
+	// write half done reads no count, which restarts it too. This keeps
+	// the step to a read and a write on every PostToolUse call.
 	// The file is one line, "<signature> <count>": no JSON, whose first
 	// use costs each process more than the step itself.
 	var c calls
@@ -99,11 +100,11 @@ func RecordCall(root, session, agent, tool string, input json.RawMessage, n int)
 		c = calls{Sig: sig, Count: 1}
 	}
 	data := []byte(c.Sig + " " + strconv.Itoa(c.Count) + "\n")
-	if err := state.WriteFile(name, data); err != nil {
+	if err := state.WriteInPlace(name, data); err != nil {
 		if err := state.Ensure(dir); err != nil {
 			return err
 		}
-		if err := state.WriteFile(name, data); err != nil {
+		if err := state.WriteInPlace(name, data); err != nil {
 			return err
 		}
 	}

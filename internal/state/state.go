@@ -145,6 +145,32 @@ func WriteFile(name string, data []byte) error {
 	return atomicfile.WriteIn(root, rel+"/"+filepath.Base(name), data, atomicfile.Options{Perm: 0o644})
 }
 
+// WriteInPlace overwrites name, a file of a state folder, in place: no
+// temp file, no rename, so a reader may catch a write half done and must
+// accept that (the loop step's one-line file, rewritten on every tool
+// call, where a rename per call cost a third of the call). It is written
+// through the project root like WriteFile: a link that leads out of the
+// project, on the way or at name, is an error.
+func WriteInPlace(name string, data []byte) error {
+	root, rel := split(filepath.Dir(name))
+	r, err := os.OpenRoot(root)
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	f, err := r.OpenFile(rel+"/"+filepath.Base(name), os.O_WRONLY|os.O_CREATE, 0o644)
+	if err != nil {
+		return err
+	}
+	if _, err = f.WriteAt(data, 0); err == nil {
+		err = f.Truncate(int64(len(data)))
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
 // Clean removes the temporary files that writers killed partway left in
 // the state folder dir (atomicfile.Clean): older than a minute and held
 // by no live writer.
