@@ -58,8 +58,9 @@ func (p *progress) search(path string, from int64, sub bool, budget int64) (next
 // searchSlice bounds the bytes one searchAll reads over all the session's
 // files, so that no hook call pays for a whole long transcript: a session
 // that has not acted within it is searched further on the next priced
-// recompute (linecache.PassSlice bounds the history's pass the same way).
-const searchSlice = 64 << 20
+// recompute (linecache.PassSlice bounds the history's pass the same way,
+// and with the same size: both run inside the hook's pricing deadline).
+const searchSlice = 16 << 20
 
 func (p *progress) line(line []byte, sub bool) bool {
 	// Each search may run through a tool result of megabytes: search as

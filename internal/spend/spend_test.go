@@ -180,3 +180,46 @@ func TestTallyRoundTripAndDays(t *testing.T) {
 }
 
 var _ = transcript.Synthetic
+
+// A tally far behind catches up over several Updates of at most
+// SliceBytes each, and ends where one unbounded read ends: a cap armed on
+// a long session must not cost one call that the hook's deadline cuts
+// short every time.
+func TestTallyCatchesUpInSlices(t *testing.T) {
+	dir := t.TempDir()
+	main := filepath.Join(dir, "s.jsonl")
+	var whole strings.Builder
+	for i := range 400 {
+		whole.WriteString(rec(fmt.Sprintf("m%d", i), "claude-opus-4-6", 1, 1000, 10, 5, false, ts0))
+	}
+	os.WriteFile(main, []byte(whole.String()), 0o644)
+	var once Tally
+	once.Update([]string{main}, pricer(t))
+
+	defer func(n int64) { SliceBytes = n }(SliceBytes)
+	SliceBytes = int64(whole.Len() / 7)
+	var sliced Tally
+	calls := 0
+	for sliced.Total().Responses < once.Total().Responses {
+		before := sliced.Files[main]
+		var from int64
+		if before != nil {
+			from = before.Offset
+		}
+		if !sliced.Update([]string{main}, pricer(t)) {
+			t.Fatal("an Update behind the file read nothing")
+		}
+		if read := sliced.Files[main].Offset - from; read > SliceBytes+int64(len(rec("m0", "claude-opus-4-6", 1, 1000, 10, 5, false, ts0))) {
+			t.Fatalf("one Update read %d bytes, past the slice of %d", read, SliceBytes)
+		}
+		if calls++; calls > 20 {
+			t.Fatal("the tally does not catch up")
+		}
+	}
+	if calls < 7 {
+		t.Errorf("caught up in %d Updates; slices of a seventh need 7 or 8", calls)
+	}
+	if a, b := sliced.Total(), once.Total(); !near(a.USD, b.USD) || a.Tokens != b.Tokens {
+		t.Fatalf("in slices %+v, at once %+v", a, b)
+	}
+}

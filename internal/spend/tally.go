@@ -203,15 +203,27 @@ func (t *Tally) Update(files []string, price Pricer) (changed bool) {
 	if len(files) > 0 && t.Transcript != files[0] {
 		t.Transcript, changed = files[0], true
 	}
+	budget := SliceBytes
 	for i, name := range files {
-		if t.updateFile(name, i > 0, price) {
+		if t.updateFile(name, i > 0, price, &budget) {
 			changed = true
 		}
 	}
 	return changed
 }
 
-func (t *Tally) updateFile(name string, sub bool, price Pricer) (changed bool) {
+// SliceBytes bounds what one Update reads, over all the files: a tally
+// that starts far behind (a cap armed on a long session) catches up over
+// a few calls, each well inside the hook's deadline, instead of one call
+// that the deadline cuts short every time, saving nothing. Until it has
+// caught up the tally counts what it has read: the fuse acts a few calls
+// late, never early.
+var SliceBytes int64 = 16 << 20
+
+func (t *Tally) updateFile(name string, sub bool, price Pricer, budget *int64) (changed bool) {
+	if *budget <= 0 {
+		return false
+	}
 	f, info, err := reading.Open(name)
 	if err != nil {
 		return false
@@ -233,8 +245,9 @@ func (t *Tally) updateFile(name string, sub bool, price Pricer) (changed bool) {
 	if _, err := f.Seek(st.Offset, io.SeekStart); err != nil {
 		return changed
 	}
+	start := st.Offset
 	r := reading.NewReaderAt(f, st.Offset)
-	for {
+	for r.Offset()-start < *budget {
 		line, err := r.Next()
 		if err != nil {
 			break
@@ -246,6 +259,7 @@ func (t *Tally) updateFile(name string, sub bool, price Pricer) (changed bool) {
 			t.count(name, st, rec, sub, price)
 		})
 	}
+	*budget -= r.Offset() - start
 	if r.Offset() == st.Offset {
 		return changed
 	}
