@@ -90,6 +90,7 @@ fuzz:
 	$(GO) test ./internal/spend -run '^$$' -fuzz '^FuzzTally$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./internal/spend -run '^$$' -fuzz '^FuzzUnmarshal$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./internal/fuse -run '^$$' -fuzz '^FuzzLifts$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./internal/fuse -run '^$$' -fuzz '^FuzzSameCall$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./internal/prices -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./internal/linecache -run '^$$' -fuzz '^FuzzParseHeader$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./cmd/context-budget -run '^$$' -fuzz '^FuzzHookJSON$$' -fuzztime $(FUZZTIME)

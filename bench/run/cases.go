@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -148,14 +149,14 @@ func hookCases(pe planEnv, sizes []int64) ([]benchCase, error) {
 		session := "bench-" + sz
 		cases = append(cases,
 			benchCase{name: "hook: common (priced, cache hit)", size: size, file: call, res: callRes, env: env, budget: budgetCommon,
-				payload: fixed(payload(session, call, project, callRes.ToolUseID, nil)), setup: warmHook},
+				payload: calls(session, call, project, callRes.ToolUseID, nil), setup: warmHook},
 			benchCase{name: "hook: common, 1 MB tool_response", size: size, file: call, res: callRes, env: env, budget: budgetCommon,
-				payload: fixed(payload(session, call, project, callRes.ToolUseID, big)), setup: warmHook},
+				payload: calls(session, call, project, callRes.ToolUseID, big), setup: warmHook},
 			benchCase{name: "statusline (same session)", size: size, file: call, res: callRes, env: env, budget: budgetCommon,
 				args: []string{"statusline"}, output: " · relay ",
 				payload: fixed(statusPayload(session, call, project)), setup: warmStatusline(session, call, project, callRes.ToolUseID)},
 			benchCase{name: "hook: behind a 3 MB tool result", size: size, file: huge, res: hugeRes, env: env, budget: budgetDear,
-				payload: fixed(payload(session+"-huge", huge, project, hugeRes.ToolUseID, nil)), setup: warmHook},
+				payload: calls(session+"-huge", huge, project, hugeRes.ToolUseID, nil), setup: warmHook},
 		)
 		// The notice case: a warn line under the reading, and the
 		// session's once-per-climb record removed before each run
@@ -166,7 +167,7 @@ func hookCases(pe planEnv, sizes []int64) ([]benchCase, error) {
 		record := filepath.Join(state.Dir(project), noticeSession)
 		cases = append(cases, benchCase{name: "hook: a notice fires", size: size, file: call, res: callRes, notice: true, budget: budgetDear,
 			env:     append(cleanEnv(), "MUTHUR_CONTEXT_BUDGET_WARN=10000"),
-			payload: fixed(payload(noticeSession, call, project, callRes.ToolUseID, nil)),
+			payload: calls(noticeSession, call, project, callRes.ToolUseID, nil),
 			before:  func() { os.Remove(record) },
 			setup:   warmHook,
 		})
@@ -261,6 +262,20 @@ func cleanEnv() []string {
 
 // payload is a PostToolUse payload as Claude Code sends it for a Bash call.
 func payload(session, file, cwd, toolUseID string, stdout []byte) []byte {
+	return payloadOf(session, file, cwd, toolUseID, stdout, "go test ./...")
+}
+
+// calls is the hook's payloads for a session's successive tool calls:
+// each run another command, as in a session. The same call every run
+// would be a loop, which the spend fuse halts (MUTHUR_CONTEXT_BUDGET_LOOP):
+// not the common case these rows measure.
+func calls(session, file, cwd, toolUseID string, stdout []byte) func(int) []byte {
+	return func(run int) []byte {
+		return payloadOf(session, file, cwd, toolUseID, stdout, "go test ./... -run Case"+strconv.Itoa(run))
+	}
+}
+
+func payloadOf(session, file, cwd, toolUseID string, stdout []byte, command string) []byte {
 	p := map[string]any{
 		"session_id":      session,
 		"transcript_path": file,
@@ -268,7 +283,7 @@ func payload(session, file, cwd, toolUseID string, stdout []byte) []byte {
 		"permission_mode": "bypassPermissions",
 		"hook_event_name": "PostToolUse",
 		"tool_name":       "Bash",
-		"tool_input":      map[string]any{"command": "go test ./...", "description": "Run the tests"},
+		"tool_input":      map[string]any{"command": command, "description": "Run the tests"},
 		"tool_response":   map[string]any{"stdout": string(stdout), "stderr": "", "interrupted": false, "isImage": false},
 		"tool_use_id":     toolUseID,
 		"duration_ms":     1834,
