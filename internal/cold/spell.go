@@ -1,9 +1,9 @@
 package cold
 
 import (
-	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"hash/fnv"
 	"os"
 	"path/filepath"
 	"strings"
@@ -42,8 +42,12 @@ func SpellID(id, stamp string) string {
 // text. White space around it does not count: the prompt sent again is
 // the same prompt.
 func HashPrompt(prompt string) string {
-	sum := sha256.Sum256([]byte(strings.TrimSpace(prompt)))
-	return hex.EncodeToString(sum[:12])
+	// FNV, not a cryptographic hash: it tells a prompt sent again from
+	// another, with no adversary, and crypto/sha256's package set costs
+	// every hook call ~5% of a bare start (its FIPS self-registration).
+	h := fnv.New128a()
+	h.Write([]byte(strings.TrimSpace(prompt)))
+	return hex.EncodeToString(h.Sum(nil)[:12])
 }
 
 // LoadSpell reads a spell file; a missing or unreadable one is no spell.
