@@ -177,7 +177,11 @@ func readPayload(r io.Reader, keepInput bool) (Payload, error) {
 			if dst == &p.LastAssistantMessage {
 				max, lax = maxMessage, true
 			}
-			if !s.field(dst, max, lax) {
+			// tool_name, kept only for the fuse, reads as absent when its
+			// string does not decode (a raw control character): the
+			// payload reads the same with and without it, as ReadPayload
+			// skips such a string unread.
+			if !s.field(dst, max, lax, dst == &p.ToolName) {
 				return Payload{}, ErrPayload
 			}
 		} else if lit != nil {
@@ -243,8 +247,9 @@ func plainQuoted(raw []byte) (string, bool) {
 // of another type than string reads as absent, as encoding/json would
 // refuse it; only strings are unquoted. A string past max is a bad
 // payload, unless lax: then it reads as absent (the last message; an
-// agent_id, which counts by being there).
-func (s *scanner) field(dst *string, max int, lax bool) bool {
+// agent_id, which counts by being there). A whole string that does not
+// decode is a bad payload, unless loose: then it reads as absent.
+func (s *scanner) field(dst *string, max int, lax, loose bool) bool {
 	*dst = ""
 	if c, ok := s.peek(); !ok || c != '"' {
 		return s.value()
@@ -260,5 +265,9 @@ func (s *scanner) field(dst *string, max int, lax bool) bool {
 		*dst = v
 		return true
 	}
-	return json.Unmarshal(raw, dst) == nil
+	if json.Unmarshal(raw, dst) != nil {
+		*dst = ""
+		return loose
+	}
+	return true
 }
