@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"fmt"
 	"io"
 	"os"
 	"strconv"
@@ -265,7 +264,7 @@ func runStatusline(args []string, stdin io.Reader, stdout, _ io.Writer) int {
 			line = statusLine(p, os.Getenv, *color)
 		}
 	}
-	fmt.Fprintln(stdout, line)
+	io.WriteString(stdout, line+"\n")
 	return 0
 }
 
@@ -329,11 +328,11 @@ func statusLine(p statusPayload, getenv func(string) string, color bool) string 
 	level := ls.Tokens().Due(r.Tokens)
 	switch level {
 	case state.None:
-		next = fmt.Sprintf("warn %s (%s)", notice.K(ls.Warn.Tokens), ls.Warn.SetBy)
+		next = "warn " + notice.K(ls.Warn.Tokens) + " (" + string(ls.Warn.SetBy) + ")"
 	case state.Warn:
-		next = fmt.Sprintf("pause %s (%s)", notice.K(ls.Pause.Tokens), ls.Pause.SetBy)
+		next = "pause " + notice.K(ls.Pause.Tokens) + " (" + string(ls.Pause.SetBy) + ")"
 	default:
-		next = fmt.Sprintf("past pause %s (%s)", notice.K(ls.Pause.Tokens), ls.Pause.SetBy)
+		next = "past pause " + notice.K(ls.Pause.Tokens) + " (" + string(ls.Pause.SetBy) + ")"
 	}
 	if color {
 		head = colorize(level, head)

@@ -21,13 +21,18 @@ var statusNow = time.Now
 func coldMark(dir, id, path string, d *policy.Decision, r reading.Reading, getenv func(string) string) string {
 	now := statusNow()
 	last, ok := cold.LastResponse(r.Time)
-	if !ok || now.Sub(last) < cold.TTL5m || cold.CompactedSince(path) {
+	if !ok || now.Sub(last) < cold.TTL5m {
 		return ""
 	}
-	if cs, err := config.ColdFromEnv(getenv); err != nil || cs.Mode == config.ColdOff {
+	if cs, err := config.ColdFromEnv(getenv); err != nil || cs.Mode == config.ColdOff || cold.CompactedSince(path) {
 		return ""
 	}
-	e, _ := linecache.Load(linecache.FileName(dir, id))
+	// The status line's Decision holds only what the bar shows; the cold
+	// figures need the whole entry, read here in the rare cold case.
+	e, ok := linecache.Load(linecache.FileName(dir, id))
+	if ok {
+		d = &e.Decision
+	}
 	f, isCold, priced := cold.At(d, &e.History, r, now)
 	if !isCold {
 		return ""

@@ -39,8 +39,8 @@ func header(e *Entry) []byte {
 	return append(b, '\n')
 }
 
-// splitHeader separates the header line from the JSON after it; head is
-// nil when the file has none.
+// splitHeader separates the header line from what follows it (the
+// status line, then the JSON); head is nil when the file has none.
 func splitHeader(data []byte) (head, rest []byte) {
 	if !bytes.HasPrefix(data, []byte(hitTag)) {
 		return nil, data
@@ -50,6 +50,17 @@ func splitHeader(data []byte) (head, rest []byte) {
 		return nil, nil
 	}
 	return data[:i], data[i+1:]
+}
+
+// entryJSON is the JSON of a cache file: past the header's lines.
+func entryJSON(data []byte) (head, js []byte) {
+	head, js = splitHeader(data)
+	if head != nil && bytes.HasPrefix(js, []byte(statusTag)) {
+		if i := bytes.IndexByte(js, '\n'); i >= 0 {
+			js = js[i+1:]
+		}
+	}
+	return head, js
 }
 
 // parseHeader reads a header line; ok is false when it is malformed.

@@ -192,11 +192,12 @@ func load(name string) (c cached, ok bool) {
 	if err != nil {
 		return cached{}, false
 	}
-	head, data := splitHeader(data)
-	if json.Unmarshal(data, &c) != nil {
+	head, js := entryJSON(data)
+	if json.Unmarshal(js, &c) != nil {
 		return cached{}, false
 	}
-	c.headless = head == nil
+	// headless: no header, or none with the status line.
+	c.headless = head == nil || len(js) == len(data)-len(head)-1
 	// The cache is a file like any other: lines no computation gives (a
 	// line at or under zero would pause every call) are a miss.
 	if ls := c.Decision.Lines.Tokens(); ls.Warn <= 0 || ls.Pause <= 0 {
@@ -263,11 +264,12 @@ func (s *Session) decide() (Entry, bool, error) {
 	c, ok := load(name)
 	if ok && c.hit(key, s.Reading) {
 		if c.headless && !s.NoSave {
-			// Written by an older build: add the header once, so that
-			// the next calls are answered by Hit.
+			// Written by an older build: write the header once, so that
+			// the next calls are answered by Hit and the status line.
 			e := Entry{Key: c.Key, Reading: c.Reading, Decision: c.Decision}
 			if data, err := reading.ReadFile(name, reading.MaxCacheFile); err == nil {
-				state.WriteFile(name, append(header(&e), data...))
+				_, js := entryJSON(data)
+				state.WriteFile(name, append(append(header(&e), statusHeader(&e)...), js...))
 			}
 		}
 		return Entry{Decision: c.Decision}, true, nil
@@ -330,7 +332,7 @@ func (e *Entry) save(dir, name string) error {
 	// A provisional entry has no header: Hit must not answer from it.
 	var head []byte
 	if !e.Partial {
-		head = header(e)
+		head = append(header(e), statusHeader(e)...)
 	}
 	return state.WriteFile(name, append(append(head, data...), '\n'))
 }
