@@ -152,8 +152,17 @@ func hookCases(pe planEnv, sizes []int64) ([]benchCase, error) {
 				payload: calls(session, call, project, callRes.ToolUseID, nil), setup: warmHook},
 			benchCase{name: "hook: common, 1 MB tool_response", size: size, file: call, res: callRes, env: env, budget: budgetCommon,
 				payload: calls(session, call, project, callRes.ToolUseID, big), setup: warmHook},
-			benchCase{name: "statusline (same session)", size: size, file: call, res: callRes, env: env, budget: budgetCommon,
-				args: []string{"statusline"}, output: " · relay ",
+			// The generated responses are days old, so by its clock every
+			// status line call would find the prompt cache cold and take
+			// the cold branch (the whole entry decoded to price the
+			// re-write). A session at work has a warm cache: the first row
+			// measures that, with the cold check off, which skips the same
+			// branch; the second measures an idle session's bar.
+			benchCase{name: "statusline (same session)", size: size, file: call, res: callRes, budget: budgetCommon,
+				env: append(cleanEnv(), "MUTHUR_CONTEXT_BUDGET_COLD=off"), args: []string{"statusline"}, output: " · relay ",
+				payload: fixed(statusPayload(session, call, project)), setup: warmStatusline(session, call, project, callRes.ToolUseID)},
+			benchCase{name: "statusline, the cache gone cold", size: size, file: call, res: callRes, env: env, budget: budgetDear,
+				args: []string{"statusline"}, output: " · cold ",
 				payload: fixed(statusPayload(session, call, project)), setup: warmStatusline(session, call, project, callRes.ToolUseID)},
 			benchCase{name: "hook: behind a 3 MB tool result", size: size, file: huge, res: hugeRes, env: env, budget: budgetDear,
 				payload: calls(session+"-huge", huge, project, hugeRes.ToolUseID, nil), setup: warmHook},

@@ -39,14 +39,15 @@ func main() {
 	runs := flag.Int("runs", 201, "runs of each program per case")
 	sizes := flag.String("sizes", "1MB,100MB,1GB", "transcript sizes, comma-separated")
 	cache := flag.String("cache", filepath.Join(".cache", "bench"), "folder for the binaries and transcripts")
+	only := flag.String("case", "", "run only the cases whose name contains this text")
 	flag.Parse()
-	if err := run(*runs, *sizes, *cache); err != nil {
+	if err := run(*runs, *sizes, *cache, *only); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
 	}
 }
 
-func run(runs int, sizeList, cache string) error {
+func run(runs int, sizeList, cache, only string) error {
 	var sizes []int64
 	for _, s := range strings.Split(sizeList, ",") {
 		n, err := gen.ParseSize(s)
@@ -76,6 +77,9 @@ func run(runs int, sizeList, cache string) error {
 	fmt.Fprintf(os.Stderr, "bench: %d runs of each program per case, interleaved\n", runs)
 	var rows []row
 	for _, c := range cases {
+		if !strings.Contains(c.name, only) {
+			continue
+		}
 		if err := c.check(hook); err != nil {
 			return err
 		}
