@@ -97,13 +97,11 @@ const maxHeader = 4 << 10
 // s.Reading (see Fresh). ok is false otherwise, and the caller goes
 // through Decide. It reads at most one small block of the file.
 func Hit(s *Session) (lines state.Lines, compactions int, ok bool) {
-	f, _, err := reading.Open(FileName(s.Dir, s.ID))
+	var buf [maxHeader]byte
+	n, err := reading.ReadHead(FileName(s.Dir, s.ID), buf[:])
 	if err != nil {
 		return state.Lines{}, 0, false
 	}
-	defer f.Close()
-	var buf [maxHeader]byte
-	n, _ := f.Read(buf[:])
 	head, _ := splitHeader(buf[:n])
 	if head == nil {
 		return state.Lines{}, 0, false

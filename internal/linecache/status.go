@@ -130,13 +130,11 @@ func parseModel(f [][]byte) (restart.Model, bool) {
 // rest zero. ok is false when there is no such cache; a cache without the
 // status line (written by an older build) is read whole.
 func Cached(s *Session) (d policy.Decision, ok bool) {
-	f, _, err := reading.Open(FileName(s.Dir, s.ID))
+	var buf [maxHeader]byte
+	n, err := reading.ReadHead(FileName(s.Dir, s.ID), buf[:])
 	if err != nil {
 		return policy.Decision{}, false
 	}
-	var buf [maxHeader]byte
-	n, _ := f.Read(buf[:])
-	f.Close()
 	head, rest := splitHeader(buf[:n])
 	if head == nil {
 		return cachedWhole(s)

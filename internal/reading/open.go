@@ -39,22 +39,48 @@ func Open(path string) (*os.File, os.FileInfo, error) {
 
 // ReadFile returns the content of the regular file at path, refusing one
 // of more than max bytes (ErrTooLarge) before reading it. A file that
-// grows past max while it is read is refused too.
+// grows past max while it is read is refused too. The file is read in one
+// read of its size (and one more byte, to see it grow).
 func ReadFile(path string, max int64) ([]byte, error) {
-	f, fi, err := Open(path)
+	f, size, err := openRegular(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	if fi.Size() > max {
-		return nil, fmt.Errorf("%s: %w (%d bytes, at most %d)", path, ErrTooLarge, fi.Size(), max)
+	if size > max {
+		return nil, fmt.Errorf("%s: %w (%d bytes, at most %d)", path, ErrTooLarge, size, max)
 	}
-	data, err := io.ReadAll(io.LimitReader(f, max+1))
+	buf := make([]byte, size+1)
+	n := 0
+	for {
+		m, err := f.ReadAt(buf[n:], int64(n))
+		n += m
+		if err == io.EOF {
+			return buf[:n], nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		// The file grew while it was read.
+		if int64(n) > max {
+			return nil, fmt.Errorf("%s: %w (more than %d bytes)", path, ErrTooLarge, max)
+		}
+		buf = append(buf, make([]byte, min(int64(len(buf)), max+1-int64(n)))...)
+	}
+}
+
+// ReadHead reads the start of the regular file at path into buf, in one
+// read, and returns how many bytes came: a cache's header line, a small
+// record.
+func ReadHead(path string, buf []byte) (int, error) {
+	f, _, err := openRegular(path)
 	if err != nil {
-		return nil, err
+		return 0, err
 	}
-	if int64(len(data)) > max {
-		return nil, fmt.Errorf("%s: %w (more than %d bytes)", path, ErrTooLarge, max)
+	defer f.Close()
+	n, err := f.ReadAt(buf, 0)
+	if err == io.EOF {
+		err = nil
 	}
-	return data, nil
+	return n, err
 }

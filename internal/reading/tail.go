@@ -12,7 +12,6 @@ import (
 	"bytes"
 	"errors"
 	"io"
-	"os"
 	"time"
 
 	"github.com/muthur/context-budget/internal/transcript"
@@ -70,12 +69,11 @@ func DefaultOptions(toolUseID string) Options {
 
 // Read returns the reading of the transcript at path.
 func Read(path string, opt Options) (Reading, error) {
-	f, fi, err := Open(path)
+	f, size, err := openRegular(path)
 	if err != nil {
 		return Reading{}, err
 	}
 	defer f.Close()
-	size := fi.Size()
 	r, seen, err := Last(f, size, opt.ToolUseID)
 	if opt.ToolUseID == "" || seen {
 		return r, err
@@ -83,7 +81,7 @@ func Read(path string, opt Options) (Reading, error) {
 	deadline := time.Now().Add(opt.Wait)
 	for time.Now().Before(deadline) {
 		time.Sleep(opt.Poll)
-		now, serr := fileSize(f)
+		now, serr := f.Size()
 		if serr != nil || now == size {
 			continue
 		}
@@ -94,14 +92,6 @@ func Read(path string, opt Options) (Reading, error) {
 		}
 	}
 	return r, err
-}
-
-func fileSize(f *os.File) (int64, error) {
-	fi, err := f.Stat()
-	if err != nil {
-		return 0, err
-	}
-	return fi.Size(), nil
 }
 
 // Last finds the last qualifying response in the first size bytes of f.

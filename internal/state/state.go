@@ -153,6 +153,9 @@ func WriteFile(name string, data []byte) error {
 // project, on the way or at name, is an error.
 func WriteInPlace(name string, data []byte) error {
 	root, rel := split(filepath.Dir(name))
+	if handled, err := writeInPlaceFast(root, rel+"/"+filepath.Base(name), data); handled {
+		return err
+	}
 	r, err := os.OpenRoot(root)
 	if err != nil {
 		return err
@@ -307,9 +310,12 @@ func StepIn(rec Record, reading int64, lines Lines, compactions int) (next Recor
 
 // Load reads a state file; a missing or unreadable one is no state.
 func Load(name string) Record {
-	var rec Record
 	data, err := reading.ReadFile(name, reading.MaxSideFile)
-	if err != nil || json.Unmarshal(data, &rec) != nil {
+	if err != nil {
+		return Record{}
+	}
+	rec, ok := decodeRecord(data)
+	if !ok {
 		return Record{}
 	}
 	// A record is a file like any other: lines no computation gives
