@@ -41,18 +41,19 @@ func TestSameCallAgreesWithSignature(t *testing.T) {
 func FuzzSameCall(f *testing.F) {
 	f.Add(`{"a":1,"b":"x y"}`, `{ "b": "x y", "a": 1 }`)
 	f.Add(`{"a":"\""}`, `{"a":"\\"}`)
+	f.Add(`{"a":1.0}`, `{"a":1e0}`)
 	f.Fuzz(func(t *testing.T, a, b string) {
 		if len(a) > maxCallKey || len(b) > maxCallKey || !json.Valid([]byte(a)) || !json.Valid([]byte(b)) {
 			return
 		}
-		// One value spelt with as many solid bytes (keys reordered, other
+		// One value spelt with the same solid bytes (keys reordered, other
 		// spacing) is one call exactly when the canonical Signature says
-		// so. Spellings of other lengths are other calls by design, even
-		// where Signature folds them ("0.0" and "0"): Claude Code writes a
-		// repeated call's input the same way, and telling those apart
-		// costs no JSON decode on the common path.
+		// so. Spellings with other bytes are other calls by design, even
+		// where Signature folds them ("0.0" and "0", "1.0" and "1e0"):
+		// Claude Code writes a repeated call's input the same way, and
+		// telling those apart costs no JSON decode on the common path.
 		want := Signature("Bash", json.RawMessage(a)) == Signature("Bash", json.RawMessage(b))
-		if solidLen(a) != solidLen(b) && a != b {
+		if !sameSolidBytes(a, b) && a != b {
 			want = false
 		}
 		if got := sameCall(callKey("Bash", json.RawMessage(a)), callKey("Bash", json.RawMessage(b))); got != want {
