@@ -316,7 +316,7 @@ session's own orientation, else an estimate; the notice names it, e.g.
 
 # Replay
 
-	context-budget replay [--json] [--readings] [--html FILE] [--workers N] [--spend AMOUNT] [--loop N] [PATH…]
+	context-budget replay [--json] [--readings] [--html FILE] [--workers N] [--spend AMOUNT] [--loop N] [--burn USD] [PATH…]
 
 Replay runs the hook's policy over past sessions, so that you can see on
 your own history what it would have done before you trust it. PATH is a
@@ -365,6 +365,9 @@ would have held back with what a fresh session would have saved there.
 	              totals of --json; a line per session in the HTML report
 	--loop N      also show where N identical tool calls in a row would
 	              have halted the session (loop@R and the call)
+	--burn USD    also show where a spend of USD in 5 minutes would have
+	              warned, as MUTHUR_CONTEXT_BUDGET_BURN_USD does: burn@R
+	              and the 5 minutes' dollars, once per spell
 
 On a terminal replay shows its progress on stderr (files done of the total,
 MB/s).

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/muthur/context-budget/internal/reading"
 	"github.com/muthur/context-budget/internal/spend"
@@ -26,6 +27,12 @@ type Outcome struct {
 	// have halted the session, with LoopLength the run replayed.
 	Loop       *Event `json:"loop,omitempty"`
 	LoopLength int    `json:"loop_length,omitempty"`
+	// Burns are the responses after which the spend of the last 5
+	// minutes reached BurnUSD, one per spell: the fuse warns once a
+	// spell, at the next tool call, and a spell ends when the rate falls
+	// back under the line.
+	BurnUSD float64 `json:"burn_usd,omitempty"`
+	Burns   []Event `json:"burns,omitempty"`
 	// Spent is the whole session's spend, subagents included.
 	Spent spend.Sum `json:"spent"`
 }
@@ -43,6 +50,8 @@ type Event struct {
 	Tokens   int64   `json:"tokens"`
 	// Call names the repeated call of a loop.
 	Call string `json:"call,omitempty"`
+	// WindowUSD is a burn warning's spend over the 5 minutes before it.
+	WindowUSD float64 `json:"window_usd,omitempty"`
 }
 
 // Describe writes an outcome in one line, as the table and the HTML
@@ -63,6 +72,9 @@ func (o *Outcome) Describe() string {
 	if o.Loop != nil {
 		parts = append(parts, fmt.Sprintf("loop@%d %s ×%d", o.Loop.Response, o.Loop.Call, o.LoopLength))
 	}
+	for _, b := range o.Burns {
+		parts = append(parts, fmt.Sprintf("burn@%d $%.2f/5m", b.Response, b.WindowUSD))
+	}
 	if len(parts) == 0 {
 		return "-"
 	}
@@ -77,9 +89,10 @@ type replayed struct {
 }
 
 // ReplaySession replays the fuse over one session's transcripts: main
-// first, then its subagents'. cap may be zero (no cap) and loop 0 (off).
-func ReplaySession(main string, subs []string, cap spend.Amount, loop int, price spend.Pricer) Outcome {
-	o := Outcome{LoopLength: loop}
+// first, then its subagents'. cap may be zero (no cap), loop 0 (off) and
+// burn, the spend per 5 minutes that warns, 0 (off).
+func ReplaySession(main string, subs []string, cap spend.Amount, loop int, burn float64, price spend.Pricer) Outcome {
+	o := Outcome{LoopLength: loop, BurnUSD: burn}
 	if !cap.IsZero() {
 		o.Cap = cap.String()
 	}
@@ -166,11 +179,35 @@ func ReplaySession(main string, subs []string, cap spend.Amount, loop int, price
 	})
 	ownIdx := -1
 	var total spend.Sum
+	// The burn rate as the hook reads it from its tally (decide.go): the
+	// spend by UTC minute, summed over the minutes from five before the
+	// check, the check at each response's time.
+	minutes := map[int64]float64{}
+	spell := false
 	for _, r := range all {
 		if r.own {
 			ownIdx++
 		}
 		total = total.Add(r.sum)
+		if burn > 0 {
+			if at, err := time.Parse(time.RFC3339Nano, r.at); err == nil {
+				minutes[at.Unix()/60] += r.sum.USD
+				from := at.Add(-burnWindow).Unix() / 60
+				window := 0.0
+				for m, usd := range minutes {
+					if m >= from {
+						window += usd
+					}
+				}
+				switch {
+				case window >= burn && !spell:
+					spell = true
+					o.Burns = append(o.Burns, Event{Response: max(ownIdx, 0), At: r.at, SpentUSD: total.USD, Tokens: total.Tokens, WindowUSD: window})
+				case window < burn:
+					spell = false
+				}
+			}
+		}
 		if cap.IsZero() {
 			continue
 		}
@@ -214,12 +251,16 @@ func toolUses(content json.RawMessage) []toolUse {
 
 // Summary totals the outcomes of a replay.
 type Summary struct {
-	Cap        string `json:"cap,omitempty"`
-	LoopLength int    `json:"loop_length,omitempty"`
-	Sessions   int    `json:"sessions"`
+	Cap        string  `json:"cap,omitempty"`
+	LoopLength int     `json:"loop_length,omitempty"`
+	BurnUSD    float64 `json:"burn_usd,omitempty"`
+	Sessions   int     `json:"sessions"`
 	Warned     int    `json:"warned"`
 	Halted     int    `json:"halted"`
 	Loops      int    `json:"loops"`
+	// Burned counts the sessions with a burn warning, Burns the warnings.
+	Burned int `json:"burned,omitempty"`
+	Burns  int `json:"burns,omitempty"`
 	// SpentAfterHaltUSD is what the halted sessions spent past their halt:
 	// what the cap would have saved, at most (the fuse acts one response
 	// behind).
@@ -227,8 +268,8 @@ type Summary struct {
 }
 
 // Summarize totals outcomes.
-func Summarize(cap spend.Amount, loop int, outs []*Outcome) Summary {
-	s := Summary{LoopLength: loop}
+func Summarize(cap spend.Amount, loop int, burn float64, outs []*Outcome) Summary {
+	s := Summary{LoopLength: loop, BurnUSD: burn}
 	if !cap.IsZero() {
 		s.Cap = cap.String()
 	}
@@ -247,6 +288,10 @@ func Summarize(cap spend.Amount, loop int, outs []*Outcome) Summary {
 		if o.Loop != nil {
 			s.Loops++
 		}
+		if len(o.Burns) > 0 {
+			s.Burned++
+			s.Burns += len(o.Burns)
+		}
 	}
 	return s
 }
@@ -260,6 +305,9 @@ func (s Summary) Describe() string {
 	}
 	if s.LoopLength > 0 {
 		parts = append(parts, fmt.Sprintf("%d would have halted on %d identical calls in a row", s.Loops, s.LoopLength))
+	}
+	if s.BurnUSD > 0 {
+		parts = append(parts, fmt.Sprintf("%d would have had a burn warning at $%.2f per 5 minutes (%d warnings)", s.Burned, s.BurnUSD, s.Burns))
 	}
 	return strings.Join(parts, "; ")
 }
