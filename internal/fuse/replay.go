@@ -255,9 +255,9 @@ type Summary struct {
 	LoopLength int     `json:"loop_length,omitempty"`
 	BurnUSD    float64 `json:"burn_usd,omitempty"`
 	Sessions   int     `json:"sessions"`
-	Warned     int    `json:"warned"`
-	Halted     int    `json:"halted"`
-	Loops      int    `json:"loops"`
+	Warned     int     `json:"warned"`
+	Halted     int     `json:"halted"`
+	Loops      int     `json:"loops"`
 	// Burned counts the sessions with a burn warning, Burns the warnings.
 	Burned int `json:"burned,omitempty"`
 	Burns  int `json:"burns,omitempty"`
