@@ -59,43 +59,16 @@ bench: bench-ledger
 	$(GO) test -run '^$$' -bench HookCacheHit -benchtime 1x ./cmd/context-budget/
 	$(MAKE) bench-replay
 
-# Each fuzz target for FUZZTIME; findings land in testdata/fuzz as seeds.
+# Every fuzz target of the module (found by go test -list), each for
+# FUZZTIME; findings land in testdata/fuzz as seeds.
 FUZZTIME ?= 3m
 fuzz:
-	$(GO) test ./internal/replay -run '^$$' -fuzz '^FuzzReplay$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./internal/reading -run '^$$' -fuzz '^FuzzParsePayload$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./internal/reading -run '^$$' -fuzz '^FuzzReadPayload$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./internal/reading -run '^$$' -fuzz '^FuzzLast$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./internal/cold -run '^$$' -fuzz '^FuzzParseStatus$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./internal/reading -run '^$$' -fuzz '^FuzzFastRecord$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./internal/transcript -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./internal/history -run '^$$' -fuzz '^FuzzFeed$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./ledger -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./internal/settings -run '^$$' -fuzz '^FuzzCheckHooks$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./internal/operator/gh -run '^$$' -fuzz '^FuzzRedact$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./internal/orientation -run '^$$' -fuzz '^FuzzRead$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./internal/orientation -run '^$$' -fuzz '^FuzzNormalizePrompt$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./cmd/context-budget -run '^$$' -fuzz '^FuzzSkillPrefix$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./internal/window -run '^$$' -fuzz '^FuzzLookup$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./internal/settings -run '^$$' -fuzz '^FuzzReadEnv$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./internal/reading -run '^$$' -fuzz '^FuzzReader$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./internal/reading -run '^$$' -fuzz '^FuzzReadPayload$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./internal/transcript -run '^$$' -fuzz '^FuzzActingCalls$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./internal/replay -run '^$$' -fuzz '^FuzzReadersAgree$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./internal/settings -run '^$$' -fuzz '^FuzzSettings$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./internal/operator -run '^$$' -fuzz '^FuzzOperatorRecord$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./internal/operator -run '^$$' -fuzz '^FuzzChoice$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./internal/reading -run '^$$' -fuzz '^FuzzReadPayloadInput$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./internal/spend -run '^$$' -fuzz '^FuzzParseAmount$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./internal/spend -run '^$$' -fuzz '^FuzzTally$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./internal/spend -run '^$$' -fuzz '^FuzzUnmarshal$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./internal/fuse -run '^$$' -fuzz '^FuzzLifts$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./internal/fuse -run '^$$' -fuzz '^FuzzSameCall$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./internal/prices -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./internal/linecache -run '^$$' -fuzz '^FuzzParseHeader$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./cmd/context-budget -run '^$$' -fuzz '^FuzzHookJSON$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./cmd/context-budget -run '^$$' -fuzz '^FuzzStatusParse$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./internal/forecast -run '^$$' -fuzz '^FuzzFamily$$' -fuzztime $(FUZZTIME)
+	@set -e; for pkg in $$($(GO) list ./...); do \
+		for f in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz' || true); do \
+			echo "fuzz: $$pkg $$f"; \
+			$(GO) test $$pkg -run '^$$' -fuzz "^$$f\$$" -fuzztime $(FUZZTIME); \
+		done; \
+	done
 
 # `ledger record` (the Stop hook) on a synthetic 100 MB transcript with
 # subagents: wall time, CPU and peak memory of the process; then the

@@ -194,11 +194,23 @@ func (p *Pace) OutPerRequest() float64 {
 // without its "claude-" prefix and its date, e.g. claude-opus-4-5-20251101
 // → opus-4-5.
 func Family(model string) string {
-	m := strings.TrimPrefix(strings.ToLower(model), "claude-")
+	// ASCII only: strings.ToLower turns a byte that is not UTF-8 into
+	// U+FFFD, three bytes (a fuzzer's find); model ids are ASCII.
+	m := strings.TrimPrefix(lowerASCII(model), "claude-")
 	if i := strings.LastIndexByte(m, '-'); i >= 0 && len(m)-i-1 == 8 && isDigits(m[i+1:]) {
 		m = m[:i]
 	}
 	return m
+}
+
+func lowerASCII(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
 }
 
 func isDigits(s string) bool {

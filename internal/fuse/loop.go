@@ -103,30 +103,11 @@ func solidBytes(s string, fn func(byte)) {
 }
 
 // solidLen is the length of JSON text s without the white space outside
-// its strings: equal for two spellings of one value whatever their key
-// order or spacing.
+// its strings: two spellings of one value with keys in another order or
+// other spacing have the same solid length.
 func solidLen(s string) int {
-	n, inString, escaped := 0, false, false
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case inString:
-			n++
-			if escaped {
-				escaped = false
-			} else if c == '\\' {
-				escaped = true
-			} else if c == '"' {
-				inString = false
-			}
-		case c == '"':
-			n++
-			inString = true
-		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
-		default:
-			n++
-		}
-	}
+	n := 0
+	solidBytes(s, func(byte) { n++ })
 	return n
 }
 

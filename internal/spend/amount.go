@@ -33,7 +33,13 @@ func (a Amount) IsZero() bool { return a.USD == 0 && a.Tokens == 0 }
 // String writes a as ParseAmount reads it: "$5.00" or "2000000 tokens".
 func (a Amount) String() string {
 	if a.Tokens > 0 {
-		return FormatTokens(a.Tokens) + " tokens"
+		// A cap is shown short only when the short form is the cap: 10001
+		// tokens is not "10.0k tokens" (a fuzzer's find).
+		short := FormatTokens(a.Tokens) + " tokens"
+		if b, err := ParseAmount(short); err == nil && b == a {
+			return short
+		}
+		return strconv.FormatInt(a.Tokens, 10) + " tokens"
 	}
 	return fmt.Sprintf("$%.2f", a.USD)
 }
