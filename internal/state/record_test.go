@@ -40,3 +40,18 @@ func FuzzDecodeRecord(f *testing.F) {
 		}
 	})
 }
+
+// FuzzEncodeRecord: the hand-written encoder writes what json.Marshal
+// writes, for any record.
+func FuzzEncodeRecord(f *testing.F) {
+	f.Add("warn", int64(120_000), int64(160_000), int64(121_500), 0)
+	f.Add("pause", int64(-1), int64(2), int64(0), -3)
+	f.Add("Warn\"", int64(1), int64(2), int64(3), 4)
+	f.Fuzz(func(t *testing.T, name string, warn, pause, reading int64, compactions int) {
+		rec := Record{Name: name, Lines: Lines{Warn: warn, Pause: pause}, Reading: reading, Compactions: compactions}
+		want, _ := json.Marshal(rec)
+		if got := encodeRecord(rec); string(got) != string(want)+"\n" {
+			t.Fatalf("encodeRecord(%+v) = %s, json.Marshal %s", rec, got, want)
+		}
+	})
+}

@@ -25,7 +25,6 @@
 package state
 
 import (
-	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -272,8 +271,7 @@ func AdvanceWith(dir, session string, reading int64, lines Lines, o Options) (Le
 	if o.Gate != nil && !o.Gate() {
 		return None, ErrGate
 	}
-	data, _ := json.Marshal(next)
-	if err := WriteFile(name, append(data, '\n')); err != nil {
+	if err := WriteFile(name, encodeRecord(next)); err != nil {
 		return None, err
 	}
 	return fire, nil
