@@ -89,6 +89,9 @@ func run(runs int, sizeList, cache, only string) error {
 		}
 		rows = append(rows, r)
 	}
+	if len(rows) == 0 {
+		return fmt.Errorf("no case matches -case %q", only)
+	}
 	inits, err := initCosts(hook, floor)
 	if err != nil {
 		return err

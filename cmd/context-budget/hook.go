@@ -123,7 +123,11 @@ func hookNotice(p reading.Payload, getenv func(string) string, g *hookGuard) (st
 			if err != nil || level == state.None {
 				return "", err
 			}
-			return noticeText(p, s, root, level, r.Tokens, decide(ls), getenv, g), nil
+			d, ok := linecache.Notice(ls)
+			if !ok {
+				d = decide(ls)
+			}
+			return noticeText(p, s, root, level, r.Tokens, d, getenv, g), nil
 		}
 	}
 	d := decideBy(ls, g.pricingDeadline())

@@ -52,15 +52,23 @@ func splitHeader(data []byte) (head, rest []byte) {
 	return data[:i], data[i+1:]
 }
 
-// entryJSON is the JSON of a cache file: past the header's lines.
-func entryJSON(data []byte) (head, js []byte) {
+// entryJSON is the JSON of a cache file: past the header's lines. whole
+// reports that the file has every header line this build writes (the
+// hit, the status and the notice line); a file an older build wrote may
+// lack the last ones.
+func entryJSON(data []byte) (head, js []byte, whole bool) {
 	head, js = splitHeader(data)
-	if head != nil && bytes.HasPrefix(js, []byte(statusTag)) {
-		if i := bytes.IndexByte(js, '\n'); i >= 0 {
-			js = js[i+1:]
-		}
+	if head == nil {
+		return nil, js, false
 	}
-	return head, js
+	for _, tag := range []string{statusTag, noticeTag} {
+		i := bytes.IndexByte(js, '\n')
+		if !bytes.HasPrefix(js, []byte(tag)) || i < 0 {
+			return head, js, false
+		}
+		js = js[i+1:]
+	}
+	return head, js, true
 }
 
 // parseHeader reads a header line; ok is false when it is malformed.

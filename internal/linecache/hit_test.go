@@ -47,7 +47,7 @@ func TestHitWithoutHeader(t *testing.T) {
 	f.at(60_000)
 	name := FileName(f.s.Dir, f.s.ID)
 	data, _ := os.ReadFile(name)
-	head, rest := entryJSON(data)
+	head, rest, _ := entryJSON(data)
 	if head == nil {
 		t.Fatalf("no header in %q", data)
 	}

@@ -182,7 +182,7 @@ type cached struct {
 	Transcript string          `json:"transcript"`
 	History    json.RawMessage `json:"history"`
 	Partial    bool            `json:"partial,omitempty"`
-	// headless: the file has no header line (an older build wrote it).
+	// headless: the file lacks some header line (an older build wrote it).
 	headless bool
 }
 
@@ -192,12 +192,11 @@ func load(name string) (c cached, ok bool) {
 	if err != nil {
 		return cached{}, false
 	}
-	head, js := entryJSON(data)
+	_, js, whole := entryJSON(data)
 	if json.Unmarshal(js, &c) != nil {
 		return cached{}, false
 	}
-	// headless: no header, or none with the status line.
-	c.headless = head == nil || len(js) == len(data)-len(head)-1
+	c.headless = !whole
 	// The cache is a file like any other: lines no computation gives (a
 	// line at or under zero would pause every call) are a miss.
 	if ls := c.Decision.Lines.Tokens(); ls.Warn <= 0 || ls.Pause <= 0 {
@@ -268,8 +267,8 @@ func (s *Session) decide() (Entry, bool, error) {
 			// the next calls are answered by Hit and the status line.
 			e := Entry{Key: c.Key, Reading: c.Reading, Decision: c.Decision}
 			if data, err := reading.ReadFile(name, reading.MaxCacheFile); err == nil {
-				_, js := entryJSON(data)
-				state.WriteFile(name, append(append(header(&e), statusHeader(&e)...), js...))
+				_, js, _ := entryJSON(data)
+				state.WriteFile(name, append(headers(&e), js...))
 			}
 		}
 		return Entry{Decision: c.Decision}, true, nil
@@ -332,7 +331,7 @@ func (e *Entry) save(dir, name string) error {
 	// A provisional entry has no header: Hit must not answer from it.
 	var head []byte
 	if !e.Partial {
-		head = append(header(e), statusHeader(e)...)
+		head = headers(e)
 	}
 	return state.WriteFile(name, append(append(head, data...), '\n'))
 }

@@ -6,7 +6,10 @@ import (
 	"testing"
 
 	"github.com/muthur/context-budget/internal/config"
+	"github.com/muthur/context-budget/internal/forecast"
+	"github.com/muthur/context-budget/internal/policy"
 	"github.com/muthur/context-budget/internal/restart"
+	"github.com/muthur/context-budget/internal/window"
 )
 
 // TestCachedFromHeader: the status line's answer from the header equals
@@ -53,11 +56,17 @@ func TestCachedOlderHeader(t *testing.T) {
 	f.at(60_000)
 	name := FileName(f.s.Dir, f.s.ID)
 	data, _ := os.ReadFile(name)
-	head, js := entryJSON(data)
+	head, js, whole := entryJSON(data)
+	if !whole {
+		t.Fatalf("this build wrote a cache without every header line:\n%.600s", data)
+	}
 	old := append(append(append([]byte(nil), head...), '\n'), js...)
 	os.WriteFile(name, old, 0o644)
 	if _, ok := Cached(&f.s); !ok {
 		t.Fatal("Cached missed a cache without the status line")
+	}
+	if _, ok := Notice(&f.s); ok {
+		t.Fatal("Notice answered from a header without its line")
 	}
 	if _, hit, _ := Decide(&f.s); !hit {
 		t.Fatal("Decide missed")
@@ -65,6 +74,43 @@ func TestCachedOlderHeader(t *testing.T) {
 	now, _ := os.ReadFile(name)
 	if _, rest := splitHeader(now); !bytes.HasPrefix(rest, []byte(statusTag)) {
 		t.Fatalf("the hit did not add the status line:\n%.300s", now)
+	}
+	if _, ok := Notice(&f.s); !ok {
+		t.Fatalf("the hit did not add the notice line:\n%.600s", now)
+	}
+	if _, ok := Load(name); !ok {
+		t.Fatal("the upgraded cache does not load")
+	}
+}
+
+// TestCachedStatusNoNotice: a cache with the hit and status lines but no
+// notice line (the build before) answers the status line from its
+// header, and the hook's next hit adds the notice line.
+func TestCachedStatusNoNotice(t *testing.T) {
+	f := newFixture(t)
+	f.at(60_000)
+	name := FileName(f.s.Dir, f.s.ID)
+	data, _ := os.ReadFile(name)
+	head, rest := splitHeader(data)
+	i := bytes.IndexByte(rest, '\n')
+	_, js, _ := entryJSON(data)
+	old := append(append(append(append([]byte(nil), head...), '\n'), rest[:i+1]...), js...)
+	os.WriteFile(name, old, 0o644)
+	if _, ok := Cached(&f.s); !ok {
+		t.Fatal("Cached missed a cache without the notice line")
+	}
+	if _, ok := Notice(&f.s); ok {
+		t.Fatal("Notice answered from a header without its line")
+	}
+	if _, ok := Load(name); !ok {
+		t.Fatal("a cache without the notice line does not load")
+	}
+	if _, hit, _ := Decide(&f.s); !hit {
+		t.Fatal("Decide missed")
+	}
+	if _, ok := Notice(&f.s); !ok {
+		now, _ := os.ReadFile(name)
+		t.Fatalf("the hit did not add the notice line:\n%.600s", now)
 	}
 }
 
@@ -89,6 +135,76 @@ func FuzzParseStatus(f *testing.F) {
 		again, ok := parseStatus(bytes.TrimSuffix(statusHeader(&Entry{Decision: d}), []byte("\n")), d.Lines)
 		if !ok || again.Cost != d.Cost || again.Priced != d.Priced || again.BandAbove != d.BandAbove {
 			t.Fatalf("%q parsed to %+v, wrote back to %+v (%v)", line, d, again, ok)
+		}
+	})
+}
+
+// TestNoticeFromHeader: what a notice says, read from the header, is what
+// the whole entry says: the lines with their sources, the money at
+// readings across the band, the window in words, the compactions.
+func TestNoticeFromHeader(t *testing.T) {
+	for _, rate := range []string{config.RateSinceBoundary, config.RateForecast} {
+		t.Run(rate, func(t *testing.T) {
+			f := newFixture(t)
+			f.env[config.EnvRate] = rate
+			f.at(150_000)
+			e, ok := Load(FileName(f.s.Dir, f.s.ID))
+			if !ok {
+				t.Fatal("no cache")
+			}
+			d, ok := Notice(&f.s)
+			if !ok {
+				t.Fatal("Notice missed a fresh cache")
+			}
+			w := e.Decision
+			if !w.Priced || w.Reorientation.Words == "" || w.Window.Words() == "" {
+				t.Fatalf("the fixture did not price: the test checks nothing: %+v", w)
+			}
+			if rate == config.RateForecast && w.Spread == nil {
+				t.Fatal("the forecast rate gave no spread: the test checks less than it says")
+			}
+			if d.Lines != w.Lines || d.Window != w.Window || d.Window.Words() != w.Window.Words() || d.Compactions != w.Compactions {
+				t.Fatalf("from the header %+v\nwhole %+v", d, w)
+			}
+			for _, c := range []int64{1_000, 60_000, 150_000, 250_000, 900_000} {
+				if a, b := d.Money(c), w.Money(c); *a != *b {
+					t.Errorf("at %d: %+v from the header, %+v whole", c, *a, *b)
+				}
+			}
+			// Past the reading's freshness the header does not answer.
+			f.s.Reading = 150_000 + Regrowth
+			if _, ok := Notice(&f.s); ok {
+				t.Error("Notice answered a reading the cache does not hold")
+			}
+		})
+	}
+}
+
+// FuzzParseNotice: any notice line parses or is refused, never panics,
+// and what parses writes back to the same line.
+func FuzzParseNotice(f *testing.F) {
+	e := &Entry{}
+	e.Decision.Window = window.Window{Tokens: 200_000, CompactsAt: 167_000, Source: "default", CompactSource: "table", Version: "2.1.332", Count: 40, Sessions: 12, PauseRoom: 23_000}
+	e.Decision.Reorientation.Words = "the ledger's \"relayed\" sessions"
+	e.Decision.Spread = &forecast.Band{Share: 0.8, Lo: 0.6, Hi: 1.7}
+	f.Add(bytes.TrimSuffix(noticeHeader(e), []byte("\n")))
+	e.Decision.Spread = nil
+	f.Add(bytes.TrimSuffix(noticeHeader(e), []byte("\n")))
+	f.Add([]byte(`N 1 2 3 4 5 - "" "" "" "" ""`))
+	f.Add([]byte(`N 1 2 3 4 5 1 2 3 "a" "b`))
+	f.Fuzz(func(t *testing.T, line []byte) {
+		if !bytes.HasPrefix(line, []byte(noticeTag)) {
+			return
+		}
+		var d policy.Decision
+		if !parseNotice(line, &d) {
+			return
+		}
+		var again policy.Decision
+		back := bytes.TrimSuffix(noticeHeader(&Entry{Decision: d}), []byte("\n"))
+		if !parseNotice(back, &again) || again.Window != d.Window || again.Reorientation.Words != d.Reorientation.Words ||
+			again.PaceFrom != d.PaceFrom || (again.Spread == nil) != (d.Spread == nil) || (d.Spread != nil && *again.Spread != *d.Spread) {
+			t.Fatalf("%q parsed to %+v, wrote back to %q", line, d, back)
 		}
 	})
 }
