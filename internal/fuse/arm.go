@@ -98,22 +98,11 @@ func ChangeArm(dir, session string, change func(a *Arm) error) error {
 // saveTally writes a session's tally in place. The caller holds the
 // fuse's lock, so no other writer runs; an atomic replace (a new file and
 // a rename) would allocate an inode on every metered call, which on ext4
-// cost more than the rest of the call. A reader without the lock (the
-// day's sum over other sessions) may catch a write half done: the JSON
-// then does not parse, and spend.LoadSettled reads again.
+// cost more than the rest of the call. It is written through the project
+// root, refusing any link on the way (state.WriteInPlace). A reader
+// without the lock (the day's sum over other sessions) may catch a write
+// half done: the tally then does not parse, and spend.LoadSettled reads
+// again.
 func saveTally(dir, session string, t *spend.Tally) error {
-	data := t.Marshal()
-	f, err := state.OpenNoFollow(TallyName(dir, session))
-	if err != nil {
-		return err
-	}
-	if _, err := f.WriteAt(data, 0); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Truncate(int64(len(data))); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return state.WriteInPlace(TallyName(dir, session), t.Marshal())
 }

@@ -23,15 +23,37 @@ import (
 // resp reports whether the line is a response (transcript's IsResponse);
 // then r and content are its reading and its message's content.
 func fastRecord(line []byte) (r Reading, content []byte, resp, ok bool) {
+	r, content, side, resp, ok := fastResponse(line)
+	return r, content, resp && !side, ok
+}
+
+// FastResponse is the fast path for a reader that counts every response,
+// sidechains included (the spend tally): ok false hands the line to
+// transcript.Decode, which gives the same answer the slow way. When resp
+// is true, rec is the response with the fields its accounting reads: the
+// type, isSidechain, timestamp, version, requestedModel and the
+// message's id, model and usage (not its content).
+func FastResponse(line []byte) (rec transcript.Record, resp, ok bool) {
+	r, _, side, resp, ok := fastResponse(line)
+	if !ok || !resp {
+		return transcript.Record{}, false, ok
+	}
+	u := r.Usage
+	return transcript.Record{Type: "assistant", IsSidechain: side, Timestamp: r.Time, Version: r.Version,
+		RequestedModel: r.RequestedModel, Message: &transcript.Message{ID: r.MessageID, Model: r.Model, Usage: &u}}, true, true
+}
+
+// fastResponse is fastRecord for responses of any chain: side reports a
+// sidechain's.
+func fastResponse(line []byte) (r Reading, content []byte, side, resp, ok bool) {
 	t := bytes.TrimLeft(line, " \t\r\n")
 	if len(t) == 0 || t[0] != '{' || !json.Valid(line) {
-		return Reading{}, nil, false, false
+		return Reading{}, nil, false, false, false
 	}
 	var (
 		typ, requested     string
 		version, stamp     string
 		seenVer, seenStamp bool
-		side               bool
 		msg                []byte
 		seenType, seenSide bool
 		seenReq, seenMsg   bool
@@ -111,10 +133,10 @@ func fastRecord(line []byte) (r Reading, content []byte, resp, ok bool) {
 		return true
 	})
 	if !ok {
-		return Reading{}, nil, false, false
+		return Reading{}, nil, false, false, false
 	}
-	if typ != "assistant" || side || msg == nil {
-		return Reading{}, nil, false, true
+	if typ != "assistant" || msg == nil {
+		return Reading{}, nil, side, false, true
 	}
 	var (
 		id, model                string
@@ -169,17 +191,17 @@ func fastRecord(line []byte) (r Reading, content []byte, resp, ok bool) {
 		return true
 	})
 	if !ok {
-		return Reading{}, nil, false, false
+		return Reading{}, nil, false, false, false
 	}
 	if usage == nil || model == transcript.Synthetic {
-		return Reading{}, nil, false, true
+		return Reading{}, nil, side, false, true
 	}
 	u, ok := fastUsage(usage)
 	if !ok {
-		return Reading{}, nil, false, false
+		return Reading{}, nil, false, false, false
 	}
 	return Reading{Tokens: u.Context(), Model: model, RequestedModel: requested, Version: version, MessageID: id,
-		Usage: u, Time: stamp}, content, true, true
+		Usage: u, Time: stamp}, content, side, true, true
 }
 
 // fastUsage reads a usage object; ok false for anything but plain

@@ -9,6 +9,7 @@ import (
 
 	"github.com/muthur/context-budget/internal/gen"
 	"github.com/muthur/context-budget/internal/sharedtest"
+	"github.com/muthur/context-budget/internal/transcript"
 )
 
 // agreeFast checks fastRecord against transcript.Decode on one line:
@@ -27,6 +28,28 @@ func agreeFast(t *testing.T, line []byte) (handled bool) {
 	}
 	if !reflect.DeepEqual(fast, slow) {
 		t.Fatalf("fast path differs on %q:\nfast %+v\nslow %+v", line, fast, slow)
+	}
+	// FastResponse, for the spend tally: every response, sidechains
+	// included, with the fields its accounting reads.
+	var slowAll []transcript.Record
+	transcript.Decode(line, func(rec *transcript.Record) {
+		if rec.Type == "assistant" && rec.Message != nil && rec.Message.Usage != nil && rec.Message.Model != transcript.Synthetic {
+			u := *rec.Message.Usage
+			slowAll = append(slowAll, transcript.Record{Type: rec.Type, IsSidechain: rec.IsSidechain, Timestamp: rec.Timestamp,
+				Version: rec.Version, RequestedModel: rec.RequestedModel,
+				Message: &transcript.Message{ID: rec.Message.ID, Model: rec.Message.Model, Usage: &u}})
+		}
+	})
+	rec, resp, ok := FastResponse(line)
+	if !ok {
+		t.Fatalf("FastResponse refused %q, which fastRecord read", line)
+	}
+	var fastAll []transcript.Record
+	if resp {
+		fastAll = append(fastAll, rec)
+	}
+	if !reflect.DeepEqual(fastAll, slowAll) {
+		t.Fatalf("FastResponse differs on %q:\nfast %+v\nslow %+v", line, fastAll, slowAll)
 	}
 	return true
 }

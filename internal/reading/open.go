@@ -37,6 +37,26 @@ func Open(path string) (*os.File, os.FileInfo, error) {
 	return f, fi, nil
 }
 
+// File is a regular file opened for reading by OpenRegular.
+type File interface {
+	io.Reader
+	io.ReaderAt
+	io.Closer
+	// Size is the file's size now.
+	Size() (int64, error)
+}
+
+// OpenRegular is Open for a caller that reads by offset and needs no
+// *os.File: on Unix the file is its descriptor alone (see raw_unix.go).
+// It returns the file's size at the open.
+func OpenRegular(path string) (File, int64, error) {
+	f, size, err := openRegular(path)
+	if err != nil {
+		return nil, 0, err
+	}
+	return f, size, nil
+}
+
 // ReadFile returns the content of the regular file at path, refusing one
 // of more than max bytes (ErrTooLarge) before reading it. A file that
 // grows past max while it is read is refused too. The file is read in one

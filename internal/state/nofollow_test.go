@@ -8,7 +8,7 @@ import (
 )
 
 // A link planted at a state file's name is refused, and its target
-// untouched: the spend tally is written in place through OpenNoFollow.
+// untouched (a state file written in place, not renamed, must refuse one).
 func TestOpenNoFollowRefusesLink(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("symbolic links need privileges here")
