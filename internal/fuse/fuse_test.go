@@ -358,3 +358,29 @@ func mustAmount(t *testing.T, s string) spend.Amount {
 	}
 	return a
 }
+
+// TestTallyRefusesLink: a link planted at the tally's name (to a file out
+// of the project) is not written through, and the call still decides.
+func TestTallyRefusesLink(t *testing.T) {
+	root, tr := project(t, 1)
+	outside := filepath.Join(t.TempDir(), "victim")
+	os.WriteFile(outside, []byte("keep\n"), 0o644)
+	dir := state.Dir(root)
+	if err := state.Ensure(dir); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, TallyName(dir, "sess")); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	e := env{EnvSpend: "$5"}
+	a := decide(t, call(root, tr, PreToolUse, e, "Bash", bashLs))
+	if a.Deny != "" {
+		t.Fatalf("denied at $1 of $5: %+v", a)
+	}
+	if got, _ := os.ReadFile(outside); string(got) != "keep\n" {
+		t.Fatalf("the tally was written through a link: the target now holds %q", got)
+	}
+	if err := saveTally(dir, "sess", spend.Load(TallyName(dir, "sess"))); err == nil {
+		t.Fatal("saveTally wrote through a link without an error")
+	}
+}
