@@ -12,24 +12,31 @@ import (
 	"github.com/muthur/context-budget/internal/window"
 )
 
+// fromHeader prices a fixture at 150k under rate and returns it, the
+// whole entry's Decision and what read answers from the header.
+func fromHeader(t *testing.T, rate string, read func(*Session) (policy.Decision, bool)) (*fixture, policy.Decision, policy.Decision) {
+	t.Helper()
+	f := newFixture(t)
+	f.env[config.EnvRate] = rate
+	f.at(150_000)
+	e, ok := Load(FileName(f.s.Dir, f.s.ID))
+	if !ok {
+		t.Fatal("no cache")
+	}
+	d, ok := read(&f.s)
+	if !ok {
+		t.Fatal("the header missed a fresh cache")
+	}
+	return f, e.Decision, d
+}
+
 // TestCachedFromHeader: the status line's answer from the header equals
 // the whole entry's in every field it shows, and in the relay's saving at
 // readings from far below to far above the band.
 func TestCachedFromHeader(t *testing.T) {
 	for _, rate := range []string{config.RateSinceBoundary, config.RateForecast} {
 		t.Run(rate, func(t *testing.T) {
-			f := newFixture(t)
-			f.env[config.EnvRate] = rate
-			f.at(150_000)
-			e, ok := Load(FileName(f.s.Dir, f.s.ID))
-			if !ok {
-				t.Fatal("no cache")
-			}
-			d, ok := Cached(&f.s)
-			if !ok {
-				t.Fatal("Cached missed a fresh cache")
-			}
-			w := e.Decision
+			_, w, d := fromHeader(t, rate, Cached)
 			if d.Lines.Warn.Tokens != w.Lines.Warn.Tokens || d.Lines.Pause.Tokens != w.Lines.Pause.Tokens ||
 				d.Lines.Warn.SetBy != w.Lines.Warn.SetBy || d.Lines.Pause.SetBy != w.Lines.Pause.SetBy ||
 				d.Priced != w.Priced || d.Cost != w.Cost || d.BandAbove != w.BandAbove || (d.Band == nil) != (w.Band == nil) ||
@@ -145,18 +152,7 @@ func FuzzParseStatus(f *testing.F) {
 func TestNoticeFromHeader(t *testing.T) {
 	for _, rate := range []string{config.RateSinceBoundary, config.RateForecast} {
 		t.Run(rate, func(t *testing.T) {
-			f := newFixture(t)
-			f.env[config.EnvRate] = rate
-			f.at(150_000)
-			e, ok := Load(FileName(f.s.Dir, f.s.ID))
-			if !ok {
-				t.Fatal("no cache")
-			}
-			d, ok := Notice(&f.s)
-			if !ok {
-				t.Fatal("Notice missed a fresh cache")
-			}
-			w := e.Decision
+			f, w, d := fromHeader(t, rate, Notice)
 			if !w.Priced || w.Reorientation.Words == "" || w.Window.Words() == "" {
 				t.Fatalf("the fixture did not price: the test checks nothing: %+v", w)
 			}
