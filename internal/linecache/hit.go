@@ -100,23 +100,56 @@ func parseHeader(head []byte) (reading int64, lines state.Lines, compactions int
 // names a few paths); a longer first line is read the slow way.
 const maxHeader = 4 << 10
 
+// headerLines is a cache file's header as read for one Session.
+type headerLines struct {
+	at          int64 // the reading the entry was made at
+	tokens      state.Lines
+	compactions int
+	// status and notice are the S and N lines, without their newline;
+	// nil when the file lacks them (an older build wrote it).
+	status, notice []byte
+}
+
+// readHeaderLines reads the header of s's cache into buf, in one small
+// read. found is false when the file has no hit line (missing,
+// unreadable, or written before the header existed); ok is false also
+// when its hit line is malformed or was made under another Key.
+func readHeaderLines(s *Session, buf []byte) (h headerLines, found, ok bool) {
+	n, err := reading.ReadHead(FileName(s.Dir, s.ID), buf)
+	if err != nil {
+		return headerLines{}, false, false
+	}
+	head, rest := splitHeader(buf[:n])
+	if head == nil {
+		return headerLines{}, false, false
+	}
+	for _, line := range []struct {
+		tag string
+		to  *[]byte
+	}{{statusTag, &h.status}, {noticeTag, &h.notice}} {
+		i := bytes.IndexByte(rest, '\n')
+		if i < 0 || !bytes.HasPrefix(rest, []byte(line.tag)) {
+			break
+		}
+		*line.to, rest = rest[:i], rest[i+1:]
+	}
+	at, tokens, compactions, key, ok := parseHeader(head)
+	if !ok || key != s.Key() {
+		return h, true, false
+	}
+	h.at, h.tokens, h.compactions = at, tokens, compactions
+	return h, true, true
+}
+
 // Hit answers a call from the cache's header alone: the lines in tokens
 // and the session's compactions when the cache was made under the Key s has now and still holds at
 // s.Reading (see Fresh). ok is false otherwise, and the caller goes
 // through Decide. It reads at most one small block of the file.
 func Hit(s *Session) (lines state.Lines, compactions int, ok bool) {
 	var buf [maxHeader]byte
-	n, err := reading.ReadHead(FileName(s.Dir, s.ID), buf[:])
-	if err != nil {
+	h, _, ok := readHeaderLines(s, buf[:])
+	if !ok || !Fresh(h.at, s.Reading) {
 		return state.Lines{}, 0, false
 	}
-	head, _ := splitHeader(buf[:n])
-	if head == nil {
-		return state.Lines{}, 0, false
-	}
-	reading, lines, compactions, key, ok := parseHeader(head)
-	if !ok || !Fresh(reading, s.Reading) || key != s.Key() {
-		return state.Lines{}, 0, false
-	}
-	return lines, compactions, true
+	return h.tokens, h.compactions, true
 }

@@ -5,9 +5,7 @@ import (
 	"strconv"
 
 	"github.com/muthur/context-budget/internal/forecast"
-	"github.com/muthur/context-budget/internal/lines"
 	"github.com/muthur/context-budget/internal/policy"
-	"github.com/muthur/context-budget/internal/reading"
 	"github.com/muthur/context-budget/internal/window"
 )
 
@@ -123,28 +121,13 @@ func parseNotice(line []byte, d *policy.Decision) bool {
 // ok is false otherwise, and the caller decides the whole way.
 func Notice(s *Session) (d policy.Decision, ok bool) {
 	var buf [maxHeader]byte
-	n, err := reading.ReadHead(FileName(s.Dir, s.ID), buf[:])
-	if err != nil {
+	h, _, ok := readHeaderLines(s, buf[:])
+	if !ok || !Fresh(h.at, s.Reading) || h.status == nil || h.notice == nil {
 		return policy.Decision{}, false
 	}
-	head, rest := splitHeader(buf[:n])
-	if head == nil {
+	if d, ok = parseStatus(h.status, h.lineTokens()); !ok || !parseNotice(h.notice, &d) {
 		return policy.Decision{}, false
 	}
-	at, tokens, compactions, key, ok := parseHeader(head)
-	if !ok || !Fresh(at, s.Reading) || key != s.Key() {
-		return policy.Decision{}, false
-	}
-	i := bytes.IndexByte(rest, '\n')
-	if i < 0 || !bytes.HasPrefix(rest, []byte(statusTag)) {
-		return policy.Decision{}, false
-	}
-	d, ok = parseStatus(rest[:i], lines.Lines{Warn: lines.Line{Tokens: tokens.Warn}, Pause: lines.Line{Tokens: tokens.Pause}})
-	rest = rest[i+1:]
-	j := bytes.IndexByte(rest, '\n')
-	if !ok || j < 0 || !bytes.HasPrefix(rest, []byte(noticeTag)) || !parseNotice(rest[:j], &d) {
-		return policy.Decision{}, false
-	}
-	d.Compactions = compactions
+	d.Compactions = h.compactions
 	return d, true
 }

@@ -6,7 +6,6 @@ import (
 
 	"github.com/muthur/context-budget/internal/lines"
 	"github.com/muthur/context-budget/internal/policy"
-	"github.com/muthur/context-budget/internal/reading"
 	"github.com/muthur/context-budget/internal/restart"
 )
 
@@ -131,23 +130,19 @@ func parseModel(f [][]byte) (restart.Model, bool) {
 // status line (written by an older build) is read whole.
 func Cached(s *Session) (d policy.Decision, ok bool) {
 	var buf [maxHeader]byte
-	n, err := reading.ReadHead(FileName(s.Dir, s.ID), buf[:])
-	if err != nil {
-		return policy.Decision{}, false
-	}
-	head, rest := splitHeader(buf[:n])
-	if head == nil {
+	h, found, ok := readHeaderLines(s, buf[:])
+	if !found || h.status == nil {
 		return cachedWhole(s)
 	}
-	i := bytes.IndexByte(rest, '\n')
-	if !bytes.HasPrefix(rest, []byte(statusTag)) || i < 0 {
-		return cachedWhole(s)
-	}
-	_, tokens, _, key, ok := parseHeader(head)
-	if !ok || key != s.Key() {
+	if !ok {
 		return policy.Decision{}, false
 	}
-	return parseStatus(rest[:i], lines.Lines{Warn: lines.Line{Tokens: tokens.Warn}, Pause: lines.Line{Tokens: tokens.Pause}})
+	return parseStatus(h.status, h.lineTokens())
+}
+
+// lineTokens is the lines of the hit line, their setters unknown.
+func (h *headerLines) lineTokens() lines.Lines {
+	return lines.Lines{Warn: lines.Line{Tokens: h.tokens.Warn}, Pause: lines.Line{Tokens: h.tokens.Pause}}
 }
 
 // cachedWhole is Cached by decoding the whole entry.
