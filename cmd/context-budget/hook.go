@@ -147,7 +147,7 @@ func noticeText(p reading.Payload, s config.Settings, root string, level state.L
 		Reading:     reading,
 		Lines:       d.Lines,
 		Money:       d.Money(reading),
-		WindowWords: d.Window.Words(),
+		WindowWords: notice.WindowWords(d.Window),
 		SkillPrefix: skillPrefix(getenv),
 	}
 	// The level is on disk: from here the notice must go out. Should the

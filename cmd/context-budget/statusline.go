@@ -8,6 +8,7 @@ import (
 
 	"github.com/muthur/context-budget/internal/config"
 	"github.com/muthur/context-budget/internal/linecache"
+	"github.com/muthur/context-budget/internal/lines"
 	"github.com/muthur/context-budget/internal/notice"
 	"github.com/muthur/context-budget/internal/policy"
 	"github.com/muthur/context-budget/internal/reading"
@@ -349,7 +350,7 @@ func statusLine(p statusPayload, getenv func(string) string, color bool) string 
 
 // relayWords says what relaying now does over the next 100k tokens:
 // "saves $0.12" or "costs $2.76".
-func relayWords(m *notice.Money) string {
+func relayWords(m *lines.Money) string {
 	if m.SavingUSD >= 0 {
 		return "saves " + notice.USD(m.SavingUSD)
 	}

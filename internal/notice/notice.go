@@ -14,31 +14,9 @@ import (
 	"github.com/muthur/context-budget/internal/state"
 )
 
-// Money is the relay's figures when pricing ran.
-type Money struct {
-	// UpfrontUSD is what relaying now costs: the summary turn plus the
-	// successor's reorientation.
-	UpfrontUSD float64
-	// SavingUSD is what relaying saves over the next 100k tokens of work
-	// (negative: what it costs).
-	SavingUSD float64
-	// CarryOnUSD is what carrying on over those 100k tokens costs.
-	CarryOnUSD float64
-	// Source says in words what the successor's reorientation was priced
-	// from, e.g. "an estimate (no session measured yet)".
-	Source string
-	// CarryOnLowUSD and CarryOnHighUSD bound what carrying on cost a
-	// share Share of real sessions forecast at CarryOnUSD; Share 0 means
-	// no band (the design's since-boundary rate).
-	CarryOnLowUSD, CarryOnHighUSD, Share float64
-	// PaceFrom names the prior the pace was priced from, e.g. "the prior
-	// fitted on 186 real sessions (as of 2026-02-16)".
-	PaceFrom string
-}
-
-// Spread says the band around the carrying-on figure, e.g. "8 in 10
+// spread says the band around the carrying-on figure, e.g. "8 in 10
 // sessions $4.60–$20.70"; "" without one.
-func (m *Money) Spread() string {
+func spread(m *lines.Money) string {
 	if m.Share <= 0 {
 		return ""
 	}
@@ -51,7 +29,7 @@ type Facts struct {
 	Reading int64
 	Lines   lines.Lines
 	// Money is set when pricing ran, whichever rule set the line.
-	Money *Money
+	Money *lines.Money
 	// WindowWords describes the window for a line set by it, e.g. "the 200k
 	// window's compaction point (window from the default)".
 	WindowWords string
@@ -134,7 +112,7 @@ func Text(f Facts) string {
 			source += "; the pace of work from " + m.PaceFrom
 		}
 		carry := USD(m.CarryOnUSD)
-		if sp := m.Spread(); sp != "" {
+		if sp := spread(m); sp != "" {
 			carry += " (" + sp + ")"
 		}
 		fmt.Fprintf(&b, " Relaying now costs about %s up front (the summary turn and the successor's re-orientation, priced from %s) and %s %s over the next 100k tokens of work against carrying on at about %s. Give the operator these figures in your report.",

@@ -81,7 +81,7 @@ func TestUSD(t *testing.T) {
 // TestSpread: the carrying-on figure comes with its band and the notice
 // names what the pace was priced from.
 func TestSpread(t *testing.T) {
-	m := &Money{UpfrontUSD: 1, SavingUSD: 2, CarryOnUSD: 9, CarryOnLowUSD: 4.16, CarryOnHighUSD: 18.6, Share: 0.8,
+	m := &lines.Money{UpfrontUSD: 1, SavingUSD: 2, CarryOnUSD: 9, CarryOnLowUSD: 4.16, CarryOnHighUSD: 18.6, Share: 0.8,
 		Source: "an estimate", PaceFrom: "the prior fitted on 186 real sessions"}
 	got := Text(Facts{Level: state.Pause, Reading: 210_000, Lines: lines.Lines{Pause: lines.Line{Tokens: 200_000, SetBy: lines.Cap}}, Money: m})
 	for _, want := range []string{"against carrying on at about $9.00 (8 in 10 sessions $4.16–$18.60)",

@@ -26,7 +26,6 @@ import (
 	"github.com/muthur/context-budget/internal/forecast"
 	"github.com/muthur/context-budget/internal/history"
 	"github.com/muthur/context-budget/internal/lines"
-	"github.com/muthur/context-budget/internal/notice"
 	"github.com/muthur/context-budget/internal/orientation"
 	"github.com/muthur/context-budget/internal/prices"
 	"github.com/muthur/context-budget/internal/restart"
@@ -272,12 +271,12 @@ func (d *Decision) At(c int64) restart.Model {
 
 // Money returns the relay's figures at reading c for the notice; nil when
 // pricing did not run.
-func (d *Decision) Money(c int64) *notice.Money {
+func (d *Decision) Money(c int64) *lines.Money {
 	if !d.Priced {
 		return nil
 	}
 	m := d.At(c)
-	money := &notice.Money{
+	money := &lines.Money{
 		UpfrontUSD: m.RelayUpfront(c),
 		SavingUSD:  m.Saving(c),
 		CarryOnUSD: m.CarryOn(c),

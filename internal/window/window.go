@@ -55,7 +55,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/muthur/context-budget/internal/notice"
 	"github.com/muthur/context-budget/internal/reading"
 )
 
@@ -210,18 +209,12 @@ func ReadFile(name string) int64 {
 	return n
 }
 
-// Words describes the window for a notice: "the window: Claude Code
-// 2.1.x compacts this 200k window at ~155k; fitted on 30 compactions of
-// the corpus's sessions; window size from the default".
-func (w Window) Words() string {
-	return "the window: Claude Code " + series(w.Version) + "compacts this " + notice.K(w.Tokens) + " window at ~" + notice.K(w.CompactsAt) +
-		"; " + w.PointWords() + "; window size from " + sourceWords(w.Source)
-}
-
-// series is the version's series and a space, or nothing.
-func series(v string) string {
-	if _, ok := parseVersion(v); ok {
-		return Series(v) + " "
+// SeriesWords is the series of the Claude Code version the compaction
+// point was looked up for, as words say it ("2.1.x"), or "" when Version
+// is not a version.
+func (w Window) SeriesWords() string {
+	if _, ok := parseVersion(w.Version); ok {
+		return Series(w.Version)
 	}
 	return ""
 }
@@ -251,8 +244,9 @@ func plural(n int, one, many string) string {
 	return strconv.Itoa(n) + " " + many
 }
 
-func sourceWords(s string) string {
-	switch s {
+// SourceWords says where the window size came from, e.g. "the default".
+func (w Window) SourceWords() string {
+	switch w.Source {
 	case Env:
 		return "MUTHUR_CONTEXT_BUDGET_WINDOW"
 	case Transcript:

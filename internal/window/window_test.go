@@ -95,24 +95,6 @@ func TestFile(t *testing.T) {
 	}
 }
 
-func TestWords(t *testing.T) {
-	for _, tc := range []struct {
-		w    Window
-		want string
-	}{
-		{Window{Tokens: Standard, Source: Default, CompactsAt: 155_000, CompactSource: PointTable, Version: "2.1.17", Count: 30, Sessions: 20},
-			"the window: Claude Code 2.1.x compacts this 200k window at ~155k; fitted on 30 compactions in 20 real sessions; window size from the default"},
-		{Window{Tokens: Standard, Source: Default, CompactsAt: 155_000, CompactSource: PointObserved, Version: "2.1.17", Count: 14, Sessions: 12},
-			"the window: Claude Code 2.1.x compacts this 200k window at ~155k; observed in 12 of your sessions; window size from the default"},
-		{Window{Tokens: OneM, Source: Observed, CompactsAt: 967_000, CompactSource: PointDefault},
-			"the window: Claude Code compacts this 1M window at ~967k; a cautious default (a version the table does not know); window size from a reading past 200k"},
-	} {
-		if got := tc.w.Words(); got != tc.want {
-			t.Errorf("%q, want %q", got, tc.want)
-		}
-	}
-}
-
 func FuzzLookup(f *testing.F) {
 	for _, s := range []string{"2.1.7", "2.1.332", "", "2.1", "x.y.z", "2.1.-1", "99999999999999999999.1.1"} {
 		f.Add(s)

@@ -1,0 +1,24 @@
+package lines
+
+// Money is the relay's figures at one reading when pricing ran, as the
+// notice and the status line say them (policy.Decision.Money).
+type Money struct {
+	// UpfrontUSD is what relaying now costs: the summary turn plus the
+	// successor's reorientation.
+	UpfrontUSD float64
+	// SavingUSD is what relaying saves over the next 100k tokens of work
+	// (negative: what it costs).
+	SavingUSD float64
+	// CarryOnUSD is what carrying on over those 100k tokens costs.
+	CarryOnUSD float64
+	// Source says in words what the successor's reorientation was priced
+	// from, e.g. "an estimate (no session measured yet)".
+	Source string
+	// CarryOnLowUSD and CarryOnHighUSD bound what carrying on cost a
+	// share Share of real sessions forecast at CarryOnUSD; Share 0 means
+	// no band (the design's since-boundary rate).
+	CarryOnLowUSD, CarryOnHighUSD, Share float64
+	// PaceFrom names the prior the pace was priced from, e.g. "the prior
+	// fitted on 186 real sessions (as of 2026-02-16)".
+	PaceFrom string
+}
