@@ -110,27 +110,27 @@ func hookNotice(p reading.Payload, getenv func(string) string, g *hookGuard) (st
 		return "", err
 	}
 	dir := state.Dir(root)
-	ls := &linecache.Session{Dir: dir, ID: p.SessionID, Root: root, Transcript: p.TranscriptPath,
+	call := &linecache.Call{Dir: dir, ID: p.SessionID, Root: root, Transcript: p.TranscriptPath,
 		Settings: s, Getenv: getenv, Reading: r.Tokens, RequestedModel: r.RequestedModel, Version: r.Version}
 	bounds := state.Options{LockDeadline: g.recordDeadline(), Gate: g.beginRecord}
 	// The common call, a line-cache hit with nothing to announce, is
 	// answered from the cache's header: the lines in tokens, no JSON.
 	// Only a call that announces needs the whole decision, for its text.
 	if !s.Fixed {
-		if lines, compactions, ok := linecache.Hit(ls); ok {
+		if lines, compactions, ok := linecache.Hit(call); ok {
 			bounds.Compactions = compactions
 			level, err := state.AdvanceWith(dir, p.SessionID, r.Tokens, lines, bounds)
 			if err != nil || level == state.None {
 				return "", err
 			}
-			d, ok := linecache.Notice(ls)
+			d, ok := linecache.Notice(call)
 			if !ok {
-				d = decide(ls)
+				d = decide(call)
 			}
 			return noticeText(p, s, root, level, r.Tokens, d, getenv, g), nil
 		}
 	}
-	d := decideBy(ls, g.pricingDeadline())
+	d := decideBy(call, g.pricingDeadline())
 	bounds.Compactions = d.Compactions
 	level, err := state.AdvanceWith(dir, p.SessionID, r.Tokens, d.Lines.Tokens(), bounds)
 	if err != nil || level == state.None {
@@ -169,14 +169,14 @@ func noticeText(p reading.Payload, s config.Settings, root string, level state.L
 // first pricing pass over a long transcript on a slow disk) give way to
 // the fixed lines for this call. Pricing only ever moves a line earlier,
 // so the caps never fire a notice the priced lines would not have.
-func decideBy(ls *linecache.Session, deadline time.Time) policy.Decision {
-	if ls.Settings.Fixed {
-		return decide(ls)
+func decideBy(call *linecache.Call, deadline time.Time) policy.Decision {
+	if call.Settings.Fixed {
+		return decide(call)
 	}
-	fixed := *ls
+	fixed := *call
 	fixed.Settings.Fixed = true
 	done := make(chan policy.Decision, 1)
-	go func() { done <- decide(ls) }()
+	go func() { done <- decide(call) }()
 	timer := time.NewTimer(time.Until(deadline))
 	defer timer.Stop()
 	select {
@@ -191,12 +191,12 @@ func decideBy(ls *linecache.Session, deadline time.Time) policy.Decision {
 // pricing work at all and keeps no line cache; otherwise the session's
 // line cache answers, recomputing when it must. A cache that cannot be
 // saved still gives its lines.
-func decide(ls *linecache.Session) policy.Decision {
-	if ls.Settings.Fixed {
-		return policy.Decide(policy.Input{Settings: ls.Settings, Reading: ls.Reading,
-			RequestedModel: ls.RequestedModel, Getenv: ls.Getenv, Version: ls.Version,
-			StatuslineWindow: window.ReadFile(window.FileName(ls.Dir, ls.ID))})
+func decide(call *linecache.Call) policy.Decision {
+	if call.Settings.Fixed {
+		return policy.Decide(policy.Input{Settings: call.Settings, Reading: call.Reading,
+			RequestedModel: call.RequestedModel, Getenv: call.Getenv, Version: call.Version,
+			StatuslineWindow: window.ReadFile(window.FileName(call.Dir, call.ID))})
 	}
-	d, _, _ := linecache.Decide(ls)
+	d, _, _ := linecache.DecideCached(call)
 	return d
 }

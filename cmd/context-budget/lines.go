@@ -229,7 +229,7 @@ func cachedDecision(s config.Settings, path, root, session string, getenv func(s
 	if s.Fixed || !state.PlainName(session) {
 		return policy.Decision{}, false
 	}
-	ls := &linecache.Session{Dir: state.Dir(root), ID: session, Root: root, Transcript: path,
+	ls := &linecache.Call{Dir: state.Dir(root), ID: session, Root: root, Transcript: path,
 		Settings: s, Getenv: getenv, Reading: r.Tokens, RequestedModel: r.RequestedModel, Version: r.Version}
 	e, ok := linecache.Load(linecache.FileName(ls.Dir, session))
 	if !ok || !e.Fresh(ls.Key(), r.Tokens) {

@@ -314,7 +314,7 @@ func statusLine(p statusPayload, getenv func(string) string, color bool) string 
 	var d policy.Decision
 	ok := false
 	if session && !s.Fixed {
-		d, ok = linecache.Cached(&linecache.Session{Dir: state.Dir(root), ID: p.SessionID, Root: root, Transcript: p.TranscriptPath,
+		d, ok = linecache.Cached(&linecache.Call{Dir: state.Dir(root), ID: p.SessionID, Root: root, Transcript: p.TranscriptPath,
 			Settings: s, Getenv: getenv, Reading: r.Tokens, RequestedModel: r.RequestedModel, Version: r.Version})
 	}
 	if !ok {

@@ -137,7 +137,7 @@ func Look(s *Session, now time.Time) (f Figures, isCold, priced bool) {
 	// are about where the notices fire, not about what a re-write costs.
 	st := s.Settings
 	st.Fixed = false
-	ls := &linecache.Session{Dir: s.Dir, ID: s.ID, Root: s.Root, Transcript: s.Transcript,
+	ls := &linecache.Call{Dir: s.Dir, ID: s.ID, Root: s.Root, Transcript: s.Transcript,
 		Settings: st, Getenv: s.Getenv, Reading: s.Reading.Tokens, RequestedModel: s.Reading.RequestedModel,
 		Version: s.Reading.Version}
 	// The lines the hook holds, decided without saving: a prompt must not

@@ -47,9 +47,9 @@ func bigTranscript(b *testing.B, dir string, size int) string {
 	return path
 }
 
-func benchSession(b *testing.B, transcript string) *Session {
+func benchCall(b *testing.B, transcript string) *Call {
 	root := b.TempDir()
-	s := &Session{Dir: state.Dir(root), ID: "bench", Root: root, Transcript: transcript,
+	s := &Call{Dir: state.Dir(root), ID: "bench", Root: root, Transcript: transcript,
 		Getenv: func(string) string { return "" }, Reading: 150_000}
 	s.Settings, _ = config.FromEnv(s.Getenv)
 	state.Ensure(s.Dir)
@@ -61,7 +61,7 @@ func benchSession(b *testing.B, transcript string) *Session {
 // growth is ~40 KB of text; 1 MB leaves room for large tool results).
 func BenchmarkRecompute(b *testing.B) {
 	path := bigTranscript(b, b.TempDir(), 100<<20)
-	s := benchSession(b, path)
+	s := benchCall(b, path)
 	fi, _ := os.Stat(path)
 	// The history as it stood 1 MB before the end.
 	f, _ := os.Open(path)
@@ -78,7 +78,7 @@ func BenchmarkRecompute(b *testing.B) {
 		b.StopTimer()
 		os.WriteFile(name, saved, 0o644)
 		b.StartTimer()
-		if _, hit, err := Decide(s); hit || err != nil {
+		if _, hit, err := DecideCached(s); hit || err != nil {
 			b.Fatal(hit, err)
 		}
 	}
@@ -101,12 +101,12 @@ func BenchmarkColdPass(b *testing.B) {
 // BenchmarkHit is a call that finds its lines in the cache.
 func BenchmarkHit(b *testing.B) {
 	path := bigTranscript(b, b.TempDir(), 1<<20)
-	s := benchSession(b, path)
-	if _, _, err := Decide(s); err != nil {
+	s := benchCall(b, path)
+	if _, _, err := DecideCached(s); err != nil {
 		b.Fatal(err)
 	}
 	for b.Loop() {
-		if _, hit, _ := Decide(s); !hit {
+		if _, hit, _ := DecideCached(s); !hit {
 			b.Fatal("miss")
 		}
 	}

@@ -100,7 +100,7 @@ func parseHeader(head []byte) (reading int64, lines state.Lines, compactions int
 // names a few paths); a longer first line is read the slow way.
 const maxHeader = 4 << 10
 
-// headerLines is a cache file's header as read for one Session.
+// headerLines is a cache file's header as read for one Call.
 type headerLines struct {
 	at          int64 // the reading the entry was made at
 	tokens      state.Lines
@@ -110,12 +110,12 @@ type headerLines struct {
 	status, notice []byte
 }
 
-// readHeaderLines reads the header of s's cache into buf, in one small
+// readHeaderLines reads the header of call's cache into buf, in one small
 // read. found is false when the file has no hit line (missing,
 // unreadable, or written before the header existed); ok is false also
 // when its hit line is malformed or was made under another Key.
-func readHeaderLines(s *Session, buf []byte) (h headerLines, found, ok bool) {
-	n, err := reading.ReadHead(FileName(s.Dir, s.ID), buf)
+func readHeaderLines(call *Call, buf []byte) (h headerLines, found, ok bool) {
+	n, err := reading.ReadHead(FileName(call.Dir, call.ID), buf)
 	if err != nil {
 		return headerLines{}, false, false
 	}
@@ -134,7 +134,7 @@ func readHeaderLines(s *Session, buf []byte) (h headerLines, found, ok bool) {
 		*line.to, rest = rest[:i], rest[i+1:]
 	}
 	at, tokens, compactions, key, ok := parseHeader(head)
-	if !ok || key != s.Key() {
+	if !ok || key != call.Key() {
 		return h, true, false
 	}
 	h.at, h.tokens, h.compactions = at, tokens, compactions
@@ -142,13 +142,13 @@ func readHeaderLines(s *Session, buf []byte) (h headerLines, found, ok bool) {
 }
 
 // Hit answers a call from the cache's header alone: the lines in tokens
-// and the session's compactions when the cache was made under the Key s has now and still holds at
-// s.Reading (see Fresh). ok is false otherwise, and the caller goes
-// through Decide. It reads at most one small block of the file.
-func Hit(s *Session) (lines state.Lines, compactions int, ok bool) {
+// and the session's compactions when the cache was made under the Key call has now and still holds at
+// call.Reading (see Fresh). ok is false otherwise, and the caller goes
+// through DecideCached. It reads at most one small block of the file.
+func Hit(call *Call) (lines state.Lines, compactions int, ok bool) {
 	var buf [maxHeader]byte
-	h, _, ok := readHeaderLines(s, buf[:])
-	if !ok || !Fresh(h.at, s.Reading) {
+	h, _, ok := readHeaderLines(call, buf[:])
+	if !ok || !Fresh(h.at, call.Reading) {
 		return state.Lines{}, 0, false
 	}
 	return h.tokens, h.compactions, true

@@ -10,32 +10,32 @@ import (
 	"github.com/muthur/context-budget/internal/state"
 )
 
-// TestHitAgreesWithDecide: wherever Decide would answer from the cache,
+// TestHitAgreesWithDecideCached: wherever DecideCached would answer from the cache,
 // Hit answers the same lines from the header alone; wherever Decide
 // would recompute (growth, a drop, a changed key), Hit declines.
-func TestHitAgreesWithDecide(t *testing.T) {
+func TestHitAgreesWithDecideCached(t *testing.T) {
 	f := newFixture(t)
 	for _, c := range []int64{60_000, 62_500, 65_000, 70_000, 72_500, 75_000, 67_500, 90_000, 92_500} {
-		writeClimb(t, f.s.Transcript, c)
-		st, _ := config.FromEnv(f.s.Getenv)
-		f.s.Settings, f.s.Reading = st, c
-		lines, compactions, ok := Hit(&f.s)
-		d, hit, err := Decide(&f.s)
+		writeClimb(t, f.call.Transcript, c)
+		st, _ := config.FromEnv(f.call.Getenv)
+		f.call.Settings, f.call.Reading = st, c
+		lines, compactions, ok := Hit(&f.call)
+		d, hit, err := DecideCached(&f.call)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if ok != hit {
-			t.Fatalf("at %d: Hit %v, Decide's hit %v", c, ok, hit)
+			t.Fatalf("at %d: Hit %v, DecideCached's hit %v", c, ok, hit)
 		}
 		if ok && (lines != d.Lines.Tokens() || compactions != d.Compactions) {
-			t.Fatalf("at %d: Hit's lines %+v (%d compactions), Decide's %+v (%d)", c, lines, compactions, d.Lines.Tokens(), d.Compactions)
+			t.Fatalf("at %d: Hit's lines %+v (%d compactions), DecideCached's %+v (%d)", c, lines, compactions, d.Lines.Tokens(), d.Compactions)
 		}
 	}
 	// A changed setting changes the key: no hit.
 	f.env[config.EnvWarnSaving] = "0.35"
-	st, _ := config.FromEnv(f.s.Getenv)
-	f.s.Settings = st
-	if _, _, ok := Hit(&f.s); ok {
+	st, _ := config.FromEnv(f.call.Getenv)
+	f.call.Settings = st
+	if _, _, ok := Hit(&f.call); ok {
 		t.Error("Hit answered under a changed key")
 	}
 }
@@ -45,24 +45,24 @@ func TestHitAgreesWithDecide(t *testing.T) {
 func TestHitWithoutHeader(t *testing.T) {
 	f := newFixture(t)
 	f.at(60_000)
-	name := FileName(f.s.Dir, f.s.ID)
+	name := FileName(f.call.Dir, f.call.ID)
 	data, _ := os.ReadFile(name)
 	head, rest, _ := entryJSON(data)
 	if head == nil {
 		t.Fatalf("no header in %q", data)
 	}
 	os.WriteFile(name, rest, 0o644)
-	if _, _, ok := Hit(&f.s); ok {
+	if _, _, ok := Hit(&f.call); ok {
 		t.Error("Hit answered from a file without a header")
 	}
 	if _, ok := Load(name); !ok {
 		t.Error("a file without a header no longer loads")
 	}
-	if _, hit, _ := Decide(&f.s); !hit {
-		t.Error("Decide missed on a file without a header")
+	if _, hit, _ := DecideCached(&f.call); !hit {
+		t.Error("DecideCached missed on a file without a header")
 	}
 	// That hit added the header: the next call is Hit's.
-	if _, _, ok := Hit(&f.s); !ok {
+	if _, _, ok := Hit(&f.call); !ok {
 		t.Error("a hit on a file without a header did not add one")
 	}
 }
@@ -72,16 +72,16 @@ func TestHitWithoutHeader(t *testing.T) {
 func TestHitHostileFiles(t *testing.T) {
 	f := newFixture(t)
 	f.at(60_000)
-	name := FileName(f.s.Dir, f.s.ID)
+	name := FileName(f.call.Dir, f.call.ID)
 	os.Remove(name)
 	if err := syscall.Mkfifo(name, 0o644); err == nil {
-		if _, _, ok := Hit(&f.s); ok {
+		if _, _, ok := Hit(&f.call); ok {
 			t.Error("a FIFO answered")
 		}
 		os.Remove(name)
 	}
 	if os.Symlink("/dev/zero", name) == nil {
-		if _, _, ok := Hit(&f.s); ok {
+		if _, _, ok := Hit(&f.call); ok {
 			t.Error("/dev/zero answered")
 		}
 	}

@@ -95,8 +95,9 @@ type Entry struct {
 	Partial bool `json:"partial,omitempty"`
 }
 
-// Session is one hook call's view of a session.
-type Session struct {
+// Call is one call's view of a session: a hook call's, the status
+// line's, the cold check's.
+type Call struct {
 	// Dir is the state folder, ID the session id (a plain name).
 	Dir, ID string
 	// Root is the project root, Transcript the transcript's path.
@@ -109,7 +110,7 @@ type Session struct {
 	RequestedModel string
 	// Version is the Claude Code version of the reading's record.
 	Version string
-	// NoSave makes Decide write nothing: a caller other than the
+	// NoSave makes DecideCached write nothing: a caller other than the
 	// PostToolUse hook (the cold check on a prompt) reads the lines the
 	// hook holds and must not move the cache they come from, or the
 	// hook's next notice would depend on when the user typed.
@@ -123,10 +124,10 @@ func FileName(dir, id string) string {
 
 // Key names everything a Decision depends on besides the reading and the
 // transcript, cheaply: it is computed on every hook call.
-func (s *Session) Key() string {
+func (call *Call) Key() string {
 	// strconv, not fmt: the same text, without fmt's reflection on every
 	// hook call.
-	st := s.Settings
+	st := call.Settings
 	b := make([]byte, 0, 512)
 	num := func(n int64) { b = append(strconv.AppendInt(b, n, 10), ' ') }
 	b = append(b, "v"+version+"|caps "...)
@@ -143,10 +144,10 @@ func (s *Session) Key() string {
 	b = append(b, "|window "...)
 	b = strconv.AppendInt(b, st.Window, 10)
 	b = append(b, "|rate "+st.Rate+"|compact "...)
-	b = append(strconv.AppendQuote(b, s.Getenv(window.EnvPctOverride)), ' ')
-	b = strconv.AppendQuote(b, s.Getenv(window.EnvCompactLimit))
-	b = append(b, "|cc "+s.Version+"|as_of "+prices.EmbeddedAsOf()+"|"...)
-	for _, name := range prices.OverrideFiles(s.Root, s.Getenv) {
+	b = append(strconv.AppendQuote(b, call.Getenv(window.EnvPctOverride)), ' ')
+	b = strconv.AppendQuote(b, call.Getenv(window.EnvCompactLimit))
+	b = append(b, "|cc "+call.Version+"|as_of "+prices.EmbeddedAsOf()+"|"...)
+	for _, name := range prices.OverrideFiles(call.Root, call.Getenv) {
 		if fi, err := os.Stat(name); err == nil {
 			b = append(b, name+" "...)
 			num(fi.Size())
@@ -154,13 +155,13 @@ func (s *Session) Key() string {
 		}
 	}
 	b = append(b, "statusline "...)
-	b = append(strconv.AppendInt(b, s.statusline(), 10), '|')
-	b = append(b, "reorient "+policy.ReorientStamp(s.Root, s.ID, s.Transcript)+"|transcript "+s.Transcript...)
+	b = append(strconv.AppendInt(b, call.statusline(), 10), '|')
+	b = append(b, "reorient "+policy.ReorientStamp(call.Root, call.ID, call.Transcript)+"|transcript "+call.Transcript...)
 	return string(b)
 }
 
-func (s *Session) statusline() int64 {
-	return window.ReadFile(window.FileName(s.Dir, s.ID))
+func (call *Call) statusline() int64 {
+	return window.ReadFile(window.FileName(call.Dir, call.ID))
 }
 
 // Load reads a cache file; ok is false when it is missing or unreadable.
@@ -226,22 +227,22 @@ func Fresh(at, now int64) bool {
 	return now >= at && now < at+Regrowth && !(now > window.Standard && at <= window.Standard)
 }
 
-// Decide returns the session's Decision: the cached one when fresh, else a
+// DecideCached returns the session's Decision: the cached one when fresh, else a
 // new one, saved; while the history's pass is catching up (see Bounded
 // passes) a provisional one. A price override that does not parse is ignored (the
 // hook must not fail; `lines` reports it). hit reports a cache hit. The
 // error is only the save's: the Decision is good either way.
-func Decide(s *Session) (d policy.Decision, hit bool, err error) {
-	e, hit, err := s.decide()
+func DecideCached(call *Call) (d policy.Decision, hit bool, err error) {
+	e, hit, err := call.decide()
 	return e.Decision, hit, err
 }
 
-// Peek is Decide without saving (NoSave), and with the history the
+// Peek is DecideCached without saving (NoSave), and with the history the
 // decision came from: what the cold check on a prompt prices with.
-func Peek(s *Session) (policy.Decision, history.History) {
-	ps := *s
+func Peek(call *Call) (policy.Decision, history.History) {
+	ps := *call
 	ps.NoSave = true
-	if c, ok := load(FileName(s.Dir, s.ID)); ok && c.hit(ps.Key(), s.Reading) {
+	if c, ok := load(FileName(call.Dir, call.ID)); ok && c.hit(ps.Key(), call.Reading) {
 		var h history.History
 		c.history(&h)
 		return c.Decision, h
@@ -255,14 +256,14 @@ func (c *cached) hit(key string, reading int64) bool {
 	return !c.Partial && c.Key == key && Fresh(c.Reading, reading)
 }
 
-// decide is Decide, returning the whole entry; on a hit only its Decision
+// decide is DecideCached, returning the whole entry; on a hit only its Decision
 // is filled (the history stays undecoded, as the hot path wants).
-func (s *Session) decide() (Entry, bool, error) {
-	name := FileName(s.Dir, s.ID)
-	key := s.Key()
+func (call *Call) decide() (Entry, bool, error) {
+	name := FileName(call.Dir, call.ID)
+	key := call.Key()
 	c, ok := load(name)
-	if ok && c.hit(key, s.Reading) {
-		if c.headless && !s.NoSave {
+	if ok && c.hit(key, call.Reading) {
+		if c.headless && !call.NoSave {
 			// Written by an older build: write the header once, so that
 			// the next calls are answered by Hit and the status line.
 			e := Entry{Key: c.Key, Reading: c.Reading, Decision: c.Decision}
@@ -273,27 +274,27 @@ func (s *Session) decide() (Entry, bool, error) {
 		}
 		return Entry{Decision: c.Decision}, true, nil
 	}
-	e := Entry{Transcript: s.Transcript}
+	e := Entry{Transcript: call.Transcript}
 	// known is the previous decision when it was complete and made under
 	// this key: what the lines stay at while a pass catches up.
 	var known *policy.Decision
-	if ok && c.Transcript == s.Transcript && c.history(&e.History) {
+	if ok && c.Transcript == call.Transcript && c.history(&e.History) {
 		if !c.Partial && c.Key == key {
 			known = &c.Decision
 		}
 	} else {
 		e.History = history.History{}
 	}
-	caughtUp, err := e.History.UpdateSome(s.Transcript, passSlice)
+	caughtUp, err := e.History.UpdateSome(call.Transcript, passSlice)
 	if err != nil {
 		// Without a history the decision falls back to the caps; the next
 		// call starts the pass over.
 		e.History, caughtUp = history.History{}, true
 	}
-	e.Key, e.Reading, e.Partial = key, s.Reading, !caughtUp
+	e.Key, e.Reading, e.Partial = key, call.Reading, !caughtUp
 	if e.Partial && known != nil {
 		e.Decision = *known
-		return e, false, s.save(&e, name)
+		return e, false, call.save(&e, name)
 	}
 	h := &e.History
 	if e.Partial {
@@ -301,25 +302,25 @@ func (s *Session) decide() (Entry, bool, error) {
 		// whose latest response is not the session's.
 		h = &history.History{Peak: h.Peak, Window1M: h.Window1M, AutoCompactAt: h.AutoCompactAt}
 	}
-	table, terr := prices.Load(prices.OverrideFiles(s.Root, s.Getenv))
+	table, terr := prices.Load(prices.OverrideFiles(call.Root, call.Getenv))
 	if terr != nil {
 		table, _ = prices.Embedded()
 	}
 	e.Decision = policy.Decide(policy.Input{
-		Settings: s.Settings, Table: table, History: h,
-		Reading: s.Reading, RequestedModel: s.RequestedModel,
-		Root: s.Root, SessionID: s.ID, TranscriptPath: s.Transcript,
-		StatuslineWindow: s.statusline(), Getenv: s.Getenv, Version: s.Version,
+		Settings: call.Settings, Table: table, History: h,
+		Reading: call.Reading, RequestedModel: call.RequestedModel,
+		Root: call.Root, SessionID: call.ID, TranscriptPath: call.Transcript,
+		StatuslineWindow: call.statusline(), Getenv: call.Getenv, Version: call.Version,
 	})
-	return e, false, s.save(&e, name)
+	return e, false, call.save(&e, name)
 }
 
 // save writes the entry to the session's cache file, unless NoSave.
-func (s *Session) save(e *Entry, name string) error {
-	if s.NoSave {
+func (call *Call) save(e *Entry, name string) error {
+	if call.NoSave {
 		return nil
 	}
-	return e.save(s.Dir, name)
+	return e.save(call.Dir, name)
 }
 
 // save writes the entry to the cache file name in the state folder dir.

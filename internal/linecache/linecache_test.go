@@ -33,9 +33,9 @@ func writeClimb(t *testing.T, path string, c int64) {
 }
 
 type fixture struct {
-	t   *testing.T
-	env map[string]string
-	s   Session
+	t    *testing.T
+	env  map[string]string
+	call Call
 }
 
 func newFixture(t *testing.T) *fixture {
@@ -43,7 +43,7 @@ func newFixture(t *testing.T) *fixture {
 	// The pinned lines are the design's estimator's (§4).
 	f := &fixture{t: t, env: map[string]string{"HOME": filepath.Join(root, "home"),
 		config.EnvRate: config.RateSinceBoundary}}
-	f.s = Session{Dir: state.Dir(root), ID: "s1", Root: root, Transcript: filepath.Join(root, "s1.jsonl"),
+	f.call = Call{Dir: state.Dir(root), ID: "s1", Root: root, Transcript: filepath.Join(root, "s1.jsonl"),
 		Getenv: func(k string) string { return f.env[k] }}
 	return f
 }
@@ -51,13 +51,13 @@ func newFixture(t *testing.T) *fixture {
 // at decides at reading c, the transcript grown to c, and reports a hit.
 func (f *fixture) at(c int64) (lines.Lines, bool) {
 	f.t.Helper()
-	writeClimb(f.t, f.s.Transcript, c)
-	st, err := config.FromEnv(f.s.Getenv)
+	writeClimb(f.t, f.call.Transcript, c)
+	st, err := config.FromEnv(f.call.Getenv)
 	if err != nil {
 		f.t.Fatal(err)
 	}
-	f.s.Settings, f.s.Reading = st, c
-	d, hit, err := Decide(&f.s)
+	f.call.Settings, f.call.Reading = st, c
+	d, hit, err := DecideCached(&f.call)
 	if err != nil {
 		f.t.Fatal(err)
 	}
@@ -81,18 +81,18 @@ func TestRecomputeRules(t *testing.T) {
 		{"env line changed", 215_000, func() { f.env[config.EnvWarn] = "150000" }, false},
 		{"compaction variable", 215_000, func() { f.env["CLAUDE_AUTOCOMPACT_PCT_OVERRIDE"] = "50" }, false},
 		{"override file appears", 215_000, func() {
-			p := filepath.Join(f.s.Root, ".claude", "context-budget", "prices.toml")
+			p := filepath.Join(f.call.Root, ".claude", "context-budget", "prices.toml")
 			os.MkdirAll(filepath.Dir(p), 0o755)
 			os.WriteFile(p, []byte("as_of = \"2099-01-01\"\n"), 0o644)
 		}, false},
 		{"override file unchanged", 215_000, nil, true},
 		{"override file touched", 215_000, func() {
-			p := filepath.Join(f.s.Root, ".claude", "context-budget", "prices.toml")
+			p := filepath.Join(f.call.Root, ".claude", "context-budget", "prices.toml")
 			later := time.Now().Add(time.Hour)
 			os.Chtimes(p, later, later)
 		}, false},
 		{"statusline records a window", 215_000, func() {
-			os.WriteFile(filepath.Join(f.s.Dir, "s1.window"), []byte("1000000\n"), 0o644)
+			os.WriteFile(filepath.Join(f.call.Dir, "s1.window"), []byte("1000000\n"), 0o644)
 		}, false},
 	}
 	for _, st := range steps {
@@ -124,10 +124,10 @@ func TestCrossing200k(t *testing.T) {
 func TestIncrementalHistory(t *testing.T) {
 	f := newFixture(t)
 	f.at(100_000)
-	e1, _ := Load(FileName(f.s.Dir, f.s.ID))
+	e1, _ := Load(FileName(f.call.Dir, f.call.ID))
 	f.at(150_000)
-	e2, _ := Load(FileName(f.s.Dir, f.s.ID))
-	fi, _ := os.Stat(f.s.Transcript)
+	e2, _ := Load(FileName(f.call.Dir, f.call.ID))
+	fi, _ := os.Stat(f.call.Transcript)
 	if e1.History.Offset == 0 || e2.History.Offset != fi.Size() || e2.History.Responses != 45 {
 		t.Errorf("offsets %d → %d of %d, responses %d", e1.History.Offset, e2.History.Offset, fi.Size(), e2.History.Responses)
 	}
@@ -136,7 +136,7 @@ func TestIncrementalHistory(t *testing.T) {
 // A price file that does not parse is ignored by the hook's path.
 func TestBadOverrideIgnored(t *testing.T) {
 	f := newFixture(t)
-	p := filepath.Join(f.s.Root, ".claude", "context-budget", "prices.toml")
+	p := filepath.Join(f.call.Root, ".claude", "context-budget", "prices.toml")
 	os.MkdirAll(filepath.Dir(p), 0o755)
 	os.WriteFile(p, []byte("this is not toml ["), 0o644)
 	if ls, _ := f.at(210_000); ls.Pause.Tokens != 200_641 {

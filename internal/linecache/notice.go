@@ -114,15 +114,15 @@ func parseNotice(line []byte, d *policy.Decision) bool {
 }
 
 // Notice returns what a notice says from the cache's header alone, when
-// the cache was made under the Key s has now and still holds at
-// s.Reading (a hit, as Hit decides): the lines, whether pricing ran, the
+// the cache was made under the Key call has now and still holds at
+// call.Reading (a hit, as Hit decides): the lines, whether pricing ran, the
 // cost models, the window, the spread and the words naming the
 // reorientation's source and the pace's prior. The other fields are zero.
 // ok is false otherwise, and the caller decides the whole way.
-func Notice(s *Session) (d policy.Decision, ok bool) {
+func Notice(call *Call) (d policy.Decision, ok bool) {
 	var buf [maxHeader]byte
-	h, _, ok := readHeaderLines(s, buf[:])
-	if !ok || !Fresh(h.at, s.Reading) || h.status == nil || h.notice == nil {
+	h, _, ok := readHeaderLines(call, buf[:])
+	if !ok || !Fresh(h.at, call.Reading) || h.status == nil || h.notice == nil {
 		return policy.Decision{}, false
 	}
 	if d, ok = parseStatus(h.status, h.lineTokens()); !ok || !parseNotice(h.notice, &d) {

@@ -24,12 +24,12 @@ func simulate(t *testing.T, src []byte, env map[string]string) (fired []state.Le
 	for k, v := range env {
 		f.env[k] = v
 	}
-	st, err := config.FromEnv(f.s.Getenv)
+	st, err := config.FromEnv(f.call.Getenv)
 	if err != nil {
 		t.Fatal(err)
 	}
-	f.s.Settings = st
-	out, err := os.Create(f.s.Transcript)
+	f.call.Settings = st
+	out, err := os.Create(f.call.Transcript)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,18 +48,18 @@ func simulate(t *testing.T, src []byte, env map[string]string) (fired []state.Le
 			}
 			continue
 		}
-		f.s.Reading = h.Last.Context
-		d, _, err := Decide(&f.s)
+		f.call.Reading = h.Last.Context
+		d, _, err := DecideCached(&f.call)
 		if err != nil {
 			t.Fatal(err)
 		}
-		level, err := state.Advance(f.s.Dir, f.s.ID, f.s.Reading, d.Lines.Tokens())
+		level, err := state.Advance(f.call.Dir, f.call.ID, f.call.Reading, d.Lines.Tokens())
 		if err != nil {
 			t.Fatal(err)
 		}
 		if level != state.None {
 			fired = append(fired, level)
-			t.Logf("%v at %d: warn %d (%s), pause %d (%s)", level, f.s.Reading,
+			t.Logf("%v at %d: warn %d (%s), pause %d (%s)", level, f.call.Reading,
 				d.Lines.Warn.Tokens, d.Lines.Warn.SetBy, d.Lines.Pause.Tokens, d.Lines.Pause.SetBy)
 		}
 	}

@@ -20,8 +20,8 @@ func TestBoundedPass(t *testing.T) {
 	defer func(n int64) { passSlice = n }(passSlice)
 	passSlice = 4 << 10
 	f := newFixture(t)
-	writeClimb(t, f.s.Transcript, reading)
-	fi, err := os.Stat(f.s.Transcript)
+	writeClimb(t, f.call.Transcript, reading)
+	fi, err := os.Stat(f.call.Transcript)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,7 +30,7 @@ func TestBoundedPass(t *testing.T) {
 	for {
 		got, hit := f.at(reading)
 		calls++
-		e, ok := Load(FileName(f.s.Dir, f.s.ID))
+		e, ok := Load(FileName(f.call.Dir, f.call.ID))
 		if !ok {
 			t.Fatal("no cache entry")
 		}
@@ -80,14 +80,14 @@ func TestBoundedPassKeepsKnownLines(t *testing.T) {
 	}
 	defer func(n int64) { passSlice = n }(passSlice)
 	passSlice = 4 << 10
-	writeClimb(t, f.s.Transcript, 260_000)
-	st, _ := config.FromEnv(f.s.Getenv)
-	f.s.Settings, f.s.Reading = st, 260_000
-	d, _, err := Decide(&f.s)
+	writeClimb(t, f.call.Transcript, 260_000)
+	st, _ := config.FromEnv(f.call.Getenv)
+	f.call.Settings, f.call.Reading = st, 260_000
+	d, _, err := DecideCached(&f.call)
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, _ := Load(FileName(f.s.Dir, f.s.ID))
+	e, _ := Load(FileName(f.call.Dir, f.call.ID))
 	if !e.Partial {
 		t.Fatal("the pass caught up in one slice; the test needs more bytes")
 	}

@@ -122,17 +122,17 @@ func parseModel(f [][]byte) (restart.Model, bool) {
 }
 
 // Cached returns what the session's cache holds for the status line, when
-// it was made under the Key s has now, whatever the reading: the status
+// it was made under the Key call has now, whatever the reading: the status
 // line shows the lines the hook last decided and never prices on its own
 // (the hook keeps the cache fresh after every tool call). It reads the
 // header only: the Decision has the lines, Priced and the cost models, the
 // rest zero. ok is false when there is no such cache; a cache without the
 // status line (written by an older build) is read whole.
-func Cached(s *Session) (d policy.Decision, ok bool) {
+func Cached(call *Call) (d policy.Decision, ok bool) {
 	var buf [maxHeader]byte
-	h, found, ok := readHeaderLines(s, buf[:])
+	h, found, ok := readHeaderLines(call, buf[:])
 	if !found || h.status == nil {
-		return cachedWhole(s)
+		return cachedWhole(call)
 	}
 	if !ok {
 		return policy.Decision{}, false
@@ -146,9 +146,9 @@ func (h *headerLines) lineTokens() lines.Lines {
 }
 
 // cachedWhole is Cached by decoding the whole entry.
-func cachedWhole(s *Session) (policy.Decision, bool) {
-	c, ok := load(FileName(s.Dir, s.ID))
-	if !ok || c.Key != s.Key() {
+func cachedWhole(call *Call) (policy.Decision, bool) {
+	c, ok := load(FileName(call.Dir, call.ID))
+	if !ok || c.Key != call.Key() {
 		return policy.Decision{}, false
 	}
 	return c.Decision, true

@@ -14,16 +14,16 @@ import (
 
 // fromHeader prices a fixture at 150k under rate and returns it, the
 // whole entry's Decision and what read answers from the header.
-func fromHeader(t *testing.T, rate string, read func(*Session) (policy.Decision, bool)) (*fixture, policy.Decision, policy.Decision) {
+func fromHeader(t *testing.T, rate string, read func(*Call) (policy.Decision, bool)) (*fixture, policy.Decision, policy.Decision) {
 	t.Helper()
 	f := newFixture(t)
 	f.env[config.EnvRate] = rate
 	f.at(150_000)
-	e, ok := Load(FileName(f.s.Dir, f.s.ID))
+	e, ok := Load(FileName(f.call.Dir, f.call.ID))
 	if !ok {
 		t.Fatal("no cache")
 	}
-	d, ok := read(&f.s)
+	d, ok := read(&f.call)
 	if !ok {
 		t.Fatal("the header missed a fresh cache")
 	}
@@ -61,7 +61,7 @@ func TestCachedFromHeader(t *testing.T) {
 func TestCachedOlderHeader(t *testing.T) {
 	f := newFixture(t)
 	f.at(60_000)
-	name := FileName(f.s.Dir, f.s.ID)
+	name := FileName(f.call.Dir, f.call.ID)
 	data, _ := os.ReadFile(name)
 	head, js, whole := entryJSON(data)
 	if !whole {
@@ -69,20 +69,20 @@ func TestCachedOlderHeader(t *testing.T) {
 	}
 	old := append(append(append([]byte(nil), head...), '\n'), js...)
 	os.WriteFile(name, old, 0o644)
-	if _, ok := Cached(&f.s); !ok {
+	if _, ok := Cached(&f.call); !ok {
 		t.Fatal("Cached missed a cache without the status line")
 	}
-	if _, ok := Notice(&f.s); ok {
+	if _, ok := Notice(&f.call); ok {
 		t.Fatal("Notice answered from a header without its line")
 	}
-	if _, hit, _ := Decide(&f.s); !hit {
-		t.Fatal("Decide missed")
+	if _, hit, _ := DecideCached(&f.call); !hit {
+		t.Fatal("DecideCached missed")
 	}
 	now, _ := os.ReadFile(name)
 	if _, rest := splitHeader(now); !bytes.HasPrefix(rest, []byte(statusTag)) {
 		t.Fatalf("the hit did not add the status line:\n%.300s", now)
 	}
-	if _, ok := Notice(&f.s); !ok {
+	if _, ok := Notice(&f.call); !ok {
 		t.Fatalf("the hit did not add the notice line:\n%.600s", now)
 	}
 	if _, ok := Load(name); !ok {
@@ -96,26 +96,26 @@ func TestCachedOlderHeader(t *testing.T) {
 func TestCachedStatusNoNotice(t *testing.T) {
 	f := newFixture(t)
 	f.at(60_000)
-	name := FileName(f.s.Dir, f.s.ID)
+	name := FileName(f.call.Dir, f.call.ID)
 	data, _ := os.ReadFile(name)
 	head, rest := splitHeader(data)
 	i := bytes.IndexByte(rest, '\n')
 	_, js, _ := entryJSON(data)
 	old := append(append(append(append([]byte(nil), head...), '\n'), rest[:i+1]...), js...)
 	os.WriteFile(name, old, 0o644)
-	if _, ok := Cached(&f.s); !ok {
+	if _, ok := Cached(&f.call); !ok {
 		t.Fatal("Cached missed a cache without the notice line")
 	}
-	if _, ok := Notice(&f.s); ok {
+	if _, ok := Notice(&f.call); ok {
 		t.Fatal("Notice answered from a header without its line")
 	}
 	if _, ok := Load(name); !ok {
 		t.Fatal("a cache without the notice line does not load")
 	}
-	if _, hit, _ := Decide(&f.s); !hit {
-		t.Fatal("Decide missed")
+	if _, hit, _ := DecideCached(&f.call); !hit {
+		t.Fatal("DecideCached missed")
 	}
-	if _, ok := Notice(&f.s); !ok {
+	if _, ok := Notice(&f.call); !ok {
 		now, _ := os.ReadFile(name)
 		t.Fatalf("the hit did not add the notice line:\n%.600s", now)
 	}
@@ -168,8 +168,8 @@ func TestNoticeFromHeader(t *testing.T) {
 				}
 			}
 			// Past the reading's freshness the header does not answer.
-			f.s.Reading = 150_000 + Regrowth
-			if _, ok := Notice(&f.s); ok {
+			f.call.Reading = 150_000 + Regrowth
+			if _, ok := Notice(&f.call); ok {
 				t.Error("Notice answered a reading the cache does not hold")
 			}
 		})

@@ -112,13 +112,13 @@ func compare(t *testing.T, path string, env map[string]string) {
 		}
 		// A project of its own, as the hook's: its reorientation comes from
 		// the session's own orientation once it acts, as replay's does.
-		sess := &linecache.Session{Dir: state.Dir(root), ID: "s", Root: root, Transcript: live,
+		sess := &linecache.Call{Dir: state.Dir(root), ID: "s", Root: root, Transcript: live,
 			Settings: s, Getenv: getenv, Reading: r.Tokens, RequestedModel: r.RequestedModel, Version: r.Version}
 		var d policy.Decision
 		if s.Fixed {
 			d = policy.Decide(policy.Input{Settings: s, Reading: r.Tokens, RequestedModel: r.RequestedModel, Getenv: getenv, Version: r.Version,
 				StatuslineWindow: window.ReadFile(window.FileName(state.Dir(root), "s"))})
-		} else if d, _, err = linecache.Decide(sess); err != nil {
+		} else if d, _, err = linecache.DecideCached(sess); err != nil {
 			t.Fatal(err)
 		}
 		if got.Readings[k] != r.Tokens || got.WarnLines[k] != d.Lines.Warn.Tokens || got.PauseLines[k] != d.Lines.Pause.Tokens {
