@@ -55,7 +55,7 @@ check:
 bench: bench-ledger
 	GO=$(GO) $(GO) run ./bench/run
 	$(GO) test -run '^$$' -bench . -benchmem ./internal/reading/
-	$(GO) test -run '^$$' -bench 'Recompute|ColdPass|Hit' -benchtime 20x ./internal/linecache/
+	$(GO) test -run '^$$' -bench 'Recompute|ColdPass|Hit' -benchtime 20x ./internal/lines/
 	$(GO) test -run '^$$' -bench HookCacheHit -benchtime 1x ./cmd/context-budget/
 	$(MAKE) bench-replay
 

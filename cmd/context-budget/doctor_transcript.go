@@ -11,8 +11,8 @@ import (
 
 	"github.com/muthur/context-budget/internal/config"
 	"github.com/muthur/context-budget/internal/history"
+	"github.com/muthur/context-budget/internal/lines"
 	"github.com/muthur/context-budget/internal/notice"
-	"github.com/muthur/context-budget/internal/policy"
 	"github.com/muthur/context-budget/internal/prices"
 	"github.com/muthur/context-budget/internal/reading"
 	"github.com/muthur/context-budget/internal/state"
@@ -109,8 +109,8 @@ func scanTranscript(r io.Reader) (transcriptScan, error) {
 
 // transcriptDecision decides the lines for a transcript as the hook
 // would, from a fresh pass, without touching the session's line cache.
-func transcriptDecision(name string, s config.Settings, root string, sc transcriptScan) policy.Decision {
-	in := policy.Input{Settings: s, Reading: sc.last, RequestedModel: sc.requestedModel,
+func transcriptDecision(name string, s config.Settings, root string, sc transcriptScan) lines.Decision {
+	in := lines.Input{Settings: s, Reading: sc.last, RequestedModel: sc.requestedModel,
 		Root: root, TranscriptPath: name, Getenv: os.Getenv}
 	if session := strings.TrimSuffix(filepath.Base(name), ".jsonl"); state.PlainName(session) {
 		in.StatuslineWindow = window.ReadFile(window.FileName(state.Dir(root), session))
@@ -126,7 +126,7 @@ func transcriptDecision(name string, s config.Settings, root string, sc transcri
 		}
 		in.Table = t
 	}
-	return policy.Decide(in)
+	return lines.Decide(in)
 }
 
 func (d *doctor) checkTranscript(name, root string, s config.Settings) {

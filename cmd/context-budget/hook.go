@@ -8,10 +8,9 @@ import (
 	"time"
 
 	"github.com/muthur/context-budget/internal/config"
-	"github.com/muthur/context-budget/internal/linecache"
+	"github.com/muthur/context-budget/internal/lines"
 	"github.com/muthur/context-budget/internal/notice"
 	"github.com/muthur/context-budget/internal/operator"
-	"github.com/muthur/context-budget/internal/policy"
 	"github.com/muthur/context-budget/internal/reading"
 	"github.com/muthur/context-budget/internal/state"
 	"github.com/muthur/context-budget/internal/window"
@@ -110,20 +109,20 @@ func hookNotice(p reading.Payload, getenv func(string) string, g *hookGuard) (st
 		return "", err
 	}
 	dir := state.Dir(root)
-	call := &linecache.Call{Dir: dir, ID: p.SessionID, Root: root, Transcript: p.TranscriptPath,
+	call := &lines.Call{Dir: dir, ID: p.SessionID, Root: root, Transcript: p.TranscriptPath,
 		Settings: s, Getenv: getenv, Reading: r.Tokens, RequestedModel: r.RequestedModel, Version: r.Version}
 	bounds := state.Options{LockDeadline: g.recordDeadline(), Gate: g.beginRecord}
 	// The common call, a line-cache hit with nothing to announce, is
 	// answered from the cache's header: the lines in tokens, no JSON.
 	// Only a call that announces needs the whole decision, for its text.
 	if !s.Fixed {
-		if lines, compactions, ok := linecache.Hit(call); ok {
+		if tokens, compactions, ok := lines.Hit(call); ok {
 			bounds.Compactions = compactions
-			level, err := state.AdvanceWith(dir, p.SessionID, r.Tokens, lines, bounds)
+			level, err := state.AdvanceWith(dir, p.SessionID, r.Tokens, tokens, bounds)
 			if err != nil || level == state.None {
 				return "", err
 			}
-			d, ok := linecache.Notice(call)
+			d, ok := lines.Notice(call)
 			if !ok {
 				d = decide(call)
 			}
@@ -140,7 +139,7 @@ func hookNotice(p reading.Payload, getenv func(string) string, g *hookGuard) (st
 }
 
 // noticeText is the notice for a level that fired and is recorded.
-func noticeText(p reading.Payload, s config.Settings, root string, level state.Level, reading int64, d policy.Decision,
+func noticeText(p reading.Payload, s config.Settings, root string, level state.Level, reading int64, d lines.Decision,
 	getenv func(string) string, g *hookGuard) string {
 	facts := notice.Facts{
 		Level:       level,
@@ -169,13 +168,13 @@ func noticeText(p reading.Payload, s config.Settings, root string, level state.L
 // first pricing pass over a long transcript on a slow disk) give way to
 // the fixed lines for this call. Pricing only ever moves a line earlier,
 // so the caps never fire a notice the priced lines would not have.
-func decideBy(call *linecache.Call, deadline time.Time) policy.Decision {
+func decideBy(call *lines.Call, deadline time.Time) lines.Decision {
 	if call.Settings.Fixed {
 		return decide(call)
 	}
 	fixed := *call
 	fixed.Settings.Fixed = true
-	done := make(chan policy.Decision, 1)
+	done := make(chan lines.Decision, 1)
 	go func() { done <- decide(call) }()
 	timer := time.NewTimer(time.Until(deadline))
 	defer timer.Stop()
@@ -191,12 +190,12 @@ func decideBy(call *linecache.Call, deadline time.Time) policy.Decision {
 // pricing work at all and keeps no line cache; otherwise the session's
 // line cache answers, recomputing when it must. A cache that cannot be
 // saved still gives its lines.
-func decide(call *linecache.Call) policy.Decision {
+func decide(call *lines.Call) lines.Decision {
 	if call.Settings.Fixed {
-		return policy.Decide(policy.Input{Settings: call.Settings, Reading: call.Reading,
+		return lines.Decide(lines.Input{Settings: call.Settings, Reading: call.Reading,
 			RequestedModel: call.RequestedModel, Getenv: call.Getenv, Version: call.Version,
 			StatuslineWindow: window.ReadFile(window.FileName(call.Dir, call.ID))})
 	}
-	d, _, _ := linecache.DecideCached(call)
+	d, _, _ := lines.DecideCached(call)
 	return d
 }

@@ -13,10 +13,8 @@ import (
 
 	"github.com/muthur/context-budget/internal/config"
 	"github.com/muthur/context-budget/internal/history"
-	"github.com/muthur/context-budget/internal/linecache"
 	"github.com/muthur/context-budget/internal/lines"
 	"github.com/muthur/context-budget/internal/notice"
-	"github.com/muthur/context-budget/internal/policy"
 	"github.com/muthur/context-budget/internal/prices"
 	"github.com/muthur/context-budget/internal/reading"
 	"github.com/muthur/context-budget/internal/settings"
@@ -36,15 +34,15 @@ type linesReport struct {
 	RelayUpfrontUSD *float64   `json:"relay_upfront_usd"`
 	CarryOnUSD      *float64   `json:"carry_on_usd"`
 	// CarryOnBand is the spread of real sessions around CarryOnUSD.
-	CarryOnBand      *carryOnBand          `json:"carry_on_band,omitempty"`
-	Reorientation    *policy.Reorientation `json:"reorientation"`
-	RequestsPerToken *float64              `json:"requests_per_token"`
-	TTL              *string               `json:"ttl"`
-	Forecast         *forecastReport       `json:"forecast,omitempty"`
-	PricesAsOf       string                `json:"prices_as_of"`
-	Window           window.Window         `json:"window"`
-	Cold             *coldReport           `json:"cold,omitempty"`
-	Warnings         []string              `json:"warnings,omitempty"`
+	CarryOnBand      *carryOnBand         `json:"carry_on_band,omitempty"`
+	Reorientation    *lines.Reorientation `json:"reorientation"`
+	RequestsPerToken *float64             `json:"requests_per_token"`
+	TTL              *string              `json:"ttl"`
+	Forecast         *forecastReport      `json:"forecast,omitempty"`
+	PricesAsOf       string               `json:"prices_as_of"`
+	Window           window.Window        `json:"window"`
+	Cold             *coldReport          `json:"cold,omitempty"`
+	Warnings         []string             `json:"warnings,omitempty"`
 }
 
 // forecastReport says how the next 100k tokens were forecast: the rate
@@ -167,7 +165,7 @@ func linesForEnv(s config.Settings, path, root, session string, getenv func(stri
 		}
 		return nil, err
 	}
-	in := policy.Input{Settings: s, Reading: r.Tokens, RequestedModel: r.RequestedModel,
+	in := lines.Input{Settings: s, Reading: r.Tokens, RequestedModel: r.RequestedModel,
 		Root: root, TranscriptPath: path, Getenv: getenv, Version: r.Version, SessionID: session}
 	if state.PlainName(session) {
 		in.StatuslineWindow = window.ReadFile(window.FileName(state.Dir(root), session))
@@ -185,7 +183,7 @@ func linesForEnv(s config.Settings, path, root, session string, getenv func(stri
 		keepClimbPrior(&h, root, session, path)
 		in.Table, in.History, asOf = table, &h, table.AsOf
 	}
-	d := policy.Decide(in)
+	d := lines.Decide(in)
 	if c, ok := cachedDecision(s, path, root, session, getenv, r); ok {
 		d = c
 	}
@@ -225,15 +223,15 @@ func linesForEnv(s config.Settings, path, root, session string, getenv func(stri
 // cachedDecision is the hook's cached decision for the session when it
 // still answers for this reading under the same Key: the hook would apply
 // it at its next call.
-func cachedDecision(s config.Settings, path, root, session string, getenv func(string) string, r reading.Reading) (policy.Decision, bool) {
+func cachedDecision(s config.Settings, path, root, session string, getenv func(string) string, r reading.Reading) (lines.Decision, bool) {
 	if s.Fixed || !state.PlainName(session) {
-		return policy.Decision{}, false
+		return lines.Decision{}, false
 	}
-	ls := &linecache.Call{Dir: state.Dir(root), ID: session, Root: root, Transcript: path,
+	ls := &lines.Call{Dir: state.Dir(root), ID: session, Root: root, Transcript: path,
 		Settings: s, Getenv: getenv, Reading: r.Tokens, RequestedModel: r.RequestedModel, Version: r.Version}
-	e, ok := linecache.Load(linecache.FileName(ls.Dir, session))
+	e, ok := lines.Load(lines.FileName(ls.Dir, session))
 	if !ok || !e.Fresh(ls.Key(), r.Tokens) {
-		return policy.Decision{}, false
+		return lines.Decision{}, false
 	}
 	return e.Decision, true
 }

@@ -2,7 +2,7 @@ package main
 
 import (
 	"github.com/muthur/context-budget/internal/history"
-	"github.com/muthur/context-budget/internal/linecache"
+	"github.com/muthur/context-budget/internal/lines"
 	"github.com/muthur/context-budget/internal/state"
 )
 
@@ -15,7 +15,7 @@ func keepClimbPrior(h *history.History, root, session, path string) {
 	if root == "" || !state.PlainName(session) {
 		return
 	}
-	e, ok := linecache.Load(linecache.FileName(state.Dir(root), session))
+	e, ok := lines.Load(lines.FileName(state.Dir(root), session))
 	if !ok || e.Transcript != path || e.History.Boundaries != h.Boundaries || e.History.Pace.Prior == nil {
 		return
 	}

@@ -10,7 +10,7 @@ import (
 	"path/filepath"
 
 	"github.com/muthur/context-budget/internal/config"
-	"github.com/muthur/context-budget/internal/policy"
+	"github.com/muthur/context-budget/internal/lines"
 	"github.com/muthur/context-budget/internal/prices"
 	"github.com/muthur/context-budget/internal/replay"
 	"github.com/muthur/context-budget/internal/settings"
@@ -56,7 +56,7 @@ func runReplay(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 	// The lines to show the peaks against: a session's on the default
 	// 200k window before pricing moves them.
-	ls := policy.Decide(policy.Input{Settings: s, Getenv: os.Getenv}).Lines
+	ls := lines.Decide(lines.Input{Settings: s, Getenv: os.Getenv}).Lines
 	table, err := prices.Load(prices.OverrideFiles(projectRoot(""), os.Getenv))
 	if err != nil {
 		return fail(stderr, err, "fix or remove the price file")

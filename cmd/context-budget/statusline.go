@@ -7,10 +7,8 @@ import (
 	"strconv"
 
 	"github.com/muthur/context-budget/internal/config"
-	"github.com/muthur/context-budget/internal/linecache"
 	"github.com/muthur/context-budget/internal/lines"
 	"github.com/muthur/context-budget/internal/notice"
-	"github.com/muthur/context-budget/internal/policy"
 	"github.com/muthur/context-budget/internal/reading"
 	"github.com/muthur/context-budget/internal/state"
 	"github.com/muthur/context-budget/internal/window"
@@ -311,18 +309,18 @@ func statusLine(p statusPayload, getenv func(string) string, color bool) string 
 	// milliseconds, and the hook keeps the cache fresh after every tool
 	// call. Without a cache (a session before its first tool call, or no
 	// session to key it on) the lines are decided without pricing.
-	var d policy.Decision
+	var d lines.Decision
 	ok := false
 	if session && !s.Fixed {
-		d, ok = linecache.Cached(&linecache.Call{Dir: state.Dir(root), ID: p.SessionID, Root: root, Transcript: p.TranscriptPath,
+		d, ok = lines.Cached(&lines.Call{Dir: state.Dir(root), ID: p.SessionID, Root: root, Transcript: p.TranscriptPath,
 			Settings: s, Getenv: getenv, Reading: r.Tokens, RequestedModel: r.RequestedModel, Version: r.Version})
 	}
 	if !ok {
-		in := policy.Input{Settings: s, Reading: r.Tokens, RequestedModel: r.RequestedModel, Getenv: getenv, Version: r.Version}
+		in := lines.Input{Settings: s, Reading: r.Tokens, RequestedModel: r.RequestedModel, Getenv: getenv, Version: r.Version}
 		if session {
 			in.StatuslineWindow = window.ReadFile(window.FileName(state.Dir(root), p.SessionID))
 		}
-		d = policy.Decide(in)
+		d = lines.Decide(in)
 	}
 	ls := d.Lines
 	var next string

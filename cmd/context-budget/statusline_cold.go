@@ -5,8 +5,7 @@ import (
 
 	"github.com/muthur/context-budget/internal/cold"
 	"github.com/muthur/context-budget/internal/config"
-	"github.com/muthur/context-budget/internal/linecache"
-	"github.com/muthur/context-budget/internal/policy"
+	"github.com/muthur/context-budget/internal/lines"
 	"github.com/muthur/context-budget/internal/reading"
 )
 
@@ -18,7 +17,7 @@ var statusNow = time.Now
 // re-write $1.90", or "" when the cache is warm or the check is off. A
 // response younger than the shortest TTL ends it before any file is
 // read.
-func coldMark(dir, id, path string, d *policy.Decision, r reading.Reading, getenv func(string) string) string {
+func coldMark(dir, id, path string, d *lines.Decision, r reading.Reading, getenv func(string) string) string {
 	now := statusNow()
 	last, ok := cold.LastResponse(r.Time)
 	if !ok || now.Sub(last) < cold.TTL5m {
@@ -29,7 +28,7 @@ func coldMark(dir, id, path string, d *policy.Decision, r reading.Reading, geten
 	}
 	// The status line's Decision holds only what the bar shows; the cold
 	// figures need the whole entry, read here in the rare cold case.
-	e, ok := linecache.Load(linecache.FileName(dir, id))
+	e, ok := lines.Load(lines.FileName(dir, id))
 	if ok {
 		d = &e.Decision
 	}

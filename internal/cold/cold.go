@@ -21,8 +21,7 @@ import (
 
 	"github.com/muthur/context-budget/internal/config"
 	"github.com/muthur/context-budget/internal/history"
-	"github.com/muthur/context-budget/internal/linecache"
-	"github.com/muthur/context-budget/internal/policy"
+	"github.com/muthur/context-budget/internal/lines"
 	"github.com/muthur/context-budget/internal/reading"
 	"github.com/muthur/context-budget/internal/restart"
 )
@@ -66,7 +65,7 @@ type Figures struct {
 	FreshUSD   float64 `json:"fresh_usd"`
 	SavingUSD  float64 `json:"saving_usd"`
 	// Reorientation is the fresh session's, from the policy's sources.
-	Reorientation policy.Reorientation `json:"reorientation"`
+	Reorientation lines.Reorientation `json:"reorientation"`
 }
 
 // Pays reports whether stopping the prompt is worth it at threshold usd:
@@ -87,7 +86,7 @@ func (f Figures) Pays(usd float64) bool {
 // that request is the re-write. A fresh session pays its reorientation R
 // and then the slice from W; it makes no summary turn, as the work it
 // picks up is on the branch.
-func Price(d *policy.Decision, first *history.Response, c int64) (f Figures, ok bool) {
+func Price(d *lines.Decision, first *history.Response, c int64) (f Figures, ok bool) {
 	if !d.Priced || first == nil || c <= 0 {
 		return Figures{}, false
 	}
@@ -137,12 +136,12 @@ func Look(s *Session, now time.Time) (f Figures, isCold, priced bool) {
 	// are about where the notices fire, not about what a re-write costs.
 	st := s.Settings
 	st.Fixed = false
-	ls := &linecache.Call{Dir: s.Dir, ID: s.ID, Root: s.Root, Transcript: s.Transcript,
+	ls := &lines.Call{Dir: s.Dir, ID: s.ID, Root: s.Root, Transcript: s.Transcript,
 		Settings: st, Getenv: s.Getenv, Reading: s.Reading.Tokens, RequestedModel: s.Reading.RequestedModel,
 		Version: s.Reading.Version}
 	// The lines the hook holds, decided without saving: a prompt must not
 	// move the cache the PostToolUse notices come from.
-	d, h := linecache.Peek(ls)
+	d, h := lines.Peek(ls)
 	return At(&d, &h, s.Reading, now)
 }
 
@@ -150,7 +149,7 @@ func Look(s *Session, now time.Time) (f Figures, isCold, priced bool) {
 // reading r and the transcript's history h (for the TTL and the first
 // response). `lines` and replay call it; Look calls it with the line
 // cache's.
-func At(d *policy.Decision, h *history.History, r reading.Reading, now time.Time) (f Figures, isCold, priced bool) {
+func At(d *lines.Decision, h *history.History, r reading.Reading, now time.Time) (f Figures, isCold, priced bool) {
 	last, ok := LastResponse(r.Time)
 	if !ok {
 		return Figures{}, false, false

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/muthur/context-budget/internal/history"
-	"github.com/muthur/context-budget/internal/policy"
+	"github.com/muthur/context-budget/internal/lines"
 	"github.com/muthur/context-budget/internal/reading"
 	"github.com/muthur/context-budget/internal/restart"
 	"github.com/muthur/context-budget/internal/state"
@@ -25,9 +25,9 @@ var opus46 = restart.PerMillion(25, 0.50, 6.25)
 // TestPrice pins the arithmetic: the re-write, carrying on (the re-write
 // replaces the slice's first read), the fresh session and the saving.
 func TestPrice(t *testing.T) {
-	d := policy.Decision{Priced: true, TTL: "5m",
+	d := lines.Decision{Priced: true, TTL: "5m",
 		Cost:          restart.Model{Rates: opus46, Q: 40.0 / restart.Slice},
-		Reorientation: policy.Reorientation{Tokens: 100_000, CostUSD: 0.90, Words: "the estimate"}}
+		Reorientation: lines.Reorientation{Tokens: 100_000, CostUSD: 0.90, Words: "the estimate"}}
 	f, ok := Price(&d, &history.Response{Context: 20_000, CacheRead: 18_000}, 300_000)
 	if !ok {
 		t.Fatal("not priced")
@@ -57,7 +57,7 @@ func TestPrice(t *testing.T) {
 	if !f.Pays(0.30) || f.Pays(2.0) {
 		t.Errorf("Pays: %+v", f)
 	}
-	if _, ok := Price(&policy.Decision{}, &history.Response{}, 300_000); ok {
+	if _, ok := Price(&lines.Decision{}, &history.Response{}, 300_000); ok {
 		t.Error("an unpriced decision priced")
 	}
 }

@@ -1,7 +1,3 @@
-// Package lines decides the warn and pause lines of a session and says what
-// set each one (design §4): a priced line where relaying saves a dollar
-// threshold, a fixed cap, a value from the environment, or the window's
-// compaction point.
 package lines
 
 import (

@@ -1,7 +1,7 @@
 package lines
 
 // Money is the relay's figures at one reading when pricing ran, as the
-// notice and the status line say them (policy.Decision.Money).
+// notice and the status line say them (Decision.Money).
 type Money struct {
 	// UpfrontUSD is what relaying now costs: the summary turn plus the
 	// successor's reorientation.
@@ -21,4 +21,24 @@ type Money struct {
 	// PaceFrom names the prior the pace was priced from, e.g. "the prior
 	// fitted on 186 real sessions (as of 2026-02-16)".
 	PaceFrom string
+}
+
+// Money returns the relay's figures at reading c for the notice; nil when
+// pricing did not run.
+func (d *Decision) Money(c int64) *Money {
+	if !d.Priced {
+		return nil
+	}
+	m := d.At(c)
+	money := &Money{
+		UpfrontUSD: m.RelayUpfront(c),
+		SavingUSD:  m.Saving(c),
+		CarryOnUSD: m.CarryOn(c),
+		Source:     d.Reorientation.Words,
+		PaceFrom:   d.PaceFrom,
+	}
+	if b := d.Spread; b != nil {
+		money.CarryOnLowUSD, money.CarryOnHighUSD, money.Share = b.Lo*money.CarryOnUSD, b.Hi*money.CarryOnUSD, b.Share
+	}
+	return money
 }

@@ -58,7 +58,7 @@ func (p *progress) search(path string, from int64, sub bool, budget int64) (next
 // searchSlice bounds the bytes one searchAll reads over all the session's
 // files, so that no hook call pays for a whole long transcript: a session
 // that has not acted within it is searched further on the next priced
-// recompute (linecache.PassSlice bounds the history's pass the same way,
+// recompute (lines.PassSlice bounds the history's pass the same way,
 // and with the same size: both run inside the hook's pricing deadline).
 const searchSlice = 16 << 20
 

@@ -5,21 +5,19 @@ import (
 
 	"github.com/muthur/context-budget/internal/config"
 	"github.com/muthur/context-budget/internal/history"
-	"github.com/muthur/context-budget/internal/linecache"
 	"github.com/muthur/context-budget/internal/lines"
 	"github.com/muthur/context-budget/internal/orientation"
-	"github.com/muthur/context-budget/internal/policy"
 	"github.com/muthur/context-budget/internal/prices"
 	"github.com/muthur/context-budget/internal/transcript"
 )
 
-// PolicyModel is the Model of the hook's own decision (package policy)
-// with its line cache (package linecache) kept in memory: the history is
-// fed record by record, and the decision is recomputed exactly when the
-// hook's .line file would be stale — 10,000 tokens of growth since it was
-// made, a drop, a crossing of 200,000 from below — so a replayed session
-// sees the lines the hook would have seen after each response. With
-// fixed lines there is no pricing and no cache, as in the hook.
+// PolicyModel is the Model of the hook's own decision with its line cache
+// (package lines) kept in memory: the history is fed record by record,
+// and the decision is recomputed exactly when the hook's .line file
+// would be stale — 10,000 tokens of growth since it was made, a drop, a
+// crossing of 200,000 from below — so a replayed session sees the lines
+// the hook would have seen after each response. With fixed lines there is
+// no pricing and no cache, as in the hook.
 //
 // The successor's reorientation follows the hook's order of sources
 // (design §8) without reading or writing anything of the project: the
@@ -46,7 +44,7 @@ type PolicyModel struct {
 	version   string // Claude Code version of the latest response record
 	cached    bool
 	at        int64 // the reading the cached decision was made at
-	d         policy.Decision
+	d         lines.Decision
 
 	// prefix is the main transcript so far while the session's own
 	// orientation is not measured; own is it once it is; ownNew makes the
@@ -55,7 +53,7 @@ type PolicyModel struct {
 	// under.
 	prefix    []byte
 	noPrefix  bool
-	own       *policy.Own
+	own       *lines.Own
 	ownNew    bool
 	atVersion string
 }
@@ -133,13 +131,13 @@ func (m *PolicyModel) Forecast(reading int64) *Prediction {
 	if table == nil {
 		table, _ = prices.Embedded()
 	}
-	d := policy.Decide(policy.Input{Settings: m.Settings, Table: table, History: &m.h,
+	d := lines.Decide(lines.Input{Settings: m.Settings, Table: table, History: &m.h,
 		Reading: reading, RequestedModel: m.requested, Root: m.Root, TranscriptPath: m.Path,
 		Getenv: m.Getenv, Version: m.version, Own: m.own})
 	return predict(&d, reading)
 }
 
-func predict(d *policy.Decision, reading int64) *Prediction {
+func predict(d *lines.Decision, reading int64) *Prediction {
 	if !d.Priced {
 		return nil
 	}
@@ -150,21 +148,21 @@ func predict(d *policy.Decision, reading int64) *Prediction {
 }
 
 // peek is decide without moving the simulated line cache, as the hook's
-// cold check on a prompt decides without saving (linecache's NoSave).
-func (m *PolicyModel) peek(reading int64) policy.Decision {
+// cold check on a prompt decides without saving (Call.NoSave).
+func (m *PolicyModel) peek(reading int64) lines.Decision {
 	saved := *m
 	d := *m.decide(reading)
 	*m = saved
 	return d
 }
 
-func (m *PolicyModel) decide(reading int64) *policy.Decision {
+func (m *PolicyModel) decide(reading int64) *lines.Decision {
 	if m.Settings.Fixed {
-		m.d = policy.Decide(policy.Input{Settings: m.Settings, Reading: reading,
+		m.d = lines.Decide(lines.Input{Settings: m.Settings, Reading: reading,
 			RequestedModel: m.requested, Getenv: m.Getenv, Version: m.version})
 		return &m.d
 	}
-	if m.cached && linecache.Fresh(m.at, reading) && !m.ownNew && m.atVersion == m.version {
+	if m.cached && lines.Fresh(m.at, reading) && !m.ownNew && m.atVersion == m.version {
 		return &m.d
 	}
 	table := m.Table
@@ -172,7 +170,7 @@ func (m *PolicyModel) decide(reading int64) *policy.Decision {
 		table, _ = prices.Embedded()
 	}
 	measured := m.own == nil && m.measure(table)
-	m.d = policy.Decide(policy.Input{Settings: m.Settings, Table: table, History: &m.h,
+	m.d = lines.Decide(lines.Input{Settings: m.Settings, Table: table, History: &m.h,
 		Reading: reading, RequestedModel: m.requested, Root: m.Root, TranscriptPath: m.Path,
 		Getenv: m.Getenv, Version: m.version, Own: m.own})
 	m.ownNew = false
@@ -201,6 +199,6 @@ func (m *PolicyModel) measure(table *prices.Table) bool {
 	if !ph.Measured() {
 		return false
 	}
-	m.own = &policy.Own{Phase: ph, Relayed: orientation.Relayed(s)}
+	m.own = &lines.Own{Phase: ph, Relayed: orientation.Relayed(s)}
 	return true
 }

@@ -3,6 +3,7 @@ package replay_test
 import (
 	"bytes"
 	"fmt"
+	"github.com/muthur/context-budget/internal/lines"
 	"github.com/muthur/context-budget/internal/state"
 	"github.com/muthur/context-budget/internal/transcript"
 	"github.com/muthur/context-budget/internal/window"
@@ -11,8 +12,6 @@ import (
 	"testing"
 
 	"github.com/muthur/context-budget/internal/config"
-	"github.com/muthur/context-budget/internal/linecache"
-	"github.com/muthur/context-budget/internal/policy"
 	"github.com/muthur/context-budget/internal/reading"
 	"github.com/muthur/context-budget/internal/replay"
 	"github.com/muthur/context-budget/internal/replay/replaytest"
@@ -112,13 +111,13 @@ func compare(t *testing.T, path string, env map[string]string) {
 		}
 		// A project of its own, as the hook's: its reorientation comes from
 		// the session's own orientation once it acts, as replay's does.
-		sess := &linecache.Call{Dir: state.Dir(root), ID: "s", Root: root, Transcript: live,
+		sess := &lines.Call{Dir: state.Dir(root), ID: "s", Root: root, Transcript: live,
 			Settings: s, Getenv: getenv, Reading: r.Tokens, RequestedModel: r.RequestedModel, Version: r.Version}
-		var d policy.Decision
+		var d lines.Decision
 		if s.Fixed {
-			d = policy.Decide(policy.Input{Settings: s, Reading: r.Tokens, RequestedModel: r.RequestedModel, Getenv: getenv, Version: r.Version,
+			d = lines.Decide(lines.Input{Settings: s, Reading: r.Tokens, RequestedModel: r.RequestedModel, Getenv: getenv, Version: r.Version,
 				StatuslineWindow: window.ReadFile(window.FileName(state.Dir(root), "s"))})
-		} else if d, _, err = linecache.DecideCached(sess); err != nil {
+		} else if d, _, err = lines.DecideCached(sess); err != nil {
 			t.Fatal(err)
 		}
 		if got.Readings[k] != r.Tokens || got.WarnLines[k] != d.Lines.Warn.Tokens || got.PauseLines[k] != d.Lines.Pause.Tokens {

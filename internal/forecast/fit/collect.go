@@ -9,7 +9,6 @@ import (
 	"github.com/muthur/context-budget/internal/forecast"
 	"github.com/muthur/context-budget/internal/history"
 	"github.com/muthur/context-budget/internal/lines"
-	"github.com/muthur/context-budget/internal/policy"
 	"github.com/muthur/context-budget/internal/prices"
 	"github.com/muthur/context-budget/internal/replay"
 	"github.com/muthur/context-budget/internal/restart"
@@ -72,7 +71,7 @@ func (p *probe) Lines(int64) lines.Lines { return lines.Fixed(p.s) }
 func (p *probe) Predict(int64) *replay.Prediction { return nil }
 
 func (p *probe) Forecast(reading int64) *replay.Prediction {
-	d := policy.Decide(policy.Input{Settings: p.s, Table: p.table, History: &p.h, Reading: reading})
+	d := lines.Decide(lines.Input{Settings: p.s, Table: p.table, History: &p.h, Reading: reading})
 	sn := snap{ok: d.Priced}
 	if d.Priced {
 		m := d.At(reading)

@@ -1,4 +1,4 @@
-package policy
+package lines
 
 import (
 	"github.com/muthur/context-budget/internal/history"

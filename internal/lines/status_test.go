@@ -1,4 +1,4 @@
-package linecache
+package lines
 
 import (
 	"bytes"
@@ -7,14 +7,13 @@ import (
 
 	"github.com/muthur/context-budget/internal/config"
 	"github.com/muthur/context-budget/internal/forecast"
-	"github.com/muthur/context-budget/internal/policy"
 	"github.com/muthur/context-budget/internal/restart"
 	"github.com/muthur/context-budget/internal/window"
 )
 
 // fromHeader prices a fixture at 150k under rate and returns it, the
 // whole entry's Decision and what read answers from the header.
-func fromHeader(t *testing.T, rate string, read func(*Call) (policy.Decision, bool)) (*fixture, policy.Decision, policy.Decision) {
+func fromHeader(t *testing.T, rate string, read func(*Call) (Decision, bool)) (*fixture, Decision, Decision) {
 	t.Helper()
 	f := newFixture(t)
 	f.env[config.EnvRate] = rate
@@ -192,11 +191,11 @@ func FuzzParseNotice(f *testing.F) {
 		if !bytes.HasPrefix(line, []byte(noticeTag)) {
 			return
 		}
-		var d policy.Decision
+		var d Decision
 		if !parseNotice(line, &d) {
 			return
 		}
-		var again policy.Decision
+		var again Decision
 		back := bytes.TrimSuffix(noticeHeader(&Entry{Decision: d}), []byte("\n"))
 		if !parseNotice(back, &again) || again.Window != d.Window || again.Reorientation.Words != d.Reorientation.Words ||
 			again.PaceFrom != d.PaceFrom || (again.Spread == nil) != (d.Spread == nil) || (d.Spread != nil && *again.Spread != *d.Spread) {

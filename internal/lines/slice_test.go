@@ -1,4 +1,4 @@
-package linecache
+package lines
 
 import (
 	"os"

@@ -1,11 +1,10 @@
-package linecache
+package lines
 
 import (
 	"bytes"
 	"strconv"
 
 	"github.com/muthur/context-budget/internal/forecast"
-	"github.com/muthur/context-budget/internal/policy"
 	"github.com/muthur/context-budget/internal/window"
 )
 
@@ -54,7 +53,7 @@ func headers(e *Entry) []byte {
 
 // parseNotice reads a notice line into d; ok is false when it is
 // malformed.
-func parseNotice(line []byte, d *policy.Decision) bool {
+func parseNotice(line []byte, d *Decision) bool {
 	rest := line[len(noticeTag):]
 	field := func() []byte {
 		i := bytes.IndexByte(rest, ' ')
@@ -119,14 +118,14 @@ func parseNotice(line []byte, d *policy.Decision) bool {
 // cost models, the window, the spread and the words naming the
 // reorientation's source and the pace's prior. The other fields are zero.
 // ok is false otherwise, and the caller decides the whole way.
-func Notice(call *Call) (d policy.Decision, ok bool) {
+func Notice(call *Call) (d Decision, ok bool) {
 	var buf [maxHeader]byte
 	h, _, ok := readHeaderLines(call, buf[:])
 	if !ok || !Fresh(h.at, call.Reading) || h.status == nil || h.notice == nil {
-		return policy.Decision{}, false
+		return Decision{}, false
 	}
 	if d, ok = parseStatus(h.status, h.lineTokens()); !ok || !parseNotice(h.notice, &d) {
-		return policy.Decision{}, false
+		return Decision{}, false
 	}
 	d.Compactions = h.compactions
 	return d, true

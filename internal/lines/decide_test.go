@@ -1,4 +1,4 @@
-package policy
+package lines
 
 import (
 	"math"
@@ -7,7 +7,6 @@ import (
 	"github.com/muthur/context-budget/internal/config"
 	"github.com/muthur/context-budget/internal/forecast"
 	"github.com/muthur/context-budget/internal/history"
-	"github.com/muthur/context-budget/internal/lines"
 	"github.com/muthur/context-budget/internal/prices"
 	"github.com/muthur/context-budget/internal/window"
 )
@@ -56,9 +55,9 @@ func near(a, b float64) bool { return math.Abs(a-b) < 1e-9 }
 
 func TestPinnedExample(t *testing.T) {
 	d := decide(t, nil, "claude-opus-4-6", 210_000)
-	want := lines.Lines{
-		Warn:  lines.Line{Tokens: 169_872, SetBy: lines.Priced, SavingUSD: 0.20},
-		Pause: lines.Line{Tokens: 200_641, SetBy: lines.Priced, SavingUSD: 0.80},
+	want := Lines{
+		Warn:  Line{Tokens: 169_872, SetBy: Priced, SavingUSD: 0.20},
+		Pause: Line{Tokens: 200_641, SetBy: Priced, SavingUSD: 0.80},
 	}
 	if d.Lines != want {
 		t.Errorf("lines %+v, want %+v", d.Lines, want)
@@ -95,7 +94,7 @@ func TestForecast(t *testing.T) {
 	n, rho, out := 100_000/pr.Step, pr.Rewrite, pr.Out
 	const r, w, o, W, R, O = 0.5e-6, 6.25e-6, 25e-6, 100_000.0, 0.9125, 0.20
 	pause := (0.80 + n*W*(r+rho*w) + O + R) / ((n-1)*r + rho*n*w)
-	if got := float64(d.Lines.Pause.Tokens); math.Abs(got-pause) > 0.5 || d.Lines.Pause.SetBy != lines.Priced {
+	if got := float64(d.Lines.Pause.Tokens); math.Abs(got-pause) > 0.5 || d.Lines.Pause.SetBy != Priced {
 		t.Errorf("pause %+v, want %.1f", d.Lines.Pause, pause)
 	}
 	const c = 210_000.0
@@ -115,23 +114,23 @@ func TestPorts(t *testing.T) {
 	const c = 210_000
 	t.Run("a larger pause saving moves the pause out", func(t *testing.T) {
 		d := decide(t, map[string]string{config.EnvPauseSaving: "1.50"}, "claude-opus-4-6", c)
-		if d.Lines.Pause.SetBy != lines.Priced || d.Lines.Pause.Tokens <= 200_641 {
+		if d.Lines.Pause.SetBy != Priced || d.Lines.Pause.Tokens <= 200_641 {
 			t.Errorf("pause %+v", d.Lines.Pause)
 		}
 		d = decide(t, map[string]string{config.EnvPauseSaving: "9"}, "claude-opus-4-6", c)
-		if d.Lines.Pause != (lines.Line{Tokens: config.PauseCap, SetBy: lines.Cap}) {
+		if d.Lines.Pause != (Line{Tokens: config.PauseCap, SetBy: Cap}) {
 			t.Errorf("past the cap: pause %+v", d.Lines.Pause)
 		}
 	})
 	t.Run("a hand-set warn leaves the pause priced", func(t *testing.T) {
 		d := decide(t, map[string]string{config.EnvWarn: "150000"}, "claude-opus-4-6", c)
-		if d.Lines.Warn != (lines.Line{Tokens: 150_000, SetBy: lines.Env}) || d.Lines.Pause.Tokens != 200_641 || d.Lines.Pause.SetBy != lines.Priced {
+		if d.Lines.Warn != (Line{Tokens: 150_000, SetBy: Env}) || d.Lines.Pause.Tokens != 200_641 || d.Lines.Pause.SetBy != Priced {
 			t.Errorf("lines %+v", d.Lines)
 		}
 	})
 	t.Run("fixed means the caps and no pricing", func(t *testing.T) {
 		d := Decide(Input{Settings: settings(t, map[string]string{config.EnvLines: "fixed"}), Reading: 310_000})
-		if d.Priced || d.Money(310_000) != nil || d.Lines.Warn.SetBy != lines.Cap || d.Lines.Pause.SetBy != lines.Cap {
+		if d.Priced || d.Money(310_000) != nil || d.Lines.Warn.SetBy != Cap || d.Lines.Pause.SetBy != Cap {
 			t.Errorf("%+v", d)
 		}
 	})
@@ -156,15 +155,15 @@ func TestWindowCap(t *testing.T) {
 	d := decide(t, nil, "claude-opus-4-6", 150_000)
 	tb := window.Shipped()
 	pause := window.Standard - tb.DefaultBelow - window.EnoughRoom - tb.StepAllowance
-	want := lines.Lines{
-		Warn:  lines.Line{Tokens: pause - WarnRoom, SetBy: lines.Window},
-		Pause: lines.Line{Tokens: pause, SetBy: lines.Window},
+	want := Lines{
+		Warn:  Line{Tokens: pause - WarnRoom, SetBy: Window},
+		Pause: Line{Tokens: pause, SetBy: Window},
 	}
 	if d.Lines != want || !d.Priced || d.Money(150_000) == nil {
 		t.Errorf("lines %+v priced %v, want %+v and the dollars", d.Lines, d.Priced, want)
 	}
 	// A reading past 200k flips the session to 1M: the lines move out.
-	if d := decide(t, nil, "claude-opus-4-6", 200_001); d.Lines.Pause.SetBy != lines.Priced {
+	if d := decide(t, nil, "claude-opus-4-6", 200_001); d.Lines.Pause.SetBy != Priced {
 		t.Errorf("past 200k: %+v", d.Lines)
 	}
 	// Lines fixed by env are not moved, and are reported.
@@ -182,7 +181,7 @@ func TestWindowCap(t *testing.T) {
 	}
 	// The transcript's requestedModel says 1M.
 	d = Decide(Input{Settings: settings(t, map[string]string{config.EnvLines: "fixed"}), Reading: 100_000, RequestedModel: "claude-opus-4-6[1m]"})
-	if d.Lines.Pause.SetBy != lines.Cap || d.Window.Source != "transcript" {
+	if d.Lines.Pause.SetBy != Cap || d.Window.Source != "transcript" {
 		t.Errorf("[1m]: %+v %+v", d.Lines, d.Window)
 	}
 }
@@ -193,11 +192,11 @@ func TestHaikuWindow(t *testing.T) {
 	h := climb("claude-haiku-4-5-20251001", 150_000)
 	s := settings(t, map[string]string{config.EnvRate: config.RateSinceBoundary})
 	free := Decide(Input{Settings: s, Table: table(t), History: h, Reading: 150_000, StatuslineWindow: 2_000_000})
-	if free.Lines.Warn.SetBy != lines.Priced || free.Lines.Warn.Tokens < 200_000 {
+	if free.Lines.Warn.SetBy != Priced || free.Lines.Warn.Tokens < 200_000 {
 		t.Errorf("on a large window, haiku's warn: %+v", free.Lines.Warn)
 	}
 	d := Decide(Input{Settings: s, Table: table(t), History: h, Reading: 150_000})
-	if d.Lines.Warn.SetBy != lines.Window || d.Lines.Pause.SetBy != lines.Window || d.Lines.Pause.Tokens >= 167_000 {
+	if d.Lines.Warn.SetBy != Window || d.Lines.Pause.SetBy != Window || d.Lines.Pause.Tokens >= 167_000 {
 		t.Errorf("haiku on 200k: %+v", d.Lines)
 	}
 }

@@ -1,11 +1,9 @@
-package linecache
+package lines
 
 import (
 	"bytes"
 	"strconv"
 
-	"github.com/muthur/context-budget/internal/lines"
-	"github.com/muthur/context-budget/internal/policy"
 	"github.com/muthur/context-budget/internal/restart"
 )
 
@@ -30,7 +28,7 @@ func statusHeader(e *Entry) []byte {
 	} else {
 		b = append(b, '0')
 	}
-	for _, sb := range []lines.SetBy{d.Lines.Warn.SetBy, d.Lines.Pause.SetBy} {
+	for _, sb := range []SetBy{d.Lines.Warn.SetBy, d.Lines.Pause.SetBy} {
 		b = append(b, ' ')
 		b = append(b, word(string(sb))...)
 	}
@@ -66,43 +64,43 @@ func appendModel(b []byte, m restart.Model) []byte {
 // parseStatus reads the status line of a header into the part of a
 // Decision the status line uses: the lines, whether pricing ran and the
 // cost models. ok is false when it is malformed.
-func parseStatus(line []byte, ls lines.Lines) (d policy.Decision, ok bool) {
+func parseStatus(line []byte, ls Lines) (d Decision, ok bool) {
 	f := bytes.Fields(line[len(statusTag):])
 	if len(f) != 4+8 && len(f) != 4+16 {
-		return policy.Decision{}, false
+		return Decision{}, false
 	}
 	switch string(f[0]) {
 	case "0":
 	case "1":
 		d.Priced = true
 	default:
-		return policy.Decision{}, false
+		return Decision{}, false
 	}
 	ls.Warn.SetBy, ls.Pause.SetBy = setBy(f[1]), setBy(f[2])
 	d.Lines = ls
 	above, err := strconv.ParseInt(string(f[3]), 10, 64)
 	if err != nil || above < 0 {
-		return policy.Decision{}, false
+		return Decision{}, false
 	}
 	d.BandAbove = above
 	if d.Cost, ok = parseModel(f[4:12]); !ok {
-		return policy.Decision{}, false
+		return Decision{}, false
 	}
 	if len(f) == 4+16 {
 		band, ok := parseModel(f[12:])
 		if !ok {
-			return policy.Decision{}, false
+			return Decision{}, false
 		}
 		d.Band = &band
 	}
 	return d, true
 }
 
-func setBy(w []byte) lines.SetBy {
+func setBy(w []byte) SetBy {
 	if string(w) == "-" {
 		return ""
 	}
-	return lines.SetBy(w)
+	return SetBy(w)
 }
 
 func parseModel(f [][]byte) (restart.Model, bool) {
@@ -128,28 +126,28 @@ func parseModel(f [][]byte) (restart.Model, bool) {
 // header only: the Decision has the lines, Priced and the cost models, the
 // rest zero. ok is false when there is no such cache; a cache without the
 // status line (written by an older build) is read whole.
-func Cached(call *Call) (d policy.Decision, ok bool) {
+func Cached(call *Call) (d Decision, ok bool) {
 	var buf [maxHeader]byte
 	h, found, ok := readHeaderLines(call, buf[:])
 	if !found || h.status == nil {
 		return cachedWhole(call)
 	}
 	if !ok {
-		return policy.Decision{}, false
+		return Decision{}, false
 	}
 	return parseStatus(h.status, h.lineTokens())
 }
 
 // lineTokens is the lines of the hit line, their setters unknown.
-func (h *headerLines) lineTokens() lines.Lines {
-	return lines.Lines{Warn: lines.Line{Tokens: h.tokens.Warn}, Pause: lines.Line{Tokens: h.tokens.Pause}}
+func (h *headerLines) lineTokens() Lines {
+	return Lines{Warn: Line{Tokens: h.tokens.Warn}, Pause: Line{Tokens: h.tokens.Pause}}
 }
 
 // cachedWhole is Cached by decoding the whole entry.
-func cachedWhole(call *Call) (policy.Decision, bool) {
+func cachedWhole(call *Call) (Decision, bool) {
 	c, ok := load(FileName(call.Dir, call.ID))
 	if !ok || c.Key != call.Key() {
-		return policy.Decision{}, false
+		return Decision{}, false
 	}
 	return c.Decision, true
 }

@@ -1,9 +1,8 @@
-package policy
+package lines
 
 import (
 	"testing"
 
-	"github.com/muthur/context-budget/internal/lines"
 	"github.com/muthur/context-budget/internal/restart"
 	"github.com/muthur/context-budget/internal/window"
 )
@@ -24,16 +23,16 @@ func TestWindowBound(t *testing.T) {
 	}
 	// A pause priced at 70k for $0.80 can never save that on the way to
 	// 127k: the window's pause is the line.
-	d.Lines = lines.Lines{Warn: lines.Line{Tokens: 60_000, SetBy: lines.Priced, SavingUSD: 0.45},
-		Pause: lines.Line{Tokens: 70_000, SetBy: lines.Priced, SavingUSD: 0.80}}
+	d.Lines = Lines{Warn: Line{Tokens: 60_000, SetBy: Priced, SavingUSD: 0.45},
+		Pause: Line{Tokens: 70_000, SetBy: Priced, SavingUSD: 0.80}}
 	d.capByWindow()
-	if p := d.Lines.Pause; p.SetBy != lines.Window || p.Tokens != 127_000 {
+	if p := d.Lines.Pause; p.SetBy != Window || p.Tokens != 127_000 {
 		t.Errorf("pause %+v, want the window's 127k", p)
 	}
 	// A warn priced at 60k for $0.45: the first context where relaying
 	// saves that much before the window's pause.
 	w := d.Lines.Warn
-	if w.SetBy != lines.Priced || w.Tokens != 63_000 {
+	if w.SetBy != Priced || w.Tokens != 63_000 {
 		t.Fatalf("warn %+v", w)
 	}
 	if WindowSaving(m, w.Tokens, 127_000) < 0.45 || WindowSaving(m, w.Tokens-1_000, 127_000) >= 0.45 {
@@ -41,8 +40,8 @@ func TestWindowBound(t *testing.T) {
 	}
 	// On a 1M window the slice fits before the compaction: untouched.
 	d = Decision{Cost: m, Window: window.Window{Tokens: window.OneM, CompactsAt: 967_000, PauseRoom: 28_000},
-		Lines: lines.Lines{Warn: lines.Line{Tokens: 160_000, SetBy: lines.Priced, SavingUSD: 0.20},
-			Pause: lines.Line{Tokens: 200_000, SetBy: lines.Priced, SavingUSD: 0.80}}}
+		Lines: Lines{Warn: Line{Tokens: 160_000, SetBy: Priced, SavingUSD: 0.20},
+			Pause: Line{Tokens: 200_000, SetBy: Priced, SavingUSD: 0.80}}}
 	d.capByWindow()
 	if d.Lines.Pause.Tokens != 200_000 || d.Lines.Warn.Tokens != 160_000 {
 		t.Errorf("1M window: %+v", d.Lines)

@@ -1,4 +1,4 @@
-package linecache
+package lines
 
 import (
 	"fmt"
@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/muthur/context-budget/internal/config"
-	"github.com/muthur/context-budget/internal/lines"
 	"github.com/muthur/context-budget/internal/state"
 	"github.com/muthur/context-budget/internal/window"
 )
@@ -49,7 +48,7 @@ func newFixture(t *testing.T) *fixture {
 }
 
 // at decides at reading c, the transcript grown to c, and reports a hit.
-func (f *fixture) at(c int64) (lines.Lines, bool) {
+func (f *fixture) at(c int64) (Lines, bool) {
 	f.t.Helper()
 	writeClimb(f.t, f.call.Transcript, c)
 	st, err := config.FromEnv(f.call.Getenv)
@@ -111,11 +110,11 @@ func TestCrossing200k(t *testing.T) {
 	ls, _ := f.at(195_000)
 	// No version in the fixture: the table's cautious default.
 	t200 := window.Shipped()
-	if want := window.Standard - t200.DefaultBelow - window.EnoughRoom - t200.StepAllowance; ls.Pause.SetBy != lines.Window || ls.Pause.Tokens != want {
+	if want := window.Standard - t200.DefaultBelow - window.EnoughRoom - t200.StepAllowance; ls.Pause.SetBy != Window || ls.Pause.Tokens != want {
 		t.Fatalf("at 195k: %+v", ls)
 	}
 	ls, hit := f.at(200_001 + 2_499) // within 10k of 195k
-	if hit || ls.Pause.SetBy != lines.Priced {
+	if hit || ls.Pause.SetBy != Priced {
 		t.Errorf("past 200k: hit %v lines %+v", hit, ls)
 	}
 }

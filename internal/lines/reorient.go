@@ -1,4 +1,4 @@
-package policy
+package lines
 
 import (
 	"path/filepath"

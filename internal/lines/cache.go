@@ -1,53 +1,4 @@
-// Package linecache keeps a session's priced lines between hook calls
-// (design §5), so that pricing — parsing the price table, the pass over
-// the transcript, the cost model — runs only when its answer can have
-// changed.
-//
-// The cache of a session is <state dir>/<session_id>.line: a JSON record of
-// the policy's Decision, the reading it was made at, a Key naming
-// everything else it depends on, and the transcript History with its byte
-// offset. It is recomputed only when
-//
-//   - the reading has grown Regrowth (10,000) tokens past the reading it
-//     was made at,
-//   - the reading dropped below it (a compaction, a rewind),
-//   - the reading crossed 200,000 from below (evidence of a 1M window), or
-//   - the Key changed: thresholds, caps, fixed lines, the window variables,
-//     the embedded table's as_of, the size and time of the price override
-//     files, the statusline's window record, the reorientation's stamp,
-//     the transcript's path.
-//
-// A hit reads one small file and stats the override files: no TOML, no
-// pass over the transcript. A recompute resumes the history from its saved
-// offset, so it reads only what Claude Code appended since.
-//
-// # Bounded passes
-//
-// No call reads more than PassSlice bytes of transcript: a pass that
-// starts far behind (the first priced call on a long transcript, a lost
-// cache) reads one slice per call, resuming from its offset, and the
-// entry is marked Partial so that the next call, whatever its reading,
-// goes on with it. Until the pass has caught up the lines stay at what
-// is known: the entry's previous decision when it was complete and made
-// under the same Key, else the lines without pricing (the caps, moved by
-// the window the pass has seen so far). Once it has caught up the lines
-// are priced as usual; the moved-lines rule below covers their move.
-//
-// # Moved lines
-//
-// Priced lines move as measurements settle, and the once-per-climb record
-// (package state) must stay right when they do. The rule, which
-// state.Advance implements: the level due is always judged against the
-// lines in force now; a level fires only when it is higher than the one
-// recorded in this climb; and the climb ends (both notices re-arm) only
-// when the reading falls below both the warn line in force when the last
-// notice fired and the warn line in force now (or the pause line, where a
-// warn line fixed in the environment lies past it). So a line that moves out
-// never re-fires a level already given (the recorded level still covers
-// it), a line that moves in fires the level now due at once (that is its
-// cause), and a moved line alone never re-arms: only a real drop of the
-// reading below both warn lines does.
-package linecache
+package lines
 
 import (
 	"encoding/json"
@@ -57,7 +8,6 @@ import (
 
 	"github.com/muthur/context-budget/internal/config"
 	"github.com/muthur/context-budget/internal/history"
-	"github.com/muthur/context-budget/internal/policy"
 	"github.com/muthur/context-budget/internal/prices"
 	"github.com/muthur/context-budget/internal/reading"
 	"github.com/muthur/context-budget/internal/state"
@@ -84,9 +34,9 @@ const version = "3"
 
 // Entry is what a session's .line file holds.
 type Entry struct {
-	Key      string          `json:"key"`
-	Reading  int64           `json:"reading"`
-	Decision policy.Decision `json:"decision"`
+	Key      string   `json:"key"`
+	Reading  int64    `json:"reading"`
+	Decision Decision `json:"decision"`
 	// Transcript is the path History was read from.
 	Transcript string          `json:"transcript"`
 	History    history.History `json:"history"`
@@ -156,7 +106,7 @@ func (call *Call) Key() string {
 	}
 	b = append(b, "statusline "...)
 	b = append(strconv.AppendInt(b, call.statusline(), 10), '|')
-	b = append(b, "reorient "+policy.ReorientStamp(call.Root, call.ID, call.Transcript)+"|transcript "+call.Transcript...)
+	b = append(b, "reorient "+ReorientStamp(call.Root, call.ID, call.Transcript)+"|transcript "+call.Transcript...)
 	return string(b)
 }
 
@@ -179,7 +129,7 @@ func Load(name string) (e Entry, ok bool) {
 type cached struct {
 	Key        string          `json:"key"`
 	Reading    int64           `json:"reading"`
-	Decision   policy.Decision `json:"decision"`
+	Decision   Decision        `json:"decision"`
 	Transcript string          `json:"transcript"`
 	History    json.RawMessage `json:"history"`
 	Partial    bool            `json:"partial,omitempty"`
@@ -232,14 +182,14 @@ func Fresh(at, now int64) bool {
 // passes) a provisional one. A price override that does not parse is ignored (the
 // hook must not fail; `lines` reports it). hit reports a cache hit. The
 // error is only the save's: the Decision is good either way.
-func DecideCached(call *Call) (d policy.Decision, hit bool, err error) {
+func DecideCached(call *Call) (d Decision, hit bool, err error) {
 	e, hit, err := call.decide()
 	return e.Decision, hit, err
 }
 
 // Peek is DecideCached without saving (NoSave), and with the history the
 // decision came from: what the cold check on a prompt prices with.
-func Peek(call *Call) (policy.Decision, history.History) {
+func Peek(call *Call) (Decision, history.History) {
 	ps := *call
 	ps.NoSave = true
 	if c, ok := load(FileName(call.Dir, call.ID)); ok && c.hit(ps.Key(), call.Reading) {
@@ -277,7 +227,7 @@ func (call *Call) decide() (Entry, bool, error) {
 	e := Entry{Transcript: call.Transcript}
 	// known is the previous decision when it was complete and made under
 	// this key: what the lines stay at while a pass catches up.
-	var known *policy.Decision
+	var known *Decision
 	if ok && c.Transcript == call.Transcript && c.history(&e.History) {
 		if !c.Partial && c.Key == key {
 			known = &c.Decision
@@ -306,7 +256,7 @@ func (call *Call) decide() (Entry, bool, error) {
 	if terr != nil {
 		table, _ = prices.Embedded()
 	}
-	e.Decision = policy.Decide(policy.Input{
+	e.Decision = Decide(Input{
 		Settings: call.Settings, Table: table, History: h,
 		Reading: call.Reading, RequestedModel: call.RequestedModel,
 		Root: call.Root, SessionID: call.ID, TranscriptPath: call.Transcript,
