@@ -7,10 +7,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/muthur/context-budget/internal/climb"
 	"github.com/muthur/context-budget/internal/lines"
 	"github.com/muthur/context-budget/internal/notice"
 	"github.com/muthur/context-budget/internal/operator"
-	"github.com/muthur/context-budget/internal/state"
 )
 
 // frontmatter returns the YAML block at the top of a SKILL.md as
@@ -74,7 +74,7 @@ func TestNoticesPointAtTheSkills(t *testing.T) {
 	goSkill := read(t, "go")
 	ls := lines.Lines{Warn: lines.Line{Tokens: 300_000, SetBy: lines.Cap}, Pause: lines.Line{Tokens: 400_000, SetBy: lines.Cap}}
 	cited := regexp.MustCompile(`/go skill's "([^"]+)"`)
-	for _, level := range []state.Level{state.Warn, state.Pause} {
+	for _, level := range []climb.Level{climb.Warn, climb.Pause} {
 		text := notice.Text(notice.Facts{Level: level, Reading: 410_000, Lines: ls})
 		m := cited.FindStringSubmatch(text)
 		if m == nil {

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/muthur/context-budget/internal/climb"
 	"github.com/muthur/context-budget/internal/state"
 )
 
@@ -128,7 +129,7 @@ func TestHookDeadlineStuckOperatorLock(t *testing.T) {
 	if took-base > totalBudget+300*time.Millisecond {
 		t.Errorf("the hook took %v (a bare process %v), want at most %v more", took, base, totalBudget)
 	}
-	if rec := state.Load(filepath.Join(dir, "s1")); rec.Level != state.Pause {
+	if rec := climb.Load(filepath.Join(dir, "s1")); rec.Level != climb.Pause {
 		t.Errorf("recorded %+v, want the pause", rec)
 	}
 	if out, _ := c.run(nil); out != "" {

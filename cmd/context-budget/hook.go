@@ -7,6 +7,7 @@ import (
 	"runtime/debug"
 	"time"
 
+	"github.com/muthur/context-budget/internal/climb"
 	"github.com/muthur/context-budget/internal/config"
 	"github.com/muthur/context-budget/internal/lines"
 	"github.com/muthur/context-budget/internal/notice"
@@ -111,15 +112,15 @@ func hookNotice(p reading.Payload, getenv func(string) string, g *hookGuard) (st
 	dir := state.Dir(root)
 	call := &lines.Call{Dir: dir, ID: p.SessionID, Root: root, Transcript: p.TranscriptPath,
 		Settings: s, Getenv: getenv, Reading: r.Tokens, RequestedModel: r.RequestedModel, Version: r.Version}
-	bounds := state.Options{LockDeadline: g.recordDeadline(), Gate: g.beginRecord}
+	bounds := climb.Options{LockDeadline: g.recordDeadline(), Gate: g.beginRecord}
 	// The common call, a line-cache hit with nothing to announce, is
 	// answered from the cache's header: the lines in tokens, no JSON.
 	// Only a call that announces needs the whole decision, for its text.
 	if !s.Fixed {
 		if tokens, compactions, ok := lines.Hit(call); ok {
 			bounds.Compactions = compactions
-			level, err := state.AdvanceWith(dir, p.SessionID, r.Tokens, tokens, bounds)
-			if err != nil || level == state.None {
+			level, err := climb.AdvanceWith(dir, p.SessionID, r.Tokens, tokens, bounds)
+			if err != nil || level == climb.None {
 				return "", err
 			}
 			d, ok := lines.Notice(call)
@@ -131,15 +132,15 @@ func hookNotice(p reading.Payload, getenv func(string) string, g *hookGuard) (st
 	}
 	d := decideBy(call, g.pricingDeadline())
 	bounds.Compactions = d.Compactions
-	level, err := state.AdvanceWith(dir, p.SessionID, r.Tokens, d.Lines.Tokens(), bounds)
-	if err != nil || level == state.None {
+	level, err := climb.AdvanceWith(dir, p.SessionID, r.Tokens, d.Lines.Tokens(), bounds)
+	if err != nil || level == climb.None {
 		return "", err
 	}
 	return noticeText(p, s, root, level, r.Tokens, d, getenv, g), nil
 }
 
 // noticeText is the notice for a level that fired and is recorded.
-func noticeText(p reading.Payload, s config.Settings, root string, level state.Level, reading int64, d lines.Decision,
+func noticeText(p reading.Payload, s config.Settings, root string, level climb.Level, reading int64, d lines.Decision,
 	getenv func(string) string, g *hookGuard) string {
 	facts := notice.Facts{
 		Level:       level,

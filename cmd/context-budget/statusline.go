@@ -6,6 +6,7 @@ import (
 	"os"
 	"strconv"
 
+	"github.com/muthur/context-budget/internal/climb"
 	"github.com/muthur/context-budget/internal/config"
 	"github.com/muthur/context-budget/internal/lines"
 	"github.com/muthur/context-budget/internal/notice"
@@ -326,9 +327,9 @@ func statusLine(p statusPayload, getenv func(string) string, color bool) string 
 	var next string
 	level := ls.Tokens().Due(r.Tokens)
 	switch level {
-	case state.None:
+	case climb.None:
 		next = "warn " + notice.K(ls.Warn.Tokens) + " (" + string(ls.Warn.SetBy) + ")"
-	case state.Warn:
+	case climb.Warn:
 		next = "pause " + notice.K(ls.Pause.Tokens) + " (" + string(ls.Pause.SetBy) + ")"
 	default:
 		next = "past pause " + notice.K(ls.Pause.Tokens) + " (" + string(ls.Pause.SetBy) + ")"
@@ -356,12 +357,12 @@ func relayWords(m *lines.Money) string {
 }
 
 // colorize wraps s in the ANSI colour of a level: green, yellow, red.
-func colorize(l state.Level, s string) string {
+func colorize(l climb.Level, s string) string {
 	code := "32"
 	switch l {
-	case state.Warn:
+	case climb.Warn:
 		code = "33"
-	case state.Pause:
+	case climb.Pause:
 		code = "31"
 	}
 	return "\x1b[" + code + "m" + s + "\x1b[0m"

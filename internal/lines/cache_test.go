@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/muthur/context-budget/internal/climb"
 	"github.com/muthur/context-budget/internal/config"
 	"github.com/muthur/context-budget/internal/state"
 	"github.com/muthur/context-budget/internal/window"
@@ -143,28 +144,28 @@ func TestBadOverrideIgnored(t *testing.T) {
 	}
 }
 
-// The moved-line rule of the package doc, through state.Advance.
+// The moved-line rule of the package doc, through climb.Advance.
 func TestMovedLines(t *testing.T) {
 	dir := t.TempDir()
-	first := state.Lines{Warn: 169_872, Pause: 200_641}
-	out := state.Lines{Warn: 190_000, Pause: 220_000}
-	in := state.Lines{Warn: 120_000, Pause: 150_000}
+	first := climb.LineTokens{Warn: 169_872, Pause: 200_641}
+	out := climb.LineTokens{Warn: 190_000, Pause: 220_000}
+	in := climb.LineTokens{Warn: 120_000, Pause: 150_000}
 	for _, st := range []struct {
 		name    string
 		reading int64
-		lines   state.Lines
-		want    state.Level
+		lines   climb.LineTokens
+		want    climb.Level
 	}{
-		{"warn fires", 175_000, first, state.Warn},
-		{"lines move out: no re-fire, no re-arm", 180_000, out, state.None},
-		{"past the moved warn: already given", 195_000, out, state.None},
-		{"past the moved pause: due, fires", 221_000, out, state.Pause},
-		{"lines move in: pause already given", 221_000, in, state.None},
-		{"a real drop below both warns re-arms", 100_000, in, state.None},
-		{"the next climb warns again", 125_000, in, state.Warn},
-		{"lines move in past the reading: pause due at once", 130_000, state.Lines{Warn: 110_000, Pause: 128_000}, state.Pause},
+		{"warn fires", 175_000, first, climb.Warn},
+		{"lines move out: no re-fire, no re-arm", 180_000, out, climb.None},
+		{"past the moved warn: already given", 195_000, out, climb.None},
+		{"past the moved pause: due, fires", 221_000, out, climb.Pause},
+		{"lines move in: pause already given", 221_000, in, climb.None},
+		{"a real drop below both warns re-arms", 100_000, in, climb.None},
+		{"the next climb warns again", 125_000, in, climb.Warn},
+		{"lines move in past the reading: pause due at once", 130_000, climb.LineTokens{Warn: 110_000, Pause: 128_000}, climb.Pause},
 	} {
-		got, err := state.Advance(dir, "s", st.reading, st.lines)
+		got, err := climb.Advance(dir, "s", st.reading, st.lines)
 		if err != nil || got != st.want {
 			t.Errorf("%s: %v %v, want %v", st.name, got, err, st.want)
 		}

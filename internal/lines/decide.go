@@ -64,8 +64,8 @@ type Decision struct {
 	TTL           string         `json:"ttl,omitempty"`
 	AsOf          string         `json:"as_of,omitempty"`
 	Window        window.Window  `json:"window"`
-	// Compactions counts the compactions the history saw: the state's
-	// once-per-climb rule re-arms on a new one (state.AdvanceIn).
+	// Compactions counts the compactions the history saw: the
+	// once-per-climb rule re-arms on a new one (climb.AdvanceIn).
 	Compactions int `json:"compactions,omitempty"`
 	// Spread is how far real sessions' carrying on scatters around the
 	// forecast, and PaceFrom names the prior the pace was shrunk towards

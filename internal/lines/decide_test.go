@@ -11,9 +11,9 @@ import (
 	"github.com/muthur/context-budget/internal/window"
 )
 
-// climb is the pinned example's history at reading c: the first response
+// climbHistory is the pinned example's history at reading c: the first response
 // at 40,000 (38,000 read), 2,500 more per response, 5m writes.
-func climb(model string, c int64) *history.History {
+func climbHistory(model string, c int64) *history.History {
 	k := int((c - 40_000) / 2_500)
 	return &history.History{
 		Responses: k + 1, Requests: k + 1, Peak: c,
@@ -48,7 +48,7 @@ func decide(t *testing.T, env map[string]string, model string, c int64) Decision
 	for k, v := range env {
 		e[k] = v
 	}
-	return Decide(Input{Settings: settings(t, e), Table: table(t), History: climb(model, c), Reading: c})
+	return Decide(Input{Settings: settings(t, e), Table: table(t), History: climbHistory(model, c), Reading: c})
 }
 
 func near(a, b float64) bool { return math.Abs(a-b) < 1e-9 }
@@ -189,7 +189,7 @@ func TestWindowCap(t *testing.T) {
 // Haiku 4.5 is cheap: its priced lines (the design's estimator, §4) land
 // past a 200k window, so the window sets both.
 func TestHaikuWindow(t *testing.T) {
-	h := climb("claude-haiku-4-5-20251001", 150_000)
+	h := climbHistory("claude-haiku-4-5-20251001", 150_000)
 	s := settings(t, map[string]string{config.EnvRate: config.RateSinceBoundary})
 	free := Decide(Input{Settings: s, Table: table(t), History: h, Reading: 150_000, StatuslineWindow: 2_000_000})
 	if free.Lines.Warn.SetBy != Priced || free.Lines.Warn.Tokens < 200_000 {
@@ -205,7 +205,7 @@ func TestHaikuWindow(t *testing.T) {
 // rates.
 func TestBand(t *testing.T) {
 	tb := table(t)
-	h := climb("claude-haiku-5-5", 150_000)
+	h := climbHistory("claude-haiku-5-5", 150_000)
 	d := Decide(Input{Settings: settings(t, nil), Table: tb, History: h, Reading: 150_000, StatuslineWindow: 1_000_000})
 	base, _ := d.Cost.Line(0.80)
 	if d.Band == nil || base <= d.BandAbove {

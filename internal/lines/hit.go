@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"strconv"
 
+	"github.com/muthur/context-budget/internal/climb"
 	"github.com/muthur/context-budget/internal/reading"
-	"github.com/muthur/context-budget/internal/state"
 )
 
 // The cache file starts with a one-line header that answers the common
@@ -72,7 +72,7 @@ func entryJSON(data []byte) (head, js []byte, whole bool) {
 }
 
 // parseHeader reads a header line; ok is false when it is malformed.
-func parseHeader(head []byte) (reading int64, lines state.Lines, compactions int, key string, ok bool) {
+func parseHeader(head []byte) (reading int64, tokens climb.LineTokens, compactions int, key string, ok bool) {
 	rest := string(head[len(hitTag):])
 	var nums [4]int64
 	for i := range nums {
@@ -81,19 +81,19 @@ func parseHeader(head []byte) (reading int64, lines state.Lines, compactions int
 			j++
 		}
 		if j == len(rest) {
-			return 0, state.Lines{}, 0, "", false
+			return 0, climb.LineTokens{}, 0, "", false
 		}
 		n, err := strconv.ParseInt(rest[:j], 10, 64)
 		if err != nil || n < 0 {
-			return 0, state.Lines{}, 0, "", false
+			return 0, climb.LineTokens{}, 0, "", false
 		}
 		nums[i], rest = n, rest[j+1:]
 	}
 	key, err := strconv.Unquote(rest)
 	if err != nil || nums[1] <= 0 || nums[2] <= 0 || nums[3] > 1<<20 {
-		return 0, state.Lines{}, 0, "", false
+		return 0, climb.LineTokens{}, 0, "", false
 	}
-	return nums[0], state.Lines{Warn: nums[1], Pause: nums[2]}, int(nums[3]), key, true
+	return nums[0], climb.LineTokens{Warn: nums[1], Pause: nums[2]}, int(nums[3]), key, true
 }
 
 // maxHeader bounds what a hit reads: the header is well under it (the key
@@ -103,7 +103,7 @@ const maxHeader = 4 << 10
 // headerLines is a cache file's header as read for one Call.
 type headerLines struct {
 	at          int64 // the reading the entry was made at
-	tokens      state.Lines
+	tokens      climb.LineTokens
 	compactions int
 	// status and notice are the S and N lines, without their newline;
 	// nil when the file lacks them (an older build wrote it).
@@ -142,14 +142,15 @@ func readHeaderLines(call *Call, buf []byte) (h headerLines, found, ok bool) {
 }
 
 // Hit answers a call from the cache's header alone: the lines in tokens
-// and the session's compactions when the cache was made under the Key call has now and still holds at
-// call.Reading (see Fresh). ok is false otherwise, and the caller goes
-// through DecideCached. It reads at most one small block of the file.
-func Hit(call *Call) (lines state.Lines, compactions int, ok bool) {
+// and the session's compactions when the cache was made under the Key
+// call has now and still holds at call.Reading (see Fresh). ok is false
+// otherwise, and the caller goes through DecideCached. It reads at most
+// one small block of the file.
+func Hit(call *Call) (tokens climb.LineTokens, compactions int, ok bool) {
 	var buf [maxHeader]byte
 	h, _, ok := readHeaderLines(call, buf[:])
 	if !ok || !Fresh(h.at, call.Reading) {
-		return state.Lines{}, 0, false
+		return climb.LineTokens{}, 0, false
 	}
 	return h.tokens, h.compactions, true
 }

@@ -6,8 +6,8 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/muthur/context-budget/internal/climb"
 	"github.com/muthur/context-budget/internal/config"
-	"github.com/muthur/context-budget/internal/state"
 )
 
 // TestHitAgreesWithDecideCached: wherever DecideCached would answer from the cache,
@@ -97,7 +97,7 @@ func TestParseHeader(t *testing.T) {
 		t.Fatalf("rest %q", rest)
 	}
 	r, ls, n, key, ok := parseHeader(head)
-	if !ok || r != 65_000 || ls != (state.Lines{Warn: 170_000, Pause: 200_000}) || n != 2 || key != e.Key {
+	if !ok || r != 65_000 || ls != (climb.LineTokens{Warn: 170_000, Pause: 200_000}) || n != 2 || key != e.Key {
 		t.Fatalf("parseHeader(%q) = %d %+v %d %q %v", head, r, ls, n, key, ok)
 	}
 	for _, bad := range []string{"H ", "H 1 2", "H 1 2 3", "H 1 2 3 4", "H x 2 3 4 \"k\"", "H 1 2 3 4 k", "H 1 2 3 4 \"k",

@@ -28,7 +28,7 @@ func writeRows(t *testing.T, root string, from, n int, step float64) {
 func TestLedgerPrior(t *testing.T) {
 	root := t.TempDir()
 	s := settings(t, map[string]string{})
-	h := climb("claude-opus-4-6", 150_000)
+	h := climbHistory("claude-opus-4-6", 150_000)
 	in := Input{Settings: s, Table: table(t), History: h, Reading: 150_000, Root: root, SessionID: "me"}
 
 	writeRows(t, root, 0, 4, 500)

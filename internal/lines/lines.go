@@ -1,8 +1,8 @@
 package lines
 
 import (
+	"github.com/muthur/context-budget/internal/climb"
 	"github.com/muthur/context-budget/internal/config"
-	"github.com/muthur/context-budget/internal/state"
 )
 
 // SetBy names what set a line.
@@ -46,7 +46,8 @@ func Fixed(s config.Settings) Lines {
 	return ls
 }
 
-// Tokens returns the two lines as the state package compares them.
-func (ls Lines) Tokens() state.Lines {
-	return state.Lines{Warn: ls.Warn.Tokens, Pause: ls.Pause.Tokens}
+// Tokens returns the two lines in tokens, as the once-per-climb rule
+// (package climb) compares them.
+func (ls Lines) Tokens() climb.LineTokens {
+	return climb.LineTokens{Warn: ls.Warn.Tokens, Pause: ls.Pause.Tokens}
 }

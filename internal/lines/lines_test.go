@@ -3,8 +3,8 @@ package lines
 import (
 	"testing"
 
+	"github.com/muthur/context-budget/internal/climb"
 	"github.com/muthur/context-budget/internal/config"
-	"github.com/muthur/context-budget/internal/state"
 )
 
 func TestFixed(t *testing.T) {
@@ -21,7 +21,7 @@ func TestFixed(t *testing.T) {
 		if got != tc.want {
 			t.Errorf("Fixed(%+v) = %+v, want %+v", tc.s, got, tc.want)
 		}
-		if tok := got.Tokens(); tok != (state.Lines{Warn: tc.want.Warn.Tokens, Pause: tc.want.Pause.Tokens}) {
+		if tok := got.Tokens(); tok != (climb.LineTokens{Warn: tc.want.Warn.Tokens, Pause: tc.want.Pause.Tokens}) {
 			t.Errorf("Tokens() = %+v", tok)
 		}
 	}

@@ -19,7 +19,7 @@ func TestReorientFromTheLedger(t *testing.T) {
 	os.WriteFile(transcript, nil, 0o644)
 	before := ReorientStamp(root, "s", transcript)
 
-	in := Input{Settings: settings(t, nil), Table: table(t), History: climb("claude-opus-4-6", 210_000), Reading: 210_000,
+	in := Input{Settings: settings(t, nil), Table: table(t), History: climbHistory("claude-opus-4-6", 210_000), Reading: 210_000,
 		Root: root, SessionID: "s", TranscriptPath: transcript}
 	est := Decide(in)
 	if est.Reorientation.Source != SourceEstimate {

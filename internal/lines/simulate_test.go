@@ -7,9 +7,9 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/muthur/context-budget/internal/climb"
 	"github.com/muthur/context-budget/internal/config"
 	"github.com/muthur/context-budget/internal/history"
-	"github.com/muthur/context-budget/internal/state"
 
 	"github.com/muthur/context-budget/internal/sharedtest"
 )
@@ -18,7 +18,7 @@ import (
 // the hook's decision after each own response, as Claude Code would after
 // each tool call. It returns the levels fired before the first compaction
 // and whether a compaction came.
-func simulate(t *testing.T, src []byte, env map[string]string) (fired []state.Level, compacted bool) {
+func simulate(t *testing.T, src []byte, env map[string]string) (fired []climb.Level, compacted bool) {
 	t.Helper()
 	f := newFixture(t)
 	for k, v := range env {
@@ -53,11 +53,11 @@ func simulate(t *testing.T, src []byte, env map[string]string) (fired []state.Le
 		if err != nil {
 			t.Fatal(err)
 		}
-		level, err := state.Advance(f.call.Dir, f.call.ID, f.call.Reading, d.Lines.Tokens())
+		level, err := climb.Advance(f.call.Dir, f.call.ID, f.call.Reading, d.Lines.Tokens())
 		if err != nil {
 			t.Fatal(err)
 		}
-		if level != state.None {
+		if level != climb.None {
 			fired = append(fired, level)
 			t.Logf("%v at %d: warn %d (%s), pause %d (%s)", level, f.call.Reading,
 				d.Lines.Warn.Tokens, d.Lines.Warn.SetBy, d.Lines.Pause.Tokens, d.Lines.Pause.SetBy)
@@ -79,7 +79,7 @@ func TestRealTranscriptsPauseBeforeCompaction(t *testing.T) {
 		}
 		for _, env := range []map[string]string{nil, {config.EnvLines: "fixed"}} {
 			fired, compacted := simulate(t, src, env)
-			if !compacted || len(fired) == 0 || fired[len(fired)-1] != state.Pause {
+			if !compacted || len(fired) == 0 || fired[len(fired)-1] != climb.Pause {
 				t.Errorf("%s %v: fired %v before the compaction (compacted %v)", name, env, fired, compacted)
 			}
 		}
@@ -95,7 +95,7 @@ func TestHaikuClimbNoticedBeforeCompaction(t *testing.T) {
 	src = bytes.ReplaceAll(src, []byte("claude-opus-4-6"), []byte("claude-haiku-4-5-20251001"))
 	src = append(src, `{"type":"system","subtype":"compact_boundary","compactMetadata":{"trigger":"auto","preTokens":170000}}`+"\n"...)
 	fired, compacted := simulate(t, src, nil)
-	if !compacted || len(fired) != 2 || fired[0] != state.Warn || fired[1] != state.Pause {
+	if !compacted || len(fired) != 2 || fired[0] != climb.Warn || fired[1] != climb.Pause {
 		t.Errorf("fired %v before the compaction (compacted %v)", fired, compacted)
 	}
 }

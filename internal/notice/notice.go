@@ -10,8 +10,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/muthur/context-budget/internal/climb"
 	"github.com/muthur/context-budget/internal/lines"
-	"github.com/muthur/context-budget/internal/state"
 )
 
 // spread says the band around the carrying-on figure, e.g. "8 in 10
@@ -25,7 +25,7 @@ func spread(m *lines.Money) string {
 
 // Facts are what a notice says.
 type Facts struct {
-	Level   state.Level
+	Level   climb.Level
 	Reading int64
 	Lines   lines.Lines
 	// Money is set when pricing ran, whichever rule set the line.
@@ -90,11 +90,11 @@ func why(l lines.Line, name string, f Facts) string {
 func Text(f Facts) string {
 	var b strings.Builder
 	switch f.Level {
-	case state.Warn:
+	case climb.Warn:
 		l := f.Lines.Warn
 		fmt.Fprintf(&b, "Context budget: this session carries ~%s tokens of context, past the %s warning line (%s).",
 			K(f.Reading), K(l.Tokens), why(l, "warn", f))
-	case state.Pause:
+	case climb.Pause:
 		l := f.Lines.Pause
 		fmt.Fprintf(&b, "Context budget: this session carries ~%s tokens of context, past the %s pause line (%s).",
 			K(f.Reading), K(l.Tokens), why(l, "pause", f))
@@ -118,7 +118,7 @@ func Text(f Facts) string {
 		fmt.Fprintf(&b, " Relaying now costs about %s up front (the summary turn and the successor's re-orientation, priced from %s) and %s %s over the next 100k tokens of work against carrying on at about %s. Give the operator these figures in your report.",
 			USD(m.UpfrontUSD), source, verb, USD(saving), carry)
 	}
-	if f.Level == state.Warn {
+	if f.Level == climb.Warn {
 		room := max(f.Lines.Pause.Tokens-f.Reading, 0)
 		fmt.Fprintf(&b, "\n\nThe pause line is at %s: about %s tokens of room. Judge whether the work in hand fits in that room. If it does, finish it, and say in your report that the context-budget warning came and why you did not stop. If it does not, steer to the best stopping point you can reach within that room, start nothing you cannot finish before it, and stop there as the %s skill's \"Stopping partway releases the plan\" says; then end as below. At the pause line this notice comes back as the pause.",
 			K(f.Lines.Pause.Tokens), K(room), f.Skill("go"))

@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/muthur/context-budget/internal/climb"
 	"github.com/muthur/context-budget/internal/lines"
-	"github.com/muthur/context-budget/internal/state"
 )
 
 func TestK(t *testing.T) {
@@ -28,7 +28,7 @@ func TestEndings(t *testing.T) {
 		manual = "end your turn offering /relay; do not run it unasked"
 		offer  = "If you'd rather I ask before relaying, say so."
 	)
-	for _, level := range []state.Level{state.Warn, state.Pause} {
+	for _, level := range []climb.Level{climb.Warn, climb.Pause} {
 		for _, tc := range []struct {
 			manual, offer bool
 			want, not     []string
@@ -83,7 +83,7 @@ func TestUSD(t *testing.T) {
 func TestSpread(t *testing.T) {
 	m := &lines.Money{UpfrontUSD: 1, SavingUSD: 2, CarryOnUSD: 9, CarryOnLowUSD: 4.16, CarryOnHighUSD: 18.6, Share: 0.8,
 		Source: "an estimate", PaceFrom: "the prior fitted on 186 real sessions"}
-	got := Text(Facts{Level: state.Pause, Reading: 210_000, Lines: lines.Lines{Pause: lines.Line{Tokens: 200_000, SetBy: lines.Cap}}, Money: m})
+	got := Text(Facts{Level: climb.Pause, Reading: 210_000, Lines: lines.Lines{Pause: lines.Line{Tokens: 200_000, SetBy: lines.Cap}}, Money: m})
 	for _, want := range []string{"against carrying on at about $9.00 (8 in 10 sessions $4.16–$18.60)",
 		"priced from an estimate; the pace of work from the prior fitted on 186 real sessions)"} {
 		if !strings.Contains(got, want) {
@@ -91,7 +91,7 @@ func TestSpread(t *testing.T) {
 		}
 	}
 	m.Share, m.PaceFrom = 0, ""
-	if got := Text(Facts{Level: state.Pause, Reading: 210_000, Lines: lines.Lines{Pause: lines.Line{Tokens: 200_000, SetBy: lines.Cap}}, Money: m}); strings.Contains(got, "sessions $") || strings.Contains(got, "pace of work") {
+	if got := Text(Facts{Level: climb.Pause, Reading: 210_000, Lines: lines.Lines{Pause: lines.Line{Tokens: 200_000, SetBy: lines.Cap}}, Money: m}); strings.Contains(got, "sessions $") || strings.Contains(got, "pace of work") {
 		t.Errorf("a band or a prior without one:\n%s", got)
 	}
 }

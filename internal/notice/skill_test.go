@@ -4,15 +4,15 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/muthur/context-budget/internal/climb"
 	"github.com/muthur/context-budget/internal/lines"
-	"github.com/muthur/context-budget/internal/state"
 )
 
 // TestSkillNames: every skill a notice names carries the prefix of the
 // route it was installed by, and none is left bare.
 func TestSkillNames(t *testing.T) {
 	ls := lines.Lines{Warn: lines.Line{Tokens: 300_000, SetBy: lines.Cap}, Pause: lines.Line{Tokens: 400_000, SetBy: lines.Cap}}
-	for _, level := range []state.Level{state.Warn, state.Pause} {
+	for _, level := range []climb.Level{climb.Warn, climb.Pause} {
 		for _, manual := range []bool{false, true} {
 			f := Facts{Level: level, Reading: 410_000, Lines: ls, Manual: manual, SkillPrefix: "context-budget:"}
 			text := Text(f)

@@ -7,7 +7,7 @@
 // matter are decoded (a cheap byte test, as internal/reading does), and a
 // response is evaluated when its last record has been seen, exactly as the
 // hook would evaluate it if the transcript ended there. The decision after
-// each response is state.Step, the rule the hook applies under its lock, so
+// each response is climb.Step, the rule the hook applies under its lock, so
 // a replay and the real hook agree notice for notice.
 //
 // The lines and the cost model come in through two seams: Model (the lines

@@ -4,9 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 
+	"github.com/muthur/context-budget/internal/climb"
 	"github.com/muthur/context-budget/internal/lines"
-
-	"github.com/muthur/context-budget/internal/state"
 	"github.com/muthur/context-budget/internal/transcript"
 )
 
@@ -16,7 +15,7 @@ type walker struct {
 	prices Prices
 	series bool
 
-	st    state.Record // what the hook's state file would hold
+	st    climb.Record // what the hook's climb record would hold
 	cur   *response    // the response not yet evaluated
 	held  []held
 	carry carry
@@ -169,18 +168,18 @@ func (w *walker) finish() {
 	if cm, ok := w.model.(interface{ Compactions() int }); ok {
 		compactions = cm.Compactions()
 	}
-	next, fire := state.StepIn(w.st, c.reading, ls.Tokens(), compactions)
+	next, fire := climb.StepIn(w.st, c.reading, ls.Tokens(), compactions)
 	w.st = next
-	if fire == state.None {
+	if fire == climb.None {
 		return
 	}
 	line := ls.Warn
-	if fire == state.Pause {
+	if fire == climb.Pause {
 		line = ls.Pause
 	}
 	s.Notices = append(s.Notices, Notice{Level: fire.String(), Reading: c.reading,
 		Line: line.Tokens, SetBy: line.SetBy, Response: k})
-	if fire != state.Pause {
+	if fire != climb.Pause {
 		return
 	}
 	p := Pause{Response: k, Reading: c.reading}

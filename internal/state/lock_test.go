@@ -56,9 +56,6 @@ func TestLockRefusesSymlink(t *testing.T) {
 	if _, err := os.Lstat(outside); !os.IsNotExist(err) {
 		t.Errorf("the link's target was created: %v", err)
 	}
-	if got, err := Advance(dir, "s1", 500, std); err == nil || got != None {
-		t.Errorf("Advance through a linked lock = %v, %v; want None and an error", got, err)
-	}
 }
 
 // A state folder that is a symbolic link out of the project (committed
@@ -77,9 +74,6 @@ func TestEnsureRefusesLinkOut(t *testing.T) {
 		if err := Ensure(dir); err == nil {
 			t.Errorf("%s linked out: Ensure made the folder", link)
 		}
-		if got, err := Advance(dir, "s1", 500, std); err == nil || got != None {
-			t.Errorf("%s linked out: Advance = %v, %v; want None and an error", link, got, err)
-		}
 		if err := WriteFile(filepath.Join(dir, "s1.line"), []byte("x")); err == nil {
 			t.Errorf("%s linked out: WriteFile wrote", link)
 		}
@@ -89,23 +83,6 @@ func TestEnsureRefusesLinkOut(t *testing.T) {
 		}
 		if data, _ := os.ReadFile(filepath.Join(outside, "s1")); string(data) != "theirs\n" {
 			t.Errorf("%s linked out: the outside file was replaced: %q", link, data)
-		}
-	}
-}
-
-// A tampered state file whose lines no computation gives is no state: a
-// warn line of −3·10¹⁸ would re-arm on every call (issue 20, class 2).
-func TestLoadRefusesHostileRecord(t *testing.T) {
-	dir := t.TempDir()
-	for _, body := range []string{
-		`{"level":"pause","lines":{"Warn":-3000000000000000000,"Pause":400},"reading":500}`,
-		`{"level":"warn","lines":{"Warn":300,"Pause":0},"reading":305}`,
-		`{"level":"warn","lines":{"Warn":300,"Pause":400},"reading":-1}`,
-	} {
-		name := filepath.Join(dir, "s1")
-		os.WriteFile(name, []byte(body), 0o644)
-		if rec := Load(name); rec.Level != None {
-			t.Errorf("Load(%s) = %+v, want no state", body, rec)
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package state
+package climb
 
 import (
 	"encoding/json"
@@ -9,8 +9,8 @@ import (
 // matcher, not by encoding/json.
 func TestPlainRecordWritten(t *testing.T) {
 	for _, rec := range []Record{
-		{Name: "warn", Lines: Lines{Warn: 120_000, Pause: 160_000}, Reading: 121_500},
-		{Name: "pause", Lines: Lines{Warn: 1, Pause: 2}, Reading: 0, Compactions: 3},
+		{Name: "warn", Lines: LineTokens{Warn: 120_000, Pause: 160_000}, Reading: 121_500},
+		{Name: "pause", Lines: LineTokens{Warn: 1, Pause: 2}, Reading: 0, Compactions: 3},
 	} {
 		data, _ := json.Marshal(rec)
 		got, ok := plainRecord(append(data, '\n'))
@@ -48,7 +48,7 @@ func FuzzEncodeRecord(f *testing.F) {
 	f.Add("pause", int64(-1), int64(2), int64(0), -3)
 	f.Add("Warn\"", int64(1), int64(2), int64(3), 4)
 	f.Fuzz(func(t *testing.T, name string, warn, pause, reading int64, compactions int) {
-		rec := Record{Name: name, Lines: Lines{Warn: warn, Pause: pause}, Reading: reading, Compactions: compactions}
+		rec := Record{Name: name, Lines: LineTokens{Warn: warn, Pause: pause}, Reading: reading, Compactions: compactions}
 		want, _ := json.Marshal(rec)
 		if got := encodeRecord(rec); string(got) != string(want)+"\n" {
 			t.Fatalf("encodeRecord(%+v) = %s, json.Marshal %s", rec, got, want)

@@ -1,4 +1,4 @@
-package state
+package climb
 
 import (
 	"fmt"
@@ -9,12 +9,12 @@ import (
 // TestStep pins the once-per-climb rule and checks that Advance, which
 // applies it to the state file, decides alike.
 func TestStep(t *testing.T) {
-	caps := Lines{Warn: 300_000, Pause: 400_000}
-	moved := Lines{Warn: 200_000, Pause: 250_000}
-	inverted := Lines{Warn: 200_000, Pause: 152_000}
+	caps := LineTokens{Warn: 300_000, Pause: 400_000}
+	moved := LineTokens{Warn: 200_000, Pause: 250_000}
+	inverted := LineTokens{Warn: 200_000, Pause: 152_000}
 	type call struct {
 		reading int64
-		lines   Lines
+		lines   LineTokens
 	}
 	tests := []struct {
 		name  string

@@ -1,11 +1,11 @@
-package state
+package climb
 
 import "testing"
 
 // A compaction re-arms both notices even when the context it leaves lies
 // above a warn line priced low.
 func TestCompactionRearms(t *testing.T) {
-	ls := Lines{Warn: 64_000, Pause: 77_000}
+	ls := LineTokens{Warn: 64_000, Pause: 77_000}
 	rec, fire := StepIn(Record{}, 117_000, ls, 0)
 	if fire != Pause {
 		t.Fatalf("fire %v", fire)

@@ -1,0 +1,106 @@
+// Package climb keeps what the hook has announced in a session's current
+// climb, so that each notice fires once per climb (design §5): the levels,
+// the rule (Step), the record it keeps in the state folder and Advance,
+// which applies the rule to the record under the folder's lock.
+//
+// The record of a session is one small file of the state folder (package
+// state), <dir>/<session_id>, holding the highest level announced and the
+// lines in force when it fired. Claude Code runs PostToolUse hooks
+// concurrently for parallel tool calls, so the read-decide-write step runs
+// under an exclusive lock on <dir>/<session_id>.lock, and the file is
+// replaced atomically (temp file, rename). A notice is sent only after its
+// record is on disk: one that cannot be recorded would repeat on every
+// call. A call with nothing to record or clear (the common one, under the
+// warn line or already announced) decides from an unlocked read and
+// touches nothing: no folder, no lock.
+//
+// The rules:
+//
+//   - A climb ends, and both notices re-arm, only when the reading falls
+//     below the warn line in force when the last notice fired and below the
+//     warn line in force now (below the pause line, where a warn line fixed
+//     in the environment lies past it). A line that moves does not by itself clear
+//     or skip a level; a compaction re-arms.
+//   - The level due is pause at or past the current pause line, warn at or
+//     past the current warn line. Only a level higher than the one recorded
+//     fires, so jumping straight past the pause fires the pause alone.
+package climb
+
+// Level is how far a climb has gone.
+type Level int
+
+// The levels, in order.
+const (
+	None Level = iota
+	Warn
+	Pause
+)
+
+func (l Level) String() string {
+	switch l {
+	case Warn:
+		return "warn"
+	case Pause:
+		return "pause"
+	}
+	return "none"
+}
+
+// LineTokens are the warn and pause lines in tokens: all the
+// once-per-climb rule compares (lines.Lines.Tokens gives them, what set
+// each line aside).
+type LineTokens struct {
+	Warn, Pause int64
+}
+
+// Due reports the level a reading has reached against lines.
+func (ls LineTokens) Due(reading int64) Level {
+	switch {
+	case reading >= ls.Pause:
+		return Pause
+	case reading >= ls.Warn:
+		return Warn
+	}
+	return None
+}
+
+// Lowest is the line where a climb starts: the warn line, or the pause
+// line when a warn line fixed in the environment lies past a priced or
+// window pause. Re-arming under the warn line alone would clear a pause
+// on every call whose reading sits between the two, and repeat it.
+func (ls LineTokens) Lowest() int64 {
+	return min(ls.Warn, ls.Pause)
+}
+
+// Record is what a session's record, <dir>/<session_id>, holds.
+type Record struct {
+	Level   Level      `json:"-"`
+	Name    string     `json:"level"`
+	Lines   LineTokens `json:"lines"`
+	Reading int64      `json:"reading"`
+	// Compactions is how many compactions the session had when the
+	// level was announced: a later one ends the climb (design §5).
+	Compactions int `json:"compactions,omitempty"`
+}
+
+// Step is the once-per-climb rule itself, without the file: given what was
+// recorded, a reading and the lines in force, it returns what to record
+// next and the level to announce (None for silence). Advance applies it
+// under the session's lock; replay applies it to past transcripts, so both
+// decide alike.
+func Step(rec Record, reading int64, lines LineTokens) (next Record, fire Level) {
+	return StepIn(rec, reading, lines, rec.Compactions)
+}
+
+// StepIn is Step for a session that has had compactions compactions so
+// far (see AdvanceIn).
+func StepIn(rec Record, reading int64, lines LineTokens, compactions int) (next Record, fire Level) {
+	if rec.Level != None && (reading < min(rec.Lines.Lowest(), lines.Lowest()) || compactions > rec.Compactions) {
+		rec = Record{}
+	}
+	due := lines.Due(reading)
+	if due <= rec.Level {
+		return rec, None
+	}
+	return Record{Level: due, Name: due.String(), Lines: lines, Reading: reading, Compactions: compactions}, due
+}
