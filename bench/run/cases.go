@@ -212,7 +212,7 @@ func lineCacheStamp(c benchCase) string {
 		Cwd string `json:"cwd"`
 	}
 	json.Unmarshal(c.payload(0), &p)
-	files, _ := filepath.Glob(filepath.Join(state.Dir(p.Cwd), "*.line"))
+	files, _ := filepath.Glob(filepath.Join(state.Dir(p.Cwd), "*"+state.LineSuffix))
 	var b strings.Builder
 	for _, f := range files {
 		if fi, err := os.Stat(f); err == nil {

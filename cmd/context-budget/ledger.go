@@ -240,7 +240,7 @@ func operatorOf(root, session string) string {
 	if !state.PlainName(session) {
 		return ""
 	}
-	data, err := reading.ReadFile(filepath.Join(state.Dir(root), session+".operator"), reading.MaxSideFile)
+	data, err := reading.ReadFile(filepath.Join(state.Dir(root), session+state.OperatorSuffix), reading.MaxSideFile)
 	if err != nil {
 		return ""
 	}

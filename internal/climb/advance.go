@@ -69,7 +69,7 @@ func AdvanceWith(dir, session string, reading int64, lines LineTokens, o Options
 	if deadline.IsZero() {
 		deadline = time.Now().Add(state.LockWait)
 	}
-	unlock, err := state.LockBy(filepath.Join(dir, session+".lock"), deadline)
+	unlock, err := state.LockBy(filepath.Join(dir, session+state.LockSuffix), deadline)
 	if err != nil {
 		return None, err
 	}

@@ -114,7 +114,7 @@ type resume struct {
 }
 
 func resumeFile(dir, id string) string {
-	return filepath.Join(dir, id+".resume")
+	return filepath.Join(dir, id+state.ResumeSuffix)
 }
 
 // OnStart handles one SessionStart call: for a resumed or forked session

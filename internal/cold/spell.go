@@ -29,7 +29,7 @@ type Spell struct {
 
 // SpellFile is the spell file of a session.
 func SpellFile(dir, id string) string {
-	return filepath.Join(dir, id+".cold")
+	return filepath.Join(dir, id+state.ColdSuffix)
 }
 
 // SpellID names the spell that follows the response with message id and

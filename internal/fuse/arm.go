@@ -38,7 +38,7 @@ type Loop struct {
 
 // FileName is a session's fuse file.
 func FileName(dir, session string) string {
-	return filepath.Join(dir, session+".fuse")
+	return filepath.Join(dir, session+state.FuseSuffix)
 }
 
 // TallyName is a session's saved tally.
@@ -48,7 +48,7 @@ func TallyName(dir, session string) string {
 
 // lockName is the lock the fuse file and the tally are changed under.
 func lockName(dir, session string) string {
-	return filepath.Join(dir, session+".fuse.lock")
+	return filepath.Join(dir, session+state.FuseSuffix+state.LockSuffix)
 }
 
 // LoadArm reads a session's fuse file; ok false when there is none or it

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/muthur/context-budget/internal/state"
 )
 
 // The threat the lift guard meets is a model that follows a suggestion
@@ -114,7 +116,7 @@ func bashLifts(command, root string) string {
 }
 
 // stateSuffixes end the names of the fuse's files in the state folder.
-var stateSuffixes = []string{".fuse", ".spend", ".calls", ".fuse.lock"}
+var stateSuffixes = []string{state.FuseSuffix, state.SpendSuffix, state.CallsSuffix, state.FuseSuffix + state.LockSuffix}
 
 // mentionsStateFile reports whether a command names a file of the fuse's
 // by its ending.

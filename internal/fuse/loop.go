@@ -115,9 +115,9 @@ func solidLen(s string) int {
 // a subagent's calls are a run of their own.
 func callsName(dir, session, agent string) string {
 	if agent != "" {
-		return filepath.Join(dir, session+"-"+agent+".calls")
+		return filepath.Join(dir, session+"-"+agent+state.CallsSuffix)
 	}
-	return filepath.Join(dir, session+".calls")
+	return filepath.Join(dir, session+state.CallsSuffix)
 }
 
 // maxCanonical is the largest input whose keys Signature sorts.
@@ -224,7 +224,7 @@ func RecordCall(root, session, agent, tool string, input json.RawMessage, n int)
 // released: the next prompt starts counting afresh.
 func clearCalls(dir, session string) {
 	os.Remove(callsName(dir, session, ""))
-	names, _ := filepath.Glob(filepath.Join(dir, session+"-*.calls"))
+	names, _ := filepath.Glob(filepath.Join(dir, session+"-*"+state.CallsSuffix))
 	for _, n := range names {
 		os.Remove(n)
 	}

@@ -69,7 +69,7 @@ type Call struct {
 
 // FileName is the cache file of a session.
 func FileName(dir, id string) string {
-	return filepath.Join(dir, id+".line")
+	return filepath.Join(dir, id+state.LineSuffix)
 }
 
 // Key names everything a Decision depends on besides the reading and the

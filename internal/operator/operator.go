@@ -45,8 +45,8 @@ func OperatorBy(dir, session string, deadline time.Time, lookup func(ctx context
 	if err := state.Ensure(dir); err != nil {
 		return ""
 	}
-	name := filepath.Join(dir, session+".operator")
-	unlock, err := state.LockBy(name+".lock", deadline)
+	name := filepath.Join(dir, session+state.OperatorSuffix)
+	unlock, err := state.LockBy(name+state.LockSuffix, deadline)
 	if err != nil {
 		return ""
 	}

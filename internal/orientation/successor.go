@@ -125,12 +125,12 @@ func ownOrientation(dir string, in SuccessorInputs) (ledger.Phase, bool, bool) {
 	if !state.PlainName(in.Session) || in.Transcript == "" {
 		return ledger.Phase{}, false, false
 	}
-	name := filepath.Join(dir, in.Session+".orientation")
+	name := filepath.Join(dir, in.Session+state.OrientationSuffix)
 	var c ownCache
 	if data, err := reading.ReadFile(name, reading.MaxCacheFile); err == nil && json.Unmarshal(data, &c) == nil && c.Phase.Measured() && c.Phase.Check() == nil {
 		return c.Phase, c.Relayed, true
 	}
-	searchName := name + "-search"
+	searchName := filepath.Join(dir, in.Session+state.OrientationSearchSuffix)
 	var p progress
 	if data, err := reading.ReadFile(searchName, reading.MaxCacheFile); err != nil || json.Unmarshal(data, &p) != nil {
 		p = progress{}
@@ -220,7 +220,7 @@ func LedgerMean(root string) (Mean, bool) {
 	if err != nil {
 		return Mean{}, false
 	}
-	cacheName := filepath.Join(state.Dir(root), "ledger-mean.json")
+	cacheName := filepath.Join(state.Dir(root), state.LedgerMean)
 	var c meanCache
 	if data, err := reading.ReadFile(cacheName, reading.MaxCacheFile); err != nil || json.Unmarshal(data, &c) != nil {
 		c = meanCache{}
@@ -346,7 +346,7 @@ func Stamp(root, session string) string {
 		}
 	}
 	if state.PlainName(session) {
-		if _, err := os.Stat(filepath.Join(state.Dir(root), session+".orientation")); err == nil {
+		if _, err := os.Stat(filepath.Join(state.Dir(root), session+state.OrientationSuffix)); err == nil {
 			b.WriteString(" own")
 		}
 	}

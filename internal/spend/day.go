@@ -7,12 +7,13 @@ import (
 	"time"
 
 	"github.com/muthur/context-budget/internal/reading"
+	"github.com/muthur/context-budget/internal/state"
 	"github.com/muthur/context-budget/ledger"
 )
 
 // TallySuffix ends the name of a session's saved tally in the state
 // folder: <dir>/<session_id>.spend.
-const TallySuffix = ".spend"
+const TallySuffix = state.SpendSuffix
 
 // ProjectDay returns a project's spend on one UTC day (YYYY-MM-DD): the
 // tallies of its live sessions in the state folder dir (own, fresh, for

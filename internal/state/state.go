@@ -1,10 +1,11 @@
 // Package state is the state folder of a project, <root>/tmp/context-budget
 // (design §5): created inside the project with a .gitignore of "*", never
 // through a symbolic link, and written only through the project root. It
-// holds the files the hook keeps between calls, their bounded locks, and the ways to write them: replaced atomically
-// (WriteFile), rewritten in place (WriteInPlace), opened without following
-// a link (OpenNoFollow). PlainName decides which session ids may name a
-// file here.
+// holds the files the hook keeps between calls (their names are here,
+// and Files lists each kind with its writer), their bounded locks, and
+// the ways to write them: replaced atomically (WriteFile), rewritten in
+// place (WriteInPlace), opened without following a link (OpenNoFollow).
+// PlainName decides which session ids may name a file here.
 package state
 
 import (
@@ -52,10 +53,10 @@ func Ensure(dir string) error {
 	if err := atomicfile.MkdirIn(root, rel); err != nil {
 		return err
 	}
-	if _, err := os.Lstat(filepath.Join(dir, ".gitignore")); err == nil {
+	if _, err := os.Lstat(filepath.Join(dir, Gitignore)); err == nil {
 		return nil
 	}
-	return WriteFile(filepath.Join(dir, ".gitignore"), []byte("*\n"))
+	return WriteFile(filepath.Join(dir, Gitignore), []byte("*\n"))
 }
 
 // WriteFile replaces name atomically: a temp file in the same folder, then

@@ -56,6 +56,7 @@ import (
 	"strings"
 
 	"github.com/muthur/context-budget/internal/reading"
+	"github.com/muthur/context-budget/internal/state"
 )
 
 // Sources of the window.
@@ -192,7 +193,7 @@ func envPoint(window int64, getenv func(string) string) (int64, bool) {
 // FileName is the statusline's record of a session's window, in a state
 // folder.
 func FileName(dir, session string) string {
-	return filepath.Join(dir, session+".window")
+	return filepath.Join(dir, session+state.WindowSuffix)
 }
 
 // ReadFile reads a window recorded by the statusline; 0 when absent or

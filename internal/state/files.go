@@ -1,0 +1,83 @@
+package state
+
+// The names of the files a state folder holds. A session's files are
+// named by its id (a PlainName) and a suffix that starts with a dot,
+// which no PlainName holds: so a name says whose file it is and of what
+// kind, and no id names another session's file of another kind ("x.lock"
+// is not a session). The one name that joins two ids, a subagent's calls
+// file <session_id>-<agent_id>.calls, is also what a session with that
+// whole id would call its own (Claude Code's ids are UUIDs). The writers
+// build their names from these; Files lists every kind, with its writer.
+const (
+	// Gitignore keeps the folder out of git status (Ensure).
+	Gitignore = ".gitignore"
+	// LedgerMean caches the mean of the ledger's relayed rows (package
+	// orientation).
+	LedgerMean = "ledger-mean.json"
+
+	// LockSuffix names a file's lock: <file>.lock, the once-per-climb
+	// record's being <session_id>.lock.
+	LockSuffix = ".lock"
+	// LineSuffix: the line cache (package lines).
+	LineSuffix = ".line"
+	// WindowSuffix: the window the status line recorded (package window).
+	WindowSuffix = ".window"
+	// OperatorSuffix: the operator the hook resolved (package operator).
+	OperatorSuffix = ".operator"
+	// OrientationSuffix: the session's own orientation, once measured;
+	// OrientationSearchSuffix: the search for it, resumed from call to
+	// call (package orientation).
+	OrientationSuffix       = ".orientation"
+	OrientationSearchSuffix = ".orientation-search"
+	// ColdSuffix: the cold-cache spell; ResumeSuffix: what a resumed or
+	// forked session's start found (package cold).
+	ColdSuffix   = ".cold"
+	ResumeSuffix = ".resume"
+	// FuseSuffix: the fuse armed from the CLI; SpendSuffix: the spend
+	// tally; CallsSuffix: the loop step's recent calls, a subagent's
+	// <session_id>-<agent_id>.calls (package fuse).
+	FuseSuffix  = ".fuse"
+	SpendSuffix = ".spend"
+	CallsSuffix = ".calls"
+)
+
+// File is one kind of file a state folder holds.
+type File struct {
+	// Name is the file's name, SessionID standing for the session's id
+	// and AgentID for a subagent's.
+	Name string
+	// Writer is the package that writes it; What says what it holds.
+	Writer, What string
+}
+
+// The stand-ins for ids in File.Name.
+const (
+	SessionID = "<session_id>"
+	AgentID   = "<agent_id>"
+)
+
+// Files lists every kind of file a state folder holds, besides the
+// temporary files of a write under way (package atomicfile; Clean
+// removes those a killed writer left).
+func Files() []File {
+	const s = SessionID
+	return []File{
+		{Gitignore, "state", "keeps the folder out of git status"},
+		{s, "climb", "the once-per-climb record: the level announced in this climb and the lines it fired at"},
+		{s + LockSuffix, "climb", "the record's lock"},
+		{s + LineSuffix, "lines", "the line cache: the decision, its header lines and the history's offset"},
+		{s + WindowSuffix, "window", "the context window the status line was given"},
+		{s + OperatorSuffix, "operator", "the GitHub login the hook resolved"},
+		{s + OperatorSuffix + LockSuffix, "operator", "its lock, held while the look-up runs"},
+		{s + OrientationSuffix, "orientation", "the session's own orientation"},
+		{s + OrientationSearchSuffix, "orientation", "the search for it, resumed"},
+		{LedgerMean, "orientation", "the mean of the ledger's relayed rows"},
+		{s + ColdSuffix, "cold", "the cold-cache spell"},
+		{s + ResumeSuffix, "cold", "what a resumed or forked session's start found"},
+		{s + FuseSuffix, "fuse", "the fuse armed from the CLI"},
+		{s + FuseSuffix + LockSuffix, "fuse", "the lock the fuse file and the tally are changed under"},
+		{s + SpendSuffix, "fuse", "the spend tally, resumed from its offsets"},
+		{s + CallsSuffix, "fuse", "the loop step's recent calls"},
+		{s + "-" + AgentID + CallsSuffix, "fuse", "a subagent's"},
+	}
+}
