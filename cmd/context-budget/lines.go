@@ -167,23 +167,17 @@ func linesForEnv(s config.Settings, path, root, session string, getenv func(stri
 		}
 		return nil, err
 	}
-	in := policy.Input{Settings: s, Reading: r.Tokens, RequestedModel: r.RequestedModel,
-		Root: root, TranscriptPath: path, Getenv: getenv, Version: r.Version, SessionID: session}
-	if state.PlainName(session) {
-		in.StatuslineWindow = window.ReadFile(window.FileName(state.Dir(root), session))
-	}
 	asOf := prices.EmbeddedAsOf()
+	var table *prices.Table
 	if !s.Fixed {
-		table, err := prices.Load(prices.OverrideFiles(root, getenv))
-		if err != nil {
+		if table, err = prices.Load(prices.OverrideFiles(root, getenv)); err != nil {
 			return nil, fmt.Errorf("price table: %w", err)
 		}
-		var h history.History
-		if err := h.Update(path); err != nil {
-			return nil, err
-		}
-		keepClimbPrior(&h, root, session, path)
-		in.Table, in.History, asOf = table, &h, table.AsOf
+		asOf = table.AsOf
+	}
+	in, err := transcriptInput(s, r, table, path, root, session, getenv)
+	if err != nil {
+		return nil, err
 	}
 	d := policy.Decide(in)
 	if c, ok := cachedDecision(s, path, root, session, getenv, r); ok {
@@ -220,6 +214,30 @@ func linesForEnv(s config.Settings, path, root, session string, getenv func(stri
 		coldLines(rep, path, &d, in.History, r, cs.SavingUSD)
 	}
 	return rep, nil
+}
+
+// transcriptInput is the policy's input for the transcript at path at
+// its reading r, built as the hook builds it but from a fresh pass: the
+// window the status line recorded and, unless the lines are fixed, the
+// price table and the transcript's history, with the climb's prior the
+// line cache keeps (keepClimbPrior). It reads the session's line cache and
+// writes nothing. `lines` and doctor decide through it.
+func transcriptInput(s config.Settings, r reading.Reading, table *prices.Table, path, root, session string, getenv func(string) string) (policy.Input, error) {
+	in := policy.Input{Settings: s, Reading: r.Tokens, RequestedModel: r.RequestedModel,
+		Root: root, TranscriptPath: path, Getenv: getenv, Version: r.Version, SessionID: session}
+	if state.PlainName(session) {
+		in.StatuslineWindow = window.ReadFile(window.FileName(state.Dir(root), session))
+	}
+	if s.Fixed {
+		return in, nil
+	}
+	var h history.History
+	if err := h.Update(path); err != nil {
+		return in, err
+	}
+	keepClimbPrior(&h, root, session, path)
+	in.Table, in.History = table, &h
+	return in, nil
 }
 
 // cachedDecision is the hook's cached decision for the session when it
