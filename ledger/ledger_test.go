@@ -174,6 +174,34 @@ func TestCrashBeforeRename(t *testing.T) {
 	}
 }
 
+// TestWriteFileCrashBeforeRename: WriteFile, through the same atomic
+// writer as Write, names its temporary file as Write does
+// (.<name>.<digits>.tmp beside it), keeps the old file whole when the
+// write is abandoned before its rename, and removes the temporary file.
+func TestWriteFileCrashBeforeRename(t *testing.T) {
+	name := filepath.Join(t.TempDir(), "row.json")
+	if err := WriteFile(name, []byte("old\n")); err != nil {
+		t.Fatal(err)
+	}
+	crash := errors.New("crash")
+	var seen string
+	testOnlyBeforeRename = func(tmp string) error { seen = tmp; return crash }
+	defer func() { testOnlyBeforeRename = nil }()
+	if err := WriteFile(name, []byte("new\n")); err != crash {
+		t.Fatalf("err %v", err)
+	}
+	if data, _ := os.ReadFile(name); string(data) != "old\n" {
+		t.Errorf("after a crash: %q", data)
+	}
+	if dir, base := filepath.Split(seen); dir != filepath.Dir(name)+string(filepath.Separator) ||
+		!strings.HasPrefix(base, ".row.json.") || !strings.HasSuffix(base, ".tmp") {
+		t.Errorf("temporary file %q, want .row.json.<digits>.tmp beside the row", seen)
+	}
+	if left, _ := filepath.Glob(filepath.Join(filepath.Dir(name), ".*")); len(left) != 0 {
+		t.Errorf("left behind: %v", left)
+	}
+}
+
 // TestKilledMidWrite kills -9 a process while it holds a large, fully
 // written temporary row it has not renamed yet: the old row stays whole and
 // the reader does not count the leftover.

@@ -75,9 +75,18 @@ func Write(root string, r *Row) (string, error) {
 	if err := atomicfile.MkdirIn(root, month); err != nil {
 		return "", err
 	}
-	atomicfile.Clean(root, month, ".tmp")
-	return name, atomicfile.WriteIn(root, rel, data, atomicfile.Options{Perm: 0o644, Sync: true, Suffix: ".tmp",
-		BeforeRename: testOnlyBeforeRename})
+	atomicfile.Clean(root, month, tmpSuffix)
+	return name, atomicfile.WriteIn(root, rel, data, rowWrite())
+}
+
+// tmpSuffix ends a row's temporary file's name, so that a reader of the
+// folder skips it by its name.
+const tmpSuffix = ".tmp"
+
+// rowWrite is how a row is written: synced, mode 0644, its temporary file
+// named for the reader to skip.
+func rowWrite() atomicfile.Options {
+	return atomicfile.Options{Perm: 0o644, Sync: true, Suffix: tmpSuffix, BeforeRename: testOnlyBeforeRename}
 }
 
 // testOnlyBeforeRename, when set, runs between writing the temporary file
@@ -89,29 +98,5 @@ var testOnlyBeforeRename func(tmp string) error
 // renamed over name. Readers see the old content or the new, and a writer
 // killed partway leaves the old file and at most a dot-named temporary.
 func WriteFile(name string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Chmod(0o644)
-	}
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil && testOnlyBeforeRename != nil {
-		err = testOnlyBeforeRename(tmp)
-	}
-	if err == nil {
-		err = os.Rename(tmp, name)
-	}
-	if err != nil {
-		os.Remove(tmp)
-	}
-	return err
+	return atomicfile.WriteFile(name, data, rowWrite())
 }

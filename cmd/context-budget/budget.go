@@ -73,36 +73,36 @@ func runBudget(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 	root := projectRoot(*project)
-	ss, err := findSession(root, *id)
+	tg, err := findSession(root, *id)
 	if err != nil {
 		return fail(stderr, err, "name the session with --session ID (its transcript's name without .jsonl)")
 	}
 	switch verb {
 	case "arm":
-		if err := fuse.ArmCap(ss, cap); err != nil {
+		if err := fuse.ArmCap(tg, cap); err != nil {
 			return fail(stderr, err, "")
 		}
-		fmt.Fprintf(stdout, "armed: session %s may spend %s from now\n", ss.ID, cap)
+		fmt.Fprintf(stdout, "armed: session %s may spend %s from now\n", tg.ID, cap)
 	case "reset":
-		err := fuse.Reset(ss)
+		err := fuse.Reset(tg)
 		if errors.Is(err, fuse.ErrNoCap) {
 			return fail(stderr, err, "arm one with context-budget budget arm AMOUNT")
 		}
 		if err != nil {
 			return fail(stderr, err, "")
 		}
-		fmt.Fprintf(stdout, "reset: session %s counts its cap from now\n", ss.ID)
+		fmt.Fprintf(stdout, "reset: session %s counts its cap from now\n", tg.ID)
 	case "disarm":
-		if err := fuse.Disarm(ss); err != nil {
+		if err := fuse.Disarm(tg); err != nil {
 			return fail(stderr, err, "")
 		}
-		fmt.Fprintf(stdout, "disarmed: session %s has no session cap (a daily cap from %s still holds)\n", ss.ID, fuse.EnvSpendDay)
+		fmt.Fprintf(stdout, "disarmed: session %s has no session cap (a daily cap from %s still holds)\n", tg.ID, fuse.EnvSpendDay)
 	}
-	st, err := fuse.ReadStatus(ss)
+	st, err := fuse.ReadStatus(tg)
 	if err != nil {
 		return fail(stderr, err, "")
 	}
-	printBudget(stdout, ss.ID, st)
+	printBudget(stdout, tg.ID, st)
 	return 0
 }
 
@@ -148,8 +148,8 @@ func printBudget(w io.Writer, id string, st fuse.Status) {
 
 // findSession resolves the session the budget verbs act on: the flag,
 // else the session this runs in, else the project's latest.
-func findSession(root, id string) (fuse.Session, error) {
-	ss := fuse.Session{Root: root, Getenv: os.Getenv, Now: time.Now()}
+func findSession(root, id string) (fuse.Target, error) {
+	tg := fuse.Target{Root: root, Getenv: os.Getenv, Now: time.Now()}
 	if id == "" {
 		id = os.Getenv("CLAUDE_CODE_SESSION_ID")
 	}
@@ -158,19 +158,19 @@ func findSession(root, id string) (fuse.Session, error) {
 	if id == "" {
 		id = latestSession(folder, state.Dir(root))
 		if id == "" {
-			return ss, errors.New("no session found for this project")
+			return tg, errors.New("no session found for this project")
 		}
 	}
 	if !state.PlainName(id) {
-		return ss, fmt.Errorf("%q is not a session id", id)
+		return tg, fmt.Errorf("%q is not a session id", id)
 	}
-	ss.ID = id
+	tg.ID = id
 	if t := spend.Load(fuse.TallyName(state.Dir(root), id)); t.Transcript != "" {
-		ss.Transcript = t.Transcript
+		tg.Transcript = t.Transcript
 	} else if name := filepath.Join(folder, id+".jsonl"); fileExists(name) {
-		ss.Transcript = name
+		tg.Transcript = name
 	}
-	return ss, nil
+	return tg, nil
 }
 
 func projectSlugOf(root string) string {

@@ -10,14 +10,12 @@ import (
 	"strings"
 
 	"github.com/muthur/context-budget/internal/config"
-	"github.com/muthur/context-budget/internal/history"
 	"github.com/muthur/context-budget/internal/lines"
 	"github.com/muthur/context-budget/internal/notice"
 	"github.com/muthur/context-budget/internal/prices"
 	"github.com/muthur/context-budget/internal/reading"
-	"github.com/muthur/context-budget/internal/state"
+	"github.com/muthur/context-budget/internal/spend"
 	"github.com/muthur/context-budget/internal/transcript"
-	"github.com/muthur/context-budget/internal/window"
 )
 
 // knownType reports the record types Claude Code is known to write (up to
@@ -51,8 +49,9 @@ type transcriptScan struct {
 	over1M   int
 	peak     int64
 	last     int64
-	// requestedModel is the last response's, evidence of a 1M window.
-	requestedModel string
+	// requestedModel and version are the last response's: evidence of a
+	// 1M window, and where the version compacts.
+	requestedModel, version string
 	// long counts lines past reading.MaxLine, skipped unread.
 	long int
 }
@@ -94,7 +93,7 @@ func scanTranscript(r io.Reader) (transcriptScan, error) {
 				sc.responses++
 				c := rec.Message.Usage.Context()
 				sc.last = c
-				sc.requestedModel = rec.RequestedModel
+				sc.requestedModel, sc.version = rec.RequestedModel, rec.Version
 				sc.peak = max(sc.peak, c)
 				if c > oneMillion {
 					sc.over1M++
@@ -108,25 +107,20 @@ func scanTranscript(r io.Reader) (transcriptScan, error) {
 }
 
 // transcriptDecision decides the lines for a transcript as the hook
-// would, from a fresh pass, without touching the session's line cache.
-func transcriptDecision(name string, s config.Settings, root string, sc transcriptScan) lines.Decision {
-	in := lines.Input{Settings: s, Reading: sc.last, RequestedModel: sc.requestedModel,
-		Root: root, TranscriptPath: name, Getenv: os.Getenv}
-	if session := strings.TrimSuffix(filepath.Base(name), ".jsonl"); state.PlainName(session) {
-		in.StatuslineWindow = window.ReadFile(window.FileName(state.Dir(root), session))
-	}
+// would, from a fresh pass (transcriptInput), with the price table the
+// hook would use: the built-in one when an override does not parse
+// (checkPrices reports that).
+func transcriptDecision(name string, s config.Settings, root string, sc transcriptScan) (lines.Decision, error) {
+	var table *prices.Table
 	if !s.Fixed {
-		var h history.History
-		if h.Update(name) == nil {
-			in.History = &h
-		}
-		t, err := prices.Load(prices.OverrideFiles(root, os.Getenv))
-		if err != nil {
-			t, _ = prices.Embedded()
-		}
-		in.Table = t
+		table = spend.Table(root, os.Getenv)
 	}
-	return lines.Decide(in)
+	r := reading.Reading{Tokens: sc.last, RequestedModel: sc.requestedModel, Version: sc.version}
+	in, err := transcriptInput(s, r, table, name, root, strings.TrimSuffix(filepath.Base(name), ".jsonl"), os.Getenv)
+	if err != nil {
+		return lines.Decision{}, err
+	}
+	return lines.Decide(in), nil
 }
 
 func (d *doctor) checkTranscript(name, root string, s config.Settings) {
@@ -145,8 +139,10 @@ func (d *doctor) checkTranscript(name, root string, s config.Settings) {
 	}
 	if sc.responses == 0 {
 		d.printf("    no responses with usage yet (%d records)\n", sc.records)
+	} else if dec, err := transcriptDecision(name, s, root, sc); err != nil {
+		d.printf("    lines: %v\n", err)
+		d.problem("%s: %v", name, err)
 	} else {
-		dec := transcriptDecision(name, s, root, sc)
 		ls := dec.Lines
 		d.printf("    reading %s (peak %s) · warn %s (%s) · pause %s (%s)",
 			notice.K(sc.last), notice.K(sc.peak),

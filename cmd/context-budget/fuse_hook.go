@@ -16,11 +16,7 @@ import (
 // fuse's deny, warning or halt, or silence. Like the rest of the hook it
 // never fails loudly.
 func fuseHook(p reading.Payload, stdout, stderr io.Writer) int {
-	root := os.Getenv("CLAUDE_PROJECT_DIR")
-	if root == "" {
-		root = p.Cwd
-	}
-	a, err := fuse.Decide(fuse.Call{Event: p.HookEventName, Root: root, Session: p.SessionID,
+	a, err := fuse.Decide(fuse.Call{Event: p.HookEventName, Root: sessionRoot(os.Getenv, p.Cwd), Session: p.SessionID,
 		Transcript: p.TranscriptPath, Agent: p.AgentID, ToolName: p.ToolName,
 		ToolInput: json.RawMessage(p.ToolInput), Now: time.Now(), Getenv: os.Getenv})
 	if err != nil {
@@ -76,9 +72,5 @@ func fuseRecordCall(p reading.Payload, getenv func(string) string) {
 	if err != nil || s.Loop == 0 {
 		return
 	}
-	root := getenv("CLAUDE_PROJECT_DIR")
-	if root == "" {
-		root = p.Cwd
-	}
-	_ = fuse.RecordCall(root, p.SessionID, p.AgentID, p.ToolName, json.RawMessage(p.ToolInput), s.Loop)
+	_ = fuse.RecordCall(sessionRoot(getenv, p.Cwd), p.SessionID, p.AgentID, p.ToolName, json.RawMessage(p.ToolInput), s.Loop)
 }

@@ -165,23 +165,17 @@ func linesForEnv(s config.Settings, path, root, session string, getenv func(stri
 		}
 		return nil, err
 	}
-	in := lines.Input{Settings: s, Reading: r.Tokens, RequestedModel: r.RequestedModel,
-		Root: root, TranscriptPath: path, Getenv: getenv, Version: r.Version, SessionID: session}
-	if state.PlainName(session) {
-		in.StatuslineWindow = window.ReadFile(window.FileName(state.Dir(root), session))
-	}
 	asOf := prices.EmbeddedAsOf()
+	var table *prices.Table
 	if !s.Fixed {
-		table, err := prices.Load(prices.OverrideFiles(root, getenv))
-		if err != nil {
+		if table, err = prices.Load(prices.OverrideFiles(root, getenv)); err != nil {
 			return nil, fmt.Errorf("price table: %w", err)
 		}
-		var h history.History
-		if err := h.Update(path); err != nil {
-			return nil, err
-		}
-		keepClimbPrior(&h, root, session, path)
-		in.Table, in.History, asOf = table, &h, table.AsOf
+		asOf = table.AsOf
+	}
+	in, err := transcriptInput(s, r, table, path, root, session, getenv)
+	if err != nil {
+		return nil, err
 	}
 	d := lines.Decide(in)
 	if c, ok := cachedDecision(s, path, root, session, getenv, r); ok {
@@ -208,16 +202,40 @@ func linesForEnv(s config.Settings, path, root, session string, getenv func(stri
 	}
 	if w, p := d.Lines.Warn, d.Lines.Pause; w.Tokens >= p.Tokens {
 		rep.Warnings = append(rep.Warnings, fmt.Sprintf("the warn line (%s tokens, %s) lies at or past the pause line (%s tokens, %s): only the pause will fire",
-			thousands(w.Tokens), setWords(w.SetBy), thousands(p.Tokens), setWords(p.SetBy)))
+			notice.Thousands(w.Tokens), setWords(w.SetBy), notice.Thousands(p.Tokens), setWords(p.SetBy)))
 	}
 	for _, name := range d.PastCompaction() {
 		rep.Warnings = append(rep.Warnings, fmt.Sprintf("the %s line fixed by MUTHUR_CONTEXT_BUDGET_%s lies at or past the compaction point (%s tokens): Claude Code will compact before it fires",
-			name, strings.ToUpper(name), thousands(d.Window.CompactsAt)))
+			name, strings.ToUpper(name), notice.Thousands(d.Window.CompactsAt)))
 	}
 	if cs, err := config.ColdFromEnv(os.Getenv); err == nil && cs.Mode != config.ColdOff {
 		coldLines(rep, path, &d, in.History, r, cs.SavingUSD)
 	}
 	return rep, nil
+}
+
+// transcriptInput is the policy's input for the transcript at path at
+// its reading r, built as the hook builds it but from a fresh pass: the
+// window the status line recorded and, unless the lines are fixed, the
+// price table and the transcript's history, with the climb's prior the
+// line cache keeps (keepClimbPrior). It reads the session's line cache and
+// writes nothing. `lines` and doctor decide through it.
+func transcriptInput(s config.Settings, r reading.Reading, table *prices.Table, path, root, session string, getenv func(string) string) (lines.Input, error) {
+	in := lines.Input{Settings: s, Reading: r.Tokens, RequestedModel: r.RequestedModel,
+		Root: root, TranscriptPath: path, Getenv: getenv, Version: r.Version, SessionID: session}
+	if state.PlainName(session) {
+		in.StatuslineWindow = window.ReadFile(window.FileName(state.Dir(root), session))
+	}
+	if s.Fixed {
+		return in, nil
+	}
+	var h history.History
+	if err := h.Update(path); err != nil {
+		return in, err
+	}
+	keepClimbPrior(&h, root, session, path)
+	in.Table, in.History = table, &h
+	return in, nil
 }
 
 // cachedDecision is the hook's cached decision for the session when it
@@ -255,15 +273,6 @@ func roundSig(v float64) float64 {
 	}
 	scale := math.Pow(10, 6-math.Ceil(math.Log10(math.Abs(v))))
 	return math.Round(v*scale) / scale
-}
-
-// thousands writes 169872 as "169,872".
-func thousands(n int64) string {
-	s := fmt.Sprint(n)
-	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
 }
 
 // standing says in a few words where the session stands against its
@@ -324,13 +333,13 @@ func windowSource(s string) string {
 func printLines(w io.Writer, rep *linesReport) {
 	fmt.Fprintf(w, "%s\n\n", standing(rep))
 	line := func(name string, l lineReport) {
-		fmt.Fprintf(w, "%-14s %s tokens, %s\n", name+" line", thousands(*l.Tokens), lineWhy(name, l, rep.Window))
+		fmt.Fprintf(w, "%-14s %s tokens, %s\n", name+" line", notice.Thousands(*l.Tokens), lineWhy(name, l, rep.Window))
 	}
-	fmt.Fprintf(w, "%-14s %s tokens of context (%s)\n", "reading", thousands(rep.Reading), rep.Model)
+	fmt.Fprintf(w, "%-14s %s tokens of context (%s)\n", "reading", notice.Thousands(rep.Reading), rep.Model)
 	line("warn", rep.Warn)
 	line("pause", rep.Pause)
 	fmt.Fprintf(w, "%-14s %s tokens (from %s); Claude Code compacts at %s, %s\n", "window",
-		thousands(rep.Window.Tokens), windowSource(rep.Window.Source), thousands(rep.Window.CompactsAt), rep.Window.PointWords())
+		notice.Thousands(rep.Window.Tokens), windowSource(rep.Window.Source), notice.Thousands(rep.Window.CompactsAt), rep.Window.PointWords())
 	if rep.Priced {
 		verb, saving := "saves", *rep.SavingUSD
 		if saving < 0 {
@@ -343,7 +352,7 @@ func printLines(w io.Writer, rep *linesReport) {
 		fmt.Fprintf(w, "%-14s costs %s up front, then %s %s over the next 100k tokens (carrying on costs %s)\n", "relaying now",
 			notice.USD(*rep.RelayUpfrontUSD), verb, notice.USD(saving), carry)
 		ro := rep.Reorientation
-		fmt.Fprintf(w, "%-14s would spend about %s tokens (%s) finding its feet, going by %s\n", "a successor", thousands(ro.Tokens), notice.USD(ro.CostUSD), ro.Words)
+		fmt.Fprintf(w, "%-14s would spend about %s tokens (%s) finding its feet, going by %s\n", "a successor", notice.Thousands(ro.Tokens), notice.USD(ro.CostUSD), ro.Words)
 		if f := rep.Forecast; f != nil {
 			fmt.Fprintf(w, "%-14s about %.0f requests per 100k tokens of growth, %.1f%% of the context re-written a request, %.0f output tokens a request\n",
 				"pace", f.Requests, 100*f.RewriteRatio, f.OutPerRequest)

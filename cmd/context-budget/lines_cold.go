@@ -58,6 +58,6 @@ func printCold(w io.Writer, c *coldReport) {
 		stop = "the next prompt is stopped"
 	}
 	fmt.Fprintf(w, "%-14s idle %s, past the %s TTL: re-writing %s tokens costs %s; a fresh session costs %s over the next 100k tokens against %s carrying on (%s %s; %s at %s)\n",
-		"cold cache", cold.Idle(time.Duration(c.IdleSeconds)*time.Second), c.TTL, thousands(c.Context), notice.USD(c.RecacheUSD),
+		"cold cache", cold.Idle(time.Duration(c.IdleSeconds)*time.Second), c.TTL, notice.Thousands(c.Context), notice.USD(c.RecacheUSD),
 		notice.USD(c.FreshUSD), notice.USD(c.CarryOnUSD), verb, notice.USD(saving), stop, notice.USD(c.ThresholdUSD))
 }

@@ -10,9 +10,10 @@ import (
 	"testing"
 
 	"github.com/muthur/context-budget/internal/config"
+	"github.com/muthur/context-budget/internal/gen"
 	"github.com/muthur/context-budget/internal/notice"
+	"github.com/muthur/context-budget/internal/reading"
 	"github.com/muthur/context-budget/internal/replay"
-	"github.com/muthur/context-budget/internal/replay/replaytest"
 	"github.com/muthur/context-budget/internal/sharedtest"
 )
 
@@ -121,17 +122,17 @@ func TestReplayReadsTheSettingsEnv(t *testing.T) {
 func generatedSessions(t *testing.T) []string {
 	dir := t.TempDir()
 	var files []string
-	gen := func(name string, s replaytest.Session) {
+	add := func(name string, s gen.Script) {
 		var b bytes.Buffer
-		if err := replaytest.Write(&b, s); err != nil {
+		if err := gen.WriteScript(&b, s); err != nil {
 			t.Fatal(err)
 		}
 		p := filepath.Join(dir, name+".jsonl")
 		os.WriteFile(p, b.Bytes(), 0o644)
 		files = append(files, p)
 	}
-	gen("climb", replaytest.Session{ID: "c", Responses: replaytest.Climb(20_000, 12_000, 40), Seed: 1, Progress: 1})
-	saw := replaytest.Climb(60_000, 9_000, 60)
+	add("climb", gen.Script{ID: "c", Responses: gen.Climb(20_000, 12_000, 40), Seed: 1, Progress: 1})
+	saw := gen.Climb(60_000, 9_000, 60)
 	for i := range saw {
 		saw[i].Reading = 60_000 + int64(i%20)*9_000 // three climbs to 231k, each cut short
 		if i%20 == 0 && i > 0 {
@@ -147,24 +148,24 @@ func generatedSessions(t *testing.T) []string {
 			saw[i].Before = "damaged"
 		}
 	}
-	gen("saw", replaytest.Session{ID: "s", Responses: saw, Seed: 2, Progress: 2})
-	jumps := []replaytest.Response{{Reading: 50_000}, {Reading: 99_999}, {Reading: 100_000}, {Reading: 99_000},
+	add("saw", gen.Script{ID: "s", Responses: saw, Seed: 2, Progress: 2})
+	jumps := []gen.Response{{Reading: 50_000}, {Reading: 99_999}, {Reading: 100_000}, {Reading: 99_000},
 		{Reading: 160_000}, {Reading: 120_000}, {Reading: 10_000, Before: "compact"}, {Reading: 500_000},
 		{Reading: 20_000, Before: "compact", Bare: true, Blocks: 1}, {Reading: 120_000, Spliced: true, Bare: true, Blocks: 1},
-		{Reading: 155_000, Spliced: true}}
-	gen("jumps", replaytest.Session{ID: "j", Responses: jumps, Seed: 3})
+		{Reading: 155_000, Spliced: true, Blocks: 3}} // its later records end the spliced line before the hook runs
+	add("jumps", gen.Script{ID: "j", Responses: jumps, Seed: 3})
 	return files
 }
 
 // sanity: the drive's responses are the replay's.
 func TestCutsCountResponses(t *testing.T) {
 	var b bytes.Buffer
-	replaytest.Write(&b, replaytest.Session{ID: "x", Responses: replaytest.Climb(1000, 1000, 25), Seed: 9, Progress: 1})
+	gen.WriteScript(&b, gen.Script{ID: "x", Responses: gen.Climb(1000, 1000, 25), Seed: 9, Progress: 1})
 	cuts, _ := driveCuts(b.Bytes())
 	p := filepath.Join(t.TempDir(), "x.jsonl")
 	os.WriteFile(p, b.Bytes(), 0o644)
 	s := replay.File(replay.Source{Path: p}, replayOptions(config.Settings{}, nil, func(string) string { return "" }))
-	if len(cuts) != 25 || s.Responses != 25 || len(replaytest.Cuts(b.Bytes())) != 25 {
+	if len(cuts) != 25 || s.Responses != 25 || len(gen.Cuts(b.Bytes(), reading.MaxLine)) != 25 {
 		t.Errorf("cuts %d, replay %d, want 25", len(cuts), s.Responses)
 	}
 	for _, c := range cuts {

@@ -9,7 +9,6 @@ import (
 	"github.com/muthur/context-budget/internal/prices"
 	"github.com/muthur/context-budget/internal/replay"
 	"github.com/muthur/context-budget/internal/spend"
-	"github.com/muthur/context-budget/internal/transcript"
 )
 
 // replayFuse holds replay's --spend, --loop and --burn.
@@ -58,13 +57,7 @@ func (f *replayFuse) apply(rep *replay.Report, sources []replay.Source, table *p
 	for _, s := range sources {
 		paths[s.Path] = s.Subagents
 	}
-	price := func(model string, u *transcript.Usage) (float64, bool) {
-		row, ok := table.Lookup(model, u.Speed)
-		if !ok {
-			return 0, false
-		}
-		return row.Cost(u), true
-	}
+	price := spend.TablePricer(table)
 	var outs []*fuse.Outcome
 	for i := range rep.Sessions {
 		s := &rep.Sessions[i]

@@ -2,48 +2,113 @@
 // to a temporary file in the same folder, which is then renamed over the
 // old one, so a reader sees the old content or the new, never a part, and
 // a crash leaves the old file whole.
+//
+// Every write, by path (Write, WriteFile) or under a root (WriteIn), goes
+// through one function, replace: one naming of the temporary file, one
+// lock that tells a live writer's from a dead one's (Clean), one order of
+// write, sync, rename.
 package atomicfile
 
 import (
+	"errors"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
+	"sync/atomic"
+	"time"
 )
 
-// Write replaces name with what write writes. The file gets mode perm;
-// with sync, its content reaches the disk before the rename (for files a
-// crash must not lose, like settings, at the cost of a flush). On any
-// error the temporary file is removed and name is left as it was.
-func Write(name string, perm fs.FileMode, sync bool, write func(w io.Writer) error) error {
-	f, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".*")
+// Options of a write.
+type Options struct {
+	Perm fs.FileMode
+	// Sync flushes the content to disk before the rename (for files a
+	// crash must not lose, like settings, at the cost of a flush).
+	Sync bool
+	// Suffix ends the temporary file's name.
+	Suffix string
+	// BeforeRename, when set, runs between writing the temporary file
+	// (named by its path; under a root, joined to it) and renaming it:
+	// tests stand for a crash there. An error abandons the write.
+	BeforeRename func(tmp string) error
+}
+
+// Write replaces name with what write writes. The file gets mode o.Perm.
+// On any error the temporary file is removed and name is left as it was.
+func Write(name string, o Options, write func(w io.Writer) error) error {
+	prefix := filepath.Join(filepath.Dir(name), "."+filepath.Base(name)+".")
+	return replace(paths{}, "", prefix, name, o, write)
+}
+
+// WriteFile is Write of data.
+func WriteFile(name string, data []byte, o Options) error {
+	return Write(name, o, writeData(data))
+}
+
+func writeData(data []byte) func(io.Writer) error {
+	return func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	}
+}
+
+// files is where replace creates, renames and removes: the file system
+// by path, or an os.Root.
+type files interface {
+	OpenFile(name string, flag int, perm fs.FileMode) (*os.File, error)
+	Rename(oldname, newname string) error
+	Remove(name string) error
+}
+
+// paths is files by path.
+type paths struct{}
+
+func (paths) OpenFile(name string, flag int, perm fs.FileMode) (*os.File, error) {
+	return os.OpenFile(name, flag, perm)
+}
+func (paths) Rename(oldname, newname string) error { return os.Rename(oldname, newname) }
+func (paths) Remove(name string) error             { return os.Remove(name) }
+
+var tempSeq atomic.Uint64
+
+// replace writes name in fsys through a temporary file named prefix +
+// digits + o.Suffix (IsTemp's form), locked while it is written. root is
+// what the names are under, for BeforeRename ("" for paths).
+func replace(fsys files, root, prefix, name string, o Options, write func(io.Writer) error) error {
+	var f *os.File
+	var tmp string
+	var err error
+	for tries := 0; tries < 100; tries++ {
+		n := uint64(time.Now().UnixNano())*31 + tempSeq.Add(1) + uint64(os.Getpid())<<20
+		tmp = prefix + strconv.FormatUint(n%1_000_000_000_000, 10) + o.Suffix
+		f, err = fsys.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+		if !errors.Is(err, fs.ErrExist) {
+			break
+		}
+	}
 	if err != nil {
 		return err
 	}
 	holdLock(f)
 	err = write(f)
 	if err == nil {
-		err = f.Chmod(perm)
+		err = f.Chmod(o.Perm)
 	}
-	if err == nil && sync {
+	if err == nil && o.Sync {
 		err = f.Sync()
+	}
+	if err == nil && o.BeforeRename != nil {
+		err = o.BeforeRename(filepath.Join(root, filepath.FromSlash(tmp)))
 	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
 	if err == nil {
-		err = os.Rename(f.Name(), name)
+		err = fsys.Rename(tmp, name)
 	}
 	if err != nil {
-		os.Remove(f.Name())
+		fsys.Remove(tmp)
 	}
 	return err
-}
-
-// WriteFile is Write of data.
-func WriteFile(name string, data []byte, perm fs.FileMode, sync bool) error {
-	return Write(name, perm, sync, func(w io.Writer) error {
-		_, err := w.Write(data)
-		return err
-	})
 }

@@ -12,7 +12,7 @@ func TestWriteFile(t *testing.T) {
 	dir := t.TempDir()
 	name := filepath.Join(dir, "f")
 	for _, content := range []string{"one\n", "two, longer\n"} {
-		if err := WriteFile(name, []byte(content), 0o600, true); err != nil {
+		if err := WriteFile(name, []byte(content), Options{Perm: 0o600, Sync: true}); err != nil {
 			t.Fatal(err)
 		}
 		got, err := os.ReadFile(name)
@@ -30,11 +30,11 @@ func TestWriteFile(t *testing.T) {
 func TestFailedWriteKeepsTheOld(t *testing.T) {
 	dir := t.TempDir()
 	name := filepath.Join(dir, "f")
-	if err := WriteFile(name, []byte("old\n"), 0o644, false); err != nil {
+	if err := WriteFile(name, []byte("old\n"), Options{Perm: 0o644}); err != nil {
 		t.Fatal(err)
 	}
 	boom := errors.New("boom")
-	err := Write(name, 0o644, false, func(w io.Writer) error {
+	err := Write(name, Options{Perm: 0o644}, func(w io.Writer) error {
 		io.WriteString(w, "half")
 		return boom
 	})

@@ -1,29 +1,12 @@
 package atomicfile
 
 import (
-	"errors"
-	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
-	"strconv"
 	"strings"
-	"sync/atomic"
 	"time"
 )
-
-// Options of WriteIn.
-type Options struct {
-	Perm fs.FileMode
-	// Sync flushes the content to disk before the rename.
-	Sync bool
-	// Suffix ends the temporary file's name.
-	Suffix string
-	// BeforeRename, when set, runs between writing the temporary file
-	// (named by its path under root) and renaming it: tests stand for a
-	// crash there. An error abandons the write.
-	BeforeRename func(tmp string) error
-}
 
 // WriteIn replaces rel (a slash-separated name under root) atomically, as
 // WriteFile does, without ever leaving root: every component is resolved
@@ -38,7 +21,8 @@ func WriteIn(root, rel string, data []byte, o Options) error {
 		return err
 	}
 	defer r.Close()
-	return writeRoot(r, root, rel, data, o)
+	dir, base := path.Split(rel)
+	return replace(r, root, dir+"."+base+".", rel, o, writeData(data))
 }
 
 // MkdirIn creates rel (slash-separated) and its missing parents under
@@ -50,47 +34,6 @@ func MkdirIn(root, rel string) error {
 	}
 	defer r.Close()
 	return r.MkdirAll(rel, 0o755)
-}
-
-var tempSeq atomic.Uint64
-
-func writeRoot(r *os.Root, root, rel string, data []byte, o Options) error {
-	dir, base := path.Split(rel)
-	var f *os.File
-	var tmp string
-	var err error
-	for tries := 0; tries < 100; tries++ {
-		n := uint64(time.Now().UnixNano())*31 + tempSeq.Add(1) + uint64(os.Getpid())<<20
-		tmp = dir + "." + base + "." + strconv.FormatUint(n%1_000_000_000_000, 10) + o.Suffix
-		f, err = r.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-		if !errors.Is(err, fs.ErrExist) {
-			break
-		}
-	}
-	if err != nil {
-		return err
-	}
-	holdLock(f)
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Chmod(o.Perm)
-	}
-	if err == nil && o.Sync {
-		err = f.Sync()
-	}
-	if err == nil && o.BeforeRename != nil {
-		err = o.BeforeRename(filepath.Join(root, filepath.FromSlash(tmp)))
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = r.Rename(tmp, rel)
-	}
-	if err != nil {
-		r.Remove(tmp)
-	}
-	return err
 }
 
 // StaleAge is how old a temporary file must be before Clean removes it:

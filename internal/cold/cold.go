@@ -32,9 +32,9 @@ const (
 	TTL1h = time.Hour
 )
 
-// Session is one session at one moment, as the hook, `lines` and the
-// status line see it.
-type Session struct {
+// Input is what Look needs of one session at one moment: where its files
+// are, its settings and its last reading.
+type Input struct {
 	// Dir is the state folder, ID the session id (a plain name), Root the
 	// project root, Transcript the transcript's path.
 	Dir, ID, Root, Transcript string
@@ -118,12 +118,12 @@ func LastResponse(stamp string) (time.Time, bool) {
 	return t, err == nil
 }
 
-// Look checks s at now: whether its cache is cold and, if so, its
-// figures. priced is false when the cache is cold but the session cannot
+// Look checks the session s at now: whether its cache is cold and, if
+// so, its figures. priced is false when the cache is cold but the session cannot
 // be priced. A response younger than TTL5m ends the check at once: no
 // file but the transcript's tail is read. A compaction since the last
 // response is no cold re-write of its context.
-func Look(s *Session, now time.Time) (f Figures, isCold, priced bool) {
+func Look(s *Input, now time.Time) (f Figures, isCold, priced bool) {
 	last, ok := LastResponse(s.Reading.Time)
 	if !ok {
 		return Figures{}, false, false

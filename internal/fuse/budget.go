@@ -9,8 +9,9 @@ import (
 	"github.com/muthur/context-budget/ledger"
 )
 
-// Session names one session for the budget verbs of the CLI.
-type Session struct {
+// Target is the session the budget verbs of the CLI act on: its project,
+// id and transcript, the environment they read and the time they act at.
+type Target struct {
 	Root, ID, Transcript string
 	Getenv               func(string) string
 	Now                  time.Time
@@ -52,34 +53,34 @@ var ErrNoCap = errors.New("the session has no cap to reset")
 
 // update brings a session's tally up to date under the fuse's lock, then
 // lets change see it and change the fuse file.
-func update(ss Session, change func(t *spend.Tally, a *Arm, s Settings) error) error {
-	dir := state.Dir(ss.Root)
+func update(tg Target, change func(t *spend.Tally, a *Arm, s Settings) error) error {
+	dir := state.Dir(tg.Root)
 	if err := state.Ensure(dir); err != nil {
 		return err
 	}
-	unlock, err := state.Lock(lockName(dir, ss.ID))
+	unlock, err := state.Lock(lockName(dir, tg.ID))
 	if err != nil {
 		return err
 	}
 	defer unlock()
-	t := spend.Load(TallyName(dir, ss.ID))
-	if ss.Transcript == "" {
-		ss.Transcript = t.Transcript
+	t := spend.Load(TallyName(dir, tg.ID))
+	if tg.Transcript == "" {
+		tg.Transcript = t.Transcript
 	}
-	if ss.Transcript != "" {
-		t.Update(spend.Files(ss.Transcript), t.CachedPricer(ss.Root, ss.Getenv))
+	if tg.Transcript != "" {
+		t.Update(spend.Files(tg.Transcript), t.CachedPricer(tg.Root, tg.Getenv))
 	}
-	s := settingsFor(ss.Getenv, t)
-	a, _ := LoadArm(dir, ss.ID)
+	s := settingsFor(tg.Getenv, t)
+	a, _ := LoadArm(dir, tg.ID)
 	before := a
 	if err := change(t, &a, s); err != nil {
 		return err
 	}
-	if err := saveTally(dir, ss.ID, t); err != nil {
+	if err := saveTally(dir, tg.ID, t); err != nil {
 		return err
 	}
 	if a != before || a.Loop != before.Loop {
-		return saveArm(dir, ss.ID, a)
+		return saveArm(dir, tg.ID, a)
 	}
 	return nil
 }
@@ -102,21 +103,21 @@ func settingsFor(getenv func(string) string, t *spend.Tally) Settings {
 }
 
 // ReadStatus measures a session for budget status.
-func ReadStatus(ss Session) (Status, error) {
+func ReadStatus(tg Target) (Status, error) {
 	var st Status
-	err := update(ss, func(t *spend.Tally, a *Arm, s Settings) error {
+	err := update(tg, func(t *spend.Tally, a *Arm, s Settings) error {
 		armed := a.Set || a.Loop != nil
 		for _, cs := range capsOf(s, *a, armed) {
 			if cs.kind == "session" {
 				cs.spent = t.Total().Sub(a.Base)
 			} else {
-				day := ss.Now.UTC().Format(time.DateOnly)
-				cs.spent = spend.ProjectDay(state.Dir(ss.Root), ledger.Dir(ss.Root), ss.ID, t, day)
+				day := tg.Now.UTC().Format(time.DateOnly)
+				cs.spent = spend.ProjectDay(state.Dir(tg.Root), ledger.Dir(tg.Root), tg.ID, t, day)
 			}
 			st.Caps = append(st.Caps, CapStatus{Kind: cs.kind, Source: cs.source, Cap: cs.cap, Spent: cs.spent})
 		}
 		st.Total, st.Subagents = t.Total(), t.Subagents()
-		st.Burn = t.Since(ss.Now.Add(-burnWindow)).USD
+		st.Burn = t.Since(tg.Now.Add(-burnWindow)).USD
 		st.Loop, st.Unpriced, st.Settings = a.Loop, t.Unpriced, s
 		st.Disarmed = a.Set && a.Cap.IsZero()
 		return nil
@@ -125,17 +126,17 @@ func ReadStatus(ss Session) (Status, error) {
 }
 
 // ArmCap arms a session cap from now: the baseline is the spend so far.
-func ArmCap(ss Session, cap spend.Amount) error {
-	return update(ss, func(t *spend.Tally, a *Arm, _ Settings) error {
-		*a = Arm{Cap: cap, Set: true, Base: t.Total(), At: ss.Now.UTC().Format(time.RFC3339Nano), Loop: a.Loop}
+func ArmCap(tg Target, cap spend.Amount) error {
+	return update(tg, func(t *spend.Tally, a *Arm, _ Settings) error {
+		*a = Arm{Cap: cap, Set: true, Base: t.Total(), At: tg.Now.UTC().Format(time.RFC3339Nano), Loop: a.Loop}
 		return nil
 	})
 }
 
 // Reset sets a new baseline for the session's cap (the CLI's, else the
 // environment's) and releases a loop halt.
-func Reset(ss Session) error {
-	return update(ss, func(t *spend.Tally, a *Arm, s Settings) error {
+func Reset(tg Target) error {
+	return update(tg, func(t *spend.Tally, a *Arm, s Settings) error {
 		cap := s.Spend
 		if a.Set {
 			cap = a.Cap
@@ -144,7 +145,7 @@ func Reset(ss Session) error {
 			return ErrNoCap
 		}
 		if !cap.IsZero() {
-			*a = Arm{Cap: cap, Set: true, Base: t.Total(), At: ss.Now.UTC().Format(time.RFC3339Nano)}
+			*a = Arm{Cap: cap, Set: true, Base: t.Total(), At: tg.Now.UTC().Format(time.RFC3339Nano)}
 		}
 		a.Loop = nil
 		return nil
@@ -153,9 +154,9 @@ func Reset(ss Session) error {
 
 // Disarm drops the session's cap, the environment's too, and releases a
 // loop halt. The project's daily cap is the environment's alone.
-func Disarm(ss Session) error {
-	return update(ss, func(t *spend.Tally, a *Arm, _ Settings) error {
-		*a = Arm{Set: true, Base: t.Total(), At: ss.Now.UTC().Format(time.RFC3339Nano)}
+func Disarm(tg Target) error {
+	return update(tg, func(t *spend.Tally, a *Arm, _ Settings) error {
+		*a = Arm{Set: true, Base: t.Total(), At: tg.Now.UTC().Format(time.RFC3339Nano)}
 		return nil
 	})
 }

@@ -119,7 +119,7 @@ func TestWarnOncePerPeriod(t *testing.T) {
 		t.Fatalf("the warning repeated: %+v", a)
 	}
 	// A reset is a new period: past 80% of it, it warns again.
-	ss := Session{Root: root, ID: "sess", Transcript: tr, Getenv: e.get, Now: now}
+	ss := Target{Root: root, ID: "sess", Transcript: tr, Getenv: e.get, Now: now}
 	if err := Reset(ss); err != nil {
 		t.Fatal(err)
 	}
@@ -134,7 +134,7 @@ func TestWarnOncePerPeriod(t *testing.T) {
 
 func TestArmFromNowAndDisarm(t *testing.T) {
 	root, tr := project(t, 10)
-	ss := Session{Root: root, ID: "sess", Transcript: tr, Getenv: env{}.get, Now: now}
+	ss := Target{Root: root, ID: "sess", Transcript: tr, Getenv: env{}.get, Now: now}
 	if err := ArmCap(ss, mustAmount(t, "$1")); err != nil {
 		t.Fatal(err)
 	}
@@ -345,7 +345,7 @@ func TestUnpricedCountsNothingAgainstDollars(t *testing.T) {
 	if a := decide(t, call(root, tr, PreToolUse, env{EnvSpend: "1m"}, "Bash", bashLs)); a.Deny == "" {
 		t.Fatalf("unpriced tokens against a token cap: %+v", a)
 	}
-	st, err := ReadStatus(Session{Root: root, ID: "sess", Transcript: tr, Getenv: env{EnvSpend: "$1"}.get, Now: now})
+	st, err := ReadStatus(Target{Root: root, ID: "sess", Transcript: tr, Getenv: env{EnvSpend: "$1"}.get, Now: now})
 	if err != nil || len(st.Caps) != 1 || st.Caps[0].Spent.UnpricedTokens == 0 || len(st.Unpriced) != 1 {
 		t.Fatalf("status: %+v, %v", st, err)
 	}

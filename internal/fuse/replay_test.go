@@ -9,7 +9,6 @@ import (
 
 	"github.com/muthur/context-budget/internal/prices"
 	"github.com/muthur/context-budget/internal/spend"
-	"github.com/muthur/context-budget/internal/transcript"
 )
 
 func tablePricer(t *testing.T) spend.Pricer {
@@ -17,13 +16,7 @@ func tablePricer(t *testing.T) spend.Pricer {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return func(model string, u *transcript.Usage) (float64, bool) {
-		r, ok := tab.Lookup(model, u.Speed)
-		if !ok {
-			return 0, false
-		}
-		return r.Cost(u), true
-	}
+	return spend.TablePricer(tab)
 }
 
 // timed is response() at second s of the hour, with a Bash call.

@@ -1,6 +1,13 @@
 // Package gen writes synthetic Claude Code session transcripts for
-// benchmarks and tests: realistic 2.1.x records, deterministic from a seed,
-// grown to a target size.
+// benchmarks and tests, in the shapes Claude Code 2.1.x writes,
+// deterministic from a seed. It writes two kinds, through the same record
+// writers (records.go):
+//
+//   - Write grows a realistic transcript to a target size, for benchmarks
+//     and for readers that must find the reading in it;
+//   - WriteScript writes a Script, a session given response by response,
+//     for tests that must know each reading, compaction and damage (replay,
+//     its report, the hook driven over a transcript's cuts, found by Cuts).
 //
 // A transcript is a run of API responses. Each response is written the way
 // Claude Code writes it: one assistant record per content block, all
@@ -8,20 +15,20 @@
 // hook progress records and one user record per tool result. Around them
 // come the records a long session accumulates: file-history snapshots,
 // queue operations, api-request, attachment and cost-state records (types a
-// reader must skip), sidechain records of subagents, `<synthetic>` turns,
-// turn summaries. The context climbs from Options.Start by a few thousand
-// tokens per response; when it reaches the window's compaction point a
+// reader must skip), sidechain records of subagents, progress records
+// embedding a subagent's messages, `<synthetic>` turns, turn summaries.
+// Write's context climbs from Options.Start by a few thousand tokens per
+// response; when it reaches the window's compaction point a
 // compact_boundary and its isCompactSummary user record bring it down.
 //
-// Tool results are mostly small, sometimes hundreds of KB, and every
-// Options.HugeEvery bytes one of Options.HugeResult bytes (3 MB by
+// Write's tool results are mostly small, sometimes hundreds of KB, and
+// every Options.HugeEvery bytes one of Options.HugeResult bytes (3 MB by
 // default). Options.Tail chooses how the file ends, so that a reader can be
 // measured on the common case (the response that made the call is the last
 // thing written) and on the hard one (a huge tool result follows it).
 package gen
 
 import (
-	"bufio"
 	"io"
 	"math/rand/v2"
 )
@@ -141,74 +148,35 @@ func (o Options) withDefaults() Options {
 // Write writes a transcript shaped by opt to w.
 func Write(w io.Writer, opt Options) (Result, error) {
 	opt = opt.withDefaults()
-	g := newWriter(w, opt)
-	g.session()
-	if err := g.bw.Flush(); err != nil {
-		return g.res, err
+	g := &grower{
+		writer: newWriter(w, rand.New(rand.NewPCG(opt.Seed, 0x636f6e74657874)), opt.SessionID, opt.Cwd, version),
+		opt:    opt,
+		ctx:    opt.Start,
 	}
-	return g.res, g.err
-}
-
-// writer holds the state of one transcript being written.
-type writer struct {
-	opt Options
-	bw  *bufio.Writer
-	err error
-	rng *rand.Rand
-	res Result
-
-	buf      []byte // the record being built
-	ctx      int64  // the context the next response carries
-	cached   int64  // the prefix of it already in the cache
-	parent   string // uuid of the previous record
-	clock    int64  // milliseconds since the session started
-	nextHuge int64  // the byte count at which the next huge result is due
-}
-
-func newWriter(w io.Writer, opt Options) *writer {
-	g := &writer{
-		opt: opt,
-		rng: rand.New(rand.NewPCG(opt.Seed, 0x636f6e74657874)),
-		ctx: opt.Start,
-	}
-	g.bw = bufio.NewWriterSize(&countWriter{w: w, n: &g.res.Bytes}, 256<<10)
 	g.cached = opt.Start * 2 / 3
 	g.nextHuge = opt.HugeEvery / 2
 	if opt.HugeEvery < 0 {
 		g.nextHuge = -1
 	}
-	return g
+	g.session()
+	err := g.finish()
+	g.res.Bytes = g.n
+	return g.res, err
 }
 
-// countWriter counts the bytes that reach w.
-type countWriter struct {
-	w io.Writer
-	n *int64
-}
+// grower writes one transcript grown to Options.Size.
+type grower struct {
+	*writer
+	opt Options
+	res Result
 
-func (c countWriter) Write(p []byte) (int, error) {
-	n, err := c.w.Write(p)
-	if c.n != nil {
-		*c.n += int64(n)
-	}
-	return n, err
-}
-
-// written is the number of bytes produced so far, flushed or not.
-func (g *writer) written() int64 { return g.res.Bytes + int64(g.bw.Buffered()) }
-
-// emit writes the record in g.buf as one line.
-func (g *writer) emit() {
-	if g.err != nil {
-		return
-	}
-	g.buf = append(g.buf, '\n')
-	_, g.err = g.bw.Write(g.buf)
-	g.buf = g.buf[:0]
+	ctx      int64 // the context the next response carries
+	cached   int64 // the prefix of it already in the cache
+	nextHuge int64 // the byte count at which the next huge result is due
 }
 
 // session writes the whole transcript.
-func (g *writer) session() {
+func (g *grower) session() {
 	g.snapshot()
 	g.prompt()
 	for g.err == nil && g.written() < g.opt.Size {
@@ -219,7 +187,7 @@ func (g *writer) session() {
 
 // step writes one response with its tool calls and results, and what
 // happens around it.
-func (g *writer) step() {
+func (g *grower) step() {
 	if g.ctx >= g.opt.Window*compactPerMille/1000 {
 		g.compaction()
 	}
@@ -227,7 +195,8 @@ func (g *writer) step() {
 	case n < 20:
 		g.sidechain()
 	case n < 25:
-		g.synthetic()
+		g.interruption()
+		g.syntheticResponse("No response requested.", false)
 	case n < 40:
 		g.prompt()
 	case n < 60:
@@ -236,7 +205,7 @@ func (g *writer) step() {
 		g.snapshot()
 	}
 	if g.rng.IntN(4) == 0 {
-		g.apiRequest()
+		g.apiRequest(g.requestedModel(), g.opt.Window >= 1_000_000)
 	}
 	calls := 1
 	if g.rng.IntN(8) == 0 {
@@ -257,7 +226,7 @@ func (g *writer) step() {
 		g.attachment()
 	}
 	if g.rng.IntN(10) == 0 {
-		g.costState()
+		g.costState(float64(g.res.Responses) * 0.071)
 		g.turnDuration()
 	}
 	g.cached = g.ctx
@@ -265,7 +234,7 @@ func (g *writer) step() {
 }
 
 // resultSize picks the size of one tool result's text.
-func (g *writer) resultSize() int {
+func (g *grower) resultSize() int {
 	if g.nextHuge >= 0 && g.written() >= g.nextHuge {
 		g.nextHuge += g.opt.HugeEvery
 		return g.opt.HugeResult / 2 // the text is written twice: content and toolUseResult
@@ -282,7 +251,7 @@ func (g *writer) resultSize() int {
 }
 
 // last writes the final response and the tail Options.Tail asks for.
-func (g *writer) last() {
+func (g *grower) last() {
 	if g.opt.EndBelow > 0 && g.ctx >= g.opt.EndBelow {
 		g.compaction()
 	}
@@ -296,4 +265,77 @@ func (g *writer) last() {
 	default:
 		g.hookProgress("PreToolUse", id)
 	}
+}
+
+// response writes one API response of the main chain: a record per
+// content block (a thinking block, a text block, its tool calls), the
+// same message id and input figures on each, the output count growing.
+// It returns the ids of its tool calls and the response's output tokens.
+func (g *grower) response(calls int) ([]string, int64) {
+	r := response{id: g.apiID("msg_01"), request: g.apiID("req_011C"), model: g.opt.Model, requested: g.requestedModel()}
+	r.input = int64(1 + g.rng.IntN(9))
+	r.read = min(g.cached, g.ctx-r.input)
+	r.write = g.ctx - r.input - r.read
+	r.oneHour = true
+	var out int64
+	var ids []string
+	blocks := calls
+	thinking := g.rng.IntN(2) == 0
+	text := g.rng.IntN(3) > 0
+	if thinking {
+		blocks++
+	}
+	if text {
+		blocks++
+	}
+	for b := range blocks {
+		out += int64(20 + g.rng.IntN(400))
+		g.openResponse(&r)
+		switch {
+		case thinking && b == 0:
+			g.thinkingBlock(200 + g.rng.IntN(1500))
+		case text && b == blocks-calls-1:
+			g.textBlock(60 + g.rng.IntN(600))
+		default:
+			id := g.apiID("toolu_01")
+			ids = append(ids, id)
+			g.toolUseBlock(id, tools[g.rng.IntN(len(tools))])
+		}
+		stop := "null"
+		if b == blocks-1 {
+			stop = `"tool_use"`
+		}
+		g.closeResponse(&r, out, stop)
+	}
+	g.res.Responses++
+	g.res.Reading = g.ctx
+	g.res.MessageID = r.id
+	g.res.ToolUseID = ids[len(ids)-1]
+	return ids, out
+}
+
+func (g *grower) requestedModel() string {
+	if g.opt.Window >= 1_000_000 {
+		return g.opt.Model + "[1m]"
+	}
+	return g.opt.Model
+}
+
+// sidechain writes a subagent's work: its responses inline, as older
+// versions wrote them, and the agent_progress record 2.1.x writes.
+func (g *grower) sidechain() {
+	for range 1 + g.rng.IntN(4) {
+		g.sidechainResponse()
+	}
+	g.agentProgress()
+}
+
+// compaction writes a compact_boundary and the summary that follows it,
+// and brings the context back down.
+func (g *grower) compaction() {
+	g.boundary("compact", g.ctx)
+	g.compactSummary()
+	g.res.Compactions++
+	g.ctx = g.opt.Start + int64(g.rng.IntN(8000))
+	g.cached = 0
 }

@@ -166,3 +166,75 @@ func TestParseSize(t *testing.T) {
 		}
 	}
 }
+
+// TestWriteScript checks that a Script's file holds what it asks for:
+// each response at its reading, the shapes written before them, spliced
+// records sharing a line, and Cuts finding one cut per response.
+func TestWriteScript(t *testing.T) {
+	rs := gen.Climb(50_000, 10_000, 12)
+	for i, before := range []string{"", "compact", "microcompact", "synthetic", "sidechain", "damaged"} {
+		rs[i+1].Before = before
+	}
+	rs[7].Write1h = true
+	rs[8].Bare, rs[8].Blocks = true, 1
+	rs[9].Spliced, rs[9].Blocks = true, 1
+	rs[10].Blocks = 3
+	var buf bytes.Buffer
+	if err := gen.WriteScript(&buf, gen.Script{ID: "s1", Responses: rs, Seed: 1, Progress: 10}); err != nil {
+		t.Fatal(err)
+	}
+	data := buf.Bytes()
+	var readings []int64
+	lastID := ""
+	oneHour := false
+	for _, line := range bytes.Split(data, []byte("\n")) {
+		transcript.Decode(line, func(r *transcript.Record) {
+			if r.IsBoundary() {
+				lastID = ""
+			}
+			if !r.IsResponse() {
+				return
+			}
+			if r.Message.ID != lastID {
+				readings = append(readings, r.Message.Usage.Context())
+			}
+			lastID = r.Message.ID
+			oneHour = oneHour || r.Message.Usage.Write1h() > 0
+		})
+	}
+	if len(readings) != len(rs) {
+		t.Fatalf("%d responses, want %d", len(readings), len(rs))
+	}
+	for k, r := range rs {
+		if readings[k] != r.Reading {
+			t.Errorf("response %d reads %d, want %d", k, readings[k], r.Reading)
+		}
+	}
+	if !oneHour {
+		t.Error("no 1-hour cache write")
+	}
+	for _, want := range []string{`"subtype":"compact_boundary"`, `"isCompactSummary":true`, `"subtype":"microcompact_boundary"`,
+		`"model":"<synthetic>"`, `"isApiErrorMessage":true`, `"isSidechain":true`, `"type":"agent_progress"`,
+		"\x00\x00\x00", "not json at all", `"cut sho{"type":"summary"`, `"name":"Bash"`} {
+		if !bytes.Contains(data, []byte(want)) {
+			t.Errorf("no %q in the file", want)
+		}
+	}
+	// The spliced response starts on the bare one's line.
+	spliced := 0
+	for _, line := range bytes.Split(data, []byte("\n")) {
+		if bytes.Count(line, []byte(`{"parentUuid":`)) == 2 && bytes.Contains(line, []byte(`}{"parentUuid":`)) {
+			spliced++
+		}
+	}
+	if spliced != 1 {
+		t.Errorf("%d spliced lines, want 1", spliced)
+	}
+	if cuts := gen.Cuts(data, reading.MaxLine); len(cuts) != len(rs) || cuts[len(cuts)-1] > len(data) {
+		t.Errorf("%d cuts, want %d", len(cuts), len(rs))
+	}
+	got, _, err := reading.Last(bytes.NewReader(data), int64(len(data)), "")
+	if err != nil || got.Tokens != rs[len(rs)-1].Reading {
+		t.Errorf("reading.Last = %d, %v; want %d", got.Tokens, err, rs[len(rs)-1].Reading)
+	}
+}

@@ -60,6 +60,17 @@ func K(tokens int64) string {
 	return strconv.FormatInt((tokens+500)/1000, 10) + "k"
 }
 
+// Thousands writes a count in full, its digits in groups of three:
+// 169872 → "169,872". It is the program's one way to say tokens exactly,
+// where K says them short.
+func Thousands(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
 // USD shows dollars to the cent, halves up: 5.825 → "$5.83". The cents
 // are rounded with a margin of a millionth of a cent, so that a half that
 // binary floating point stores a hair below (5.825 is 5.82499…) still

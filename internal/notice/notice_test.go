@@ -21,6 +21,19 @@ func TestK(t *testing.T) {
 	}
 }
 
+func TestThousands(t *testing.T) {
+	for _, tc := range []struct {
+		n    int64
+		want string
+	}{
+		{169_872, "169,872"}, {1_000_000, "1,000,000"}, {999, "999"}, {1000, "1,000"}, {0, "0"}, {-1234, "-1,234"}, {-123, "-123"},
+	} {
+		if got := Thousands(tc.n); got != tc.want {
+			t.Errorf("Thousands(%d) = %q, want %q", tc.n, got, tc.want)
+		}
+	}
+}
+
 func TestEndings(t *testing.T) {
 	ls := lines.Lines{Warn: lines.Line{Tokens: 300_000, SetBy: lines.Cap}, Pause: lines.Line{Tokens: 400_000, SetBy: lines.Cap}}
 	const (

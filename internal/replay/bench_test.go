@@ -14,7 +14,6 @@ import (
 
 	"github.com/muthur/context-budget/internal/gen"
 	"github.com/muthur/context-budget/internal/replay"
-	"github.com/muthur/context-budget/internal/replay/replaytest"
 )
 
 // cpuTime is the CPU this process has used, user and system. On a shared
@@ -30,7 +29,7 @@ func cpuTime() time.Duration {
 func BenchmarkReplayFile(b *testing.B) {
 	dir := b.TempDir()
 	var buf bytes.Buffer
-	replaytest.Write(&buf, replaytest.Session{ID: "bench", Responses: replaytest.Climb(10_000, 60, 1200), Seed: 3, Progress: 7})
+	gen.WriteScript(&buf, gen.Script{ID: "bench", Responses: gen.Climb(10_000, 60, 1200), Seed: 3, Progress: 7})
 	p := filepath.Join(dir, "bench.jsonl")
 	os.WriteFile(p, buf.Bytes(), 0o644)
 	src := replay.Source{Path: p, Size: int64(buf.Len())}

@@ -14,7 +14,6 @@ import (
 	"github.com/muthur/context-budget/internal/gen"
 	"github.com/muthur/context-budget/internal/lines"
 	"github.com/muthur/context-budget/internal/replay"
-	"github.com/muthur/context-budget/internal/replay/replaytest"
 
 	"github.com/muthur/context-budget/internal/sharedtest"
 )
@@ -161,15 +160,15 @@ func sharedTranscripts(t *testing.T) string {
 // generatedSet writes sessions with known crossings: the golden file pins
 // what replay makes of them.
 func generatedSet(t testing.TB, dir string) {
-	climb := replaytest.Climb(20_000, 9_000, 50)
+	climb := gen.Climb(20_000, 9_000, 50)
 	climb[30].Before = "compact"
 	for i := 30; i < 50; i++ {
 		climb[i].Reading = 30_000 + int64(i-30)*25_000
 	}
-	sessions := []replaytest.Session{
-		{ID: "aaaaaaaa-0000-4000-8000-000000000001", Responses: replaytest.Climb(50_000, 10_000, 40), Seed: 1, Progress: 1},
+	sessions := []gen.Script{
+		{ID: "aaaaaaaa-0000-4000-8000-000000000001", Responses: gen.Climb(50_000, 10_000, 40), Seed: 1, Progress: 1},
 		{ID: "aaaaaaaa-0000-4000-8000-000000000002", Responses: climb, Seed: 2},
-		{ID: "aaaaaaaa-0000-4000-8000-000000000003", Responses: replaytest.Climb(5_000, 500, 30), Seed: 3},
+		{ID: "aaaaaaaa-0000-4000-8000-000000000003", Responses: gen.Climb(5_000, 500, 30), Seed: 3},
 	}
 	for _, s := range sessions {
 		write(t, dir, s)
@@ -225,8 +224,9 @@ func golden(t *testing.T, dir string, opt replay.Options, name string) {
 	}
 }
 
-// TestAgainstGen replays transcripts of internal/gen, another generator
-// than ours, and finds the responses and compactions it says it wrote.
+// TestAgainstGen replays transcripts grown by gen.Write, the benchmarks'
+// (no script: their own mix of records and huge results), and finds the
+// responses and compactions gen says it wrote.
 func TestAgainstGen(t *testing.T) {
 	dir := t.TempDir()
 	for i, size := range []int64{300 << 10, 20 << 20} {

@@ -6,8 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/muthur/context-budget/internal/gen"
 	"github.com/muthur/context-budget/internal/lines"
-	"github.com/muthur/context-budget/internal/replay/replaytest"
 	"github.com/muthur/context-budget/internal/transcript"
 )
 
@@ -21,9 +21,9 @@ func (flatPrices) Cost(model, _ string, u *transcript.Usage) (Parts, bool) {
 // what it reports must hang together.
 func FuzzReplay(f *testing.F) {
 	var b bytes.Buffer
-	rs := replaytest.Climb(250_000, 30_000, 8)
+	rs := gen.Climb(250_000, 30_000, 8)
 	rs[3].Before, rs[5].Before, rs[6].Before = "compact", "damaged", "synthetic"
-	replaytest.Write(&b, replaytest.Session{ID: "f", Responses: rs, Seed: 1, Progress: 1})
+	gen.WriteScript(&b, gen.Script{ID: "f", Responses: rs, Seed: 1, Progress: 1})
 	f.Add(b.Bytes())
 	f.Add([]byte(`{"type":"assistant","message":{"id":"a","model":"m","usage":{"input_tokens":500000}}}{"type":"assistant","message":{"id":"b","model":"unpriced","usage":{"input_tokens":1}}}` + "\n"))
 	if shared, err := filepath.Glob(filepath.Join("..", "..", "..", "shared", "data", "transcripts", "*.jsonl")); err == nil {

@@ -14,8 +14,8 @@ import (
 	"github.com/muthur/context-budget/internal/config"
 	"github.com/muthur/context-budget/internal/reading"
 	"github.com/muthur/context-budget/internal/replay"
-	"github.com/muthur/context-budget/internal/replay/replaytest"
 
+	"github.com/muthur/context-budget/internal/gen"
 	"github.com/muthur/context-budget/internal/sharedtest"
 )
 
@@ -27,23 +27,23 @@ import (
 func TestPolicyModelAgreesWithTheLineCache(t *testing.T) {
 	dir := t.TempDir()
 	var files []string
-	gen := func(name string, s replaytest.Session) {
+	add := func(name string, s gen.Script) {
 		files = append(files, write(t, dir, s))
 	}
-	climb := replaytest.Climb(30_000, 3_500, 90)
+	climb := gen.Climb(30_000, 3_500, 90)
 	climb[60].Before = "compact"
 	for i := 60; i < 90; i++ {
 		climb[i].Reading = 40_000 + int64(i-60)*6_000
 	}
-	gen("opus", replaytest.Session{ID: "opus", Responses: climb, Seed: 5, Progress: 2})
-	haiku := replaytest.Climb(20_000, 7_000, 60)
-	gen("haiku", replaytest.Session{ID: "haiku", Model: "claude-haiku-4-5-20251001", Responses: haiku, Seed: 6})
-	big := replaytest.Climb(150_000, 9_000, 40) // past 200k: a 1M window
+	add("opus", gen.Script{ID: "opus", Responses: climb, Seed: 5, Progress: 2})
+	haiku := gen.Climb(20_000, 7_000, 60)
+	add("haiku", gen.Script{ID: "haiku", Model: "claude-haiku-4-5-20251001", Responses: haiku, Seed: 6})
+	big := gen.Climb(150_000, 9_000, 40) // past 200k: a 1M window
 	for i := range big {
 		big[i].Write1h = i%3 == 0
 	}
-	gen("big", replaytest.Session{ID: "big", Responses: big, Seed: 7})
-	gen("unknown", replaytest.Session{ID: "unknown", Model: "gpt-9", Responses: replaytest.Climb(100_000, 10_000, 20), Seed: 8})
+	add("big", gen.Script{ID: "big", Responses: big, Seed: 7})
+	add("unknown", gen.Script{ID: "unknown", Model: "gpt-9", Responses: gen.Climb(100_000, 10_000, 20), Seed: 8})
 	if shared := sharedOrEmpty(); shared != "" {
 		real, _ := filepath.Glob(filepath.Join(shared, "*-*.jsonl"))
 		files = append(files, real...)
@@ -91,7 +91,7 @@ func compare(t *testing.T, path string, env map[string]string) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	cuts := replaytest.Cuts(data)
+	cuts := gen.Cuts(data, reading.MaxLine)
 	calls := toolCalls(data)
 	if len(cuts) != got.Responses {
 		t.Fatalf("%d cuts, %d responses", len(cuts), got.Responses)
@@ -143,7 +143,7 @@ func compare(t *testing.T, path string, env map[string]string) {
 	}
 }
 
-// toolCalls reports, per response (as replaytest.Cuts counts them),
+// toolCalls reports, per response (as gen.Cuts counts them),
 // whether it made a tool call.
 func toolCalls(data []byte) map[int]bool {
 	out := map[int]bool{}

@@ -9,9 +9,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/muthur/context-budget/internal/gen"
 	"github.com/muthur/context-budget/internal/lines"
 	"github.com/muthur/context-budget/internal/replay"
-	"github.com/muthur/context-budget/internal/replay/replaytest"
 	"github.com/muthur/context-budget/internal/transcript"
 )
 
@@ -26,13 +26,13 @@ func fixed(ls lines.Lines) replay.Options {
 }
 
 // write writes a generated session to dir/<id>.jsonl and returns its path.
-func write(t testing.TB, dir string, s replaytest.Session) string {
+func write(t testing.TB, dir string, s gen.Script) string {
 	t.Helper()
 	if s.ID == "" {
 		s.ID = "00000000-aaaa-4bbb-8ccc-000000000001"
 	}
 	var b bytes.Buffer
-	if err := replaytest.Write(&b, s); err != nil {
+	if err := gen.WriteScript(&b, s); err != nil {
 		t.Fatal(err)
 	}
 	p := filepath.Join(dir, s.ID+".jsonl")
@@ -42,7 +42,7 @@ func write(t testing.TB, dir string, s replaytest.Session) string {
 	return p
 }
 
-func replayOne(t *testing.T, s replaytest.Session, opt replay.Options) replay.Session {
+func replayOne(t *testing.T, s gen.Script, opt replay.Options) replay.Session {
 	t.Helper()
 	p := write(t, t.TempDir(), s)
 	fi, _ := os.Stat(p)
@@ -59,34 +59,34 @@ func notices(s replay.Session) []string {
 }
 
 func TestKnownCrossings(t *testing.T) {
-	climb := replaytest.Climb(10_000, 10_000, 45) // 10k … 450k
-	withCompaction := append(replaytest.Climb(250_000, 20_000, 5), replaytest.Climb(40_000, 30_000, 11)...)
+	climb := gen.Climb(10_000, 10_000, 45) // 10k … 450k
+	withCompaction := append(gen.Climb(250_000, 20_000, 5), gen.Climb(40_000, 30_000, 11)...)
 	withCompaction[5].Before = "compact" // 330k (warn at 1) → 40k … 340k
-	dip := []replaytest.Response{{Reading: 290_000}, {Reading: 305_000}, {Reading: 301_000}, {Reading: 303_000}, {Reading: 299_000}, {Reading: 310_000}}
-	noise := replaytest.Climb(280_000, 10_000, 4) // 280k 290k 300k 310k
-	noise[2].Before = "synthetic"                 // zero usage: not a reading
+	dip := []gen.Response{{Reading: 290_000}, {Reading: 305_000}, {Reading: 301_000}, {Reading: 303_000}, {Reading: 299_000}, {Reading: 310_000}}
+	noise := gen.Climb(280_000, 10_000, 4) // 280k 290k 300k 310k
+	noise[2].Before = "synthetic"          // zero usage: not a reading
 	noise[3].Before = "sidechain"
-	noise = append(noise, replaytest.Response{Reading: 320_000, Before: "damaged"})
-	micro := []replaytest.Response{{Reading: 310_000}, {Reading: 120_000, Before: "microcompact"}, {Reading: 330_000}}
+	noise = append(noise, gen.Response{Reading: 320_000, Before: "damaged"})
+	micro := []gen.Response{{Reading: 310_000}, {Reading: 120_000, Before: "microcompact"}, {Reading: 330_000}}
 
 	tests := []struct {
 		name      string
-		responses []replaytest.Response
+		responses []gen.Response
 		want      []string
 		peak      int64
 	}{
 		{"climb through both lines", climb, []string{"warn@29", "pause@39"}, 450_000},
-		{"straight past the pause", []replaytest.Response{{Reading: 100_000}, {Reading: 420_000}, {Reading: 430_000}}, []string{"pause@1"}, 430_000},
+		{"straight past the pause", []gen.Response{{Reading: 100_000}, {Reading: 420_000}, {Reading: 430_000}}, []string{"pause@1"}, 430_000},
 		{"compaction re-arms", withCompaction, []string{"warn@3", "warn@14"}, 340_000},
 		{"only a dip under the warn line re-arms", dip, []string{"warn@1", "warn@5"}, 310_000},
 		{"synthetic, sidechain, progress and damage are not responses", noise, []string{"warn@2"}, 320_000},
 		{"a microcompaction re-arms", micro, []string{"warn@0", "warn@2"}, 330_000},
-		{"nothing crossed", replaytest.Climb(1_000, 1_000, 20), nil, 20_000},
+		{"nothing crossed", gen.Climb(1_000, 1_000, 20), nil, 20_000},
 		{"no responses", nil, nil, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s := replayOne(t, replaytest.Session{Responses: tt.responses, Seed: 7, Progress: 2}, fixed(caps))
+			s := replayOne(t, gen.Script{Responses: tt.responses, Seed: 7, Progress: 2}, fixed(caps))
 			if got := notices(s); !slices.Equal(got, tt.want) {
 				t.Errorf("notices = %v, want %v", got, tt.want)
 			}
@@ -101,11 +101,11 @@ func TestKnownCrossings(t *testing.T) {
 }
 
 func TestCounts(t *testing.T) {
-	rs := replaytest.Climb(100_000, 40_000, 10)
+	rs := gen.Climb(100_000, 40_000, 10)
 	rs[4].Before = "compact"
 	rs[6].Before = "microcompact"
 	rs[8].Before = "synthetic"
-	s := replayOne(t, replaytest.Session{ID: "11111111-2222-4333-8444-555555555555", Responses: rs, Seed: 1, Progress: 3}, fixed(caps))
+	s := replayOne(t, gen.Script{ID: "11111111-2222-4333-8444-555555555555", Responses: rs, Seed: 1, Progress: 3}, fixed(caps))
 	if s.Responses != 10 {
 		t.Errorf("responses = %d, want 10", s.Responses)
 	}

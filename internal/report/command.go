@@ -64,7 +64,7 @@ func Command(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // writeFile writes the page next to its final name and renames it, so a
 // failed run leaves no half page.
 func writeFile(name string, rep replay.ReportInput) error {
-	return atomicfile.Write(name, 0o644, false, func(f io.Writer) error {
+	return atomicfile.Write(name, atomicfile.Options{Perm: 0o644}, func(f io.Writer) error {
 		w := bufio.NewWriter(f)
 		if err := RenderInput(w, rep); err != nil {
 			return err

@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/muthur/context-budget/internal/gen"
 	"github.com/muthur/context-budget/internal/lines"
 	"github.com/muthur/context-budget/internal/replay"
-	"github.com/muthur/context-budget/internal/replay/replaytest"
 	"github.com/muthur/context-budget/internal/report"
 )
 
@@ -24,21 +24,21 @@ var caps = lines.Lines{
 // with a single response and one empty file.
 func sampleReplay(t testing.TB) replay.Report {
 	dir := t.TempDir()
-	long := replaytest.Climb(10_000, 150, 2500)
-	compacted := replaytest.Climb(100_000, 12_000, 40)
+	long := gen.Climb(10_000, 150, 2500)
+	compacted := gen.Climb(100_000, 12_000, 40)
 	compacted[25].Before = "compact"
 	for i := 25; i < 40; i++ {
 		compacted[i].Reading = 30_000 + int64(i-25)*25_000
 	}
-	sessions := []replaytest.Session{
-		{ID: "a1", Responses: replaytest.Climb(20_000, 11_000, 40), Seed: 1},
+	sessions := []gen.Script{
+		{ID: "a1", Responses: gen.Climb(20_000, 11_000, 40), Seed: 1},
 		{ID: "b2", Responses: compacted, Seed: 2},
 		{ID: "c3", Responses: long, Seed: 3},
-		{ID: "d4", Responses: replaytest.Climb(25_000, 0, 1), Seed: 4},
+		{ID: "d4", Responses: gen.Climb(25_000, 0, 1), Seed: 4},
 	}
 	for _, s := range sessions {
 		var b bytes.Buffer
-		if err := replaytest.Write(&b, s); err != nil {
+		if err := gen.WriteScript(&b, s); err != nil {
 			t.Fatal(err)
 		}
 		os.WriteFile(filepath.Join(dir, s.ID+".jsonl"), b.Bytes(), 0o644)

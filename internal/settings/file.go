@@ -58,5 +58,5 @@ func Write(name string, data, old []byte) error {
 }
 
 func atomicWrite(name string, data []byte, perm fs.FileMode) error {
-	return atomicfile.WriteFile(name, data, perm, true)
+	return atomicfile.WriteFile(name, data, atomicfile.Options{Perm: perm, Sync: true})
 }

@@ -8,17 +8,13 @@ import (
 	"github.com/muthur/context-budget/internal/transcript"
 )
 
-// TablePricer prices with the table load returns, loaded at the first
-// response that needs a price: a call with nothing new to count parses no
-// table.
-func TablePricer(load func() *prices.Table) Pricer {
-	var t *prices.Table
+// TablePricer prices each response at its model's and speed's row of t;
+// a nil table prices nothing.
+func TablePricer(t *prices.Table) Pricer {
+	if t == nil {
+		t = &prices.Table{}
+	}
 	return func(model string, u *transcript.Usage) (float64, bool) {
-		if t == nil {
-			if t = load(); t == nil {
-				t = &prices.Table{}
-			}
-		}
 		row, ok := t.Lookup(model, u.Speed)
 		if !ok {
 			return 0, false

@@ -44,7 +44,7 @@ func TestTallyMatchesLedgerOnRealSessions(t *testing.T) {
 			copies = append(copies, c)
 		}
 		var tl Tally
-		price := TablePricer(func() *prices.Table { return tab })
+		price := TablePricer(tab)
 		for step := 1; step <= 7; step++ {
 			for i, src := range files {
 				grow(t, src, copies[i], step, 7)

@@ -59,7 +59,7 @@ func pricer(t testing.TB) Pricer {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return TablePricer(func() *prices.Table { return tab })
+	return TablePricer(tab)
 }
 
 // opus prices usage at claude-opus-4-6's rates (5 in, 0.50 read, 6.25

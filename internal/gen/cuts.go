@@ -1,10 +1,9 @@
-package replaytest
+package gen
 
 import (
 	"bytes"
 	"encoding/json"
 
-	"github.com/muthur/context-budget/internal/reading"
 	"github.com/muthur/context-budget/internal/transcript"
 )
 
@@ -12,7 +11,9 @@ import (
 // be cut after each of the session's own responses: the end of the line
 // holding the response's last record, or, where records are spliced on
 // one line, the end of that record, as the file stood when the hook ran.
-func Cuts(data []byte) []int {
+// Lines longer than maxLine are skipped, as the hook's readers skip them
+// (pass reading.MaxLine: gen does not import the readers it tests).
+func Cuts(data []byte, maxLine int) []int {
 	var ends []int
 	lastID := ""
 	open := false
@@ -40,7 +41,7 @@ func Cuts(data []byte) []int {
 		line := data[off:end]
 		start := off
 		off = end
-		if len(line) > reading.MaxLine {
+		if len(line) > maxLine {
 			continue
 		}
 		var r transcript.Record
