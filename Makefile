@@ -2,7 +2,7 @@
 # `make check`.
 GO          ?= go
 VERSION     ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
-LDFLAGS     := -s -w -X main.version=$(VERSION)
+LDFLAGS     := -s -w -X github.com/muthur/context-budget/internal/cli.version=$(VERSION)
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 # Where `make install` puts the binaries: /usr/local/bin when writable,
 # else ~/.local/bin. Override with `make install BINDIR=…`.
@@ -13,7 +13,7 @@ CLAUDE_CODE_VERSION := 2.1.332
 CLAUDE_CACHE        := .cache/claude-code
 
 # The programs `make build` makes and `make install` installs.
-PROGRAMS    := context-budget context-budget-operator context-budget-report
+PROGRAMS    := context-budget context-budget-cli context-budget-operator context-budget-report
 
 .PHONY: build install uninstall test check bench bench-ledger bench-replay e2e claude-cli chromium fuzz clean
 

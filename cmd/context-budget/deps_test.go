@@ -2,6 +2,7 @@ package main
 
 import (
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -36,5 +37,50 @@ func TestHookLinksNoNetHTTP(t *testing.T) {
 			strings.HasPrefix(p, "gonum.org/") || strings.HasPrefix(p, "crypto") || p == "github.com/muthur/context-budget/internal/report" {
 			t.Errorf("context-budget links %s", p)
 		}
+	}
+}
+
+// TestHookProgramLinksNoCommands guards the split between the two
+// programs: context-budget, which Claude Code starts for every tool call
+// and every status line, links only what the hook and the status line
+// reach, and leaves the commands typed by hand to context-budget-cli. A
+// reference from the hot path to the command table, or to a command's
+// package, would bring them all back in, and every call would start
+// slower (7–8% measured). Packages are what go list sees; what is linked
+// is what the linker kept, so this reads the built program's symbols.
+func TestHookProgramLinksNoCommands(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the program")
+	}
+	bin := filepath.Join(t.TempDir(), "context-budget")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	out, err := exec.Command("go", "tool", "nm", bin).Output()
+	if err != nil {
+		t.Fatalf("go tool nm: %v", err)
+	}
+	const mod = "github.com/muthur/context-budget/"
+	banned := []string{mod + "internal/replay.", mod + "internal/settings.", mod + "internal/report.",
+		mod + "internal/gen.", "text/tabwriter.", mod + "internal/cli.runReplay", mod + "internal/cli.runInstall",
+		mod + "internal/cli.runDoctor", mod + "internal/cli.runLines", mod + "internal/cli.runLedger", mod + "internal/cli.runBudget"}
+	hot := 0
+	for _, line := range strings.Split(string(out), "\n") {
+		f := strings.Fields(line)
+		if len(f) < 3 {
+			continue
+		}
+		sym := f[len(f)-1]
+		if strings.HasPrefix(sym, mod+"internal/cli.runHook") || strings.HasPrefix(sym, mod+"internal/cli.runStatusline") {
+			hot++
+		}
+		for _, b := range banned {
+			if strings.HasPrefix(sym, b) {
+				t.Errorf("context-budget links %s", sym)
+			}
+		}
+	}
+	if hot < 2 {
+		t.Fatalf("found %d of the hook's and the status line's functions in the symbols; is the table read right?", hot)
 	}
 }

@@ -1,0 +1,114 @@
+package cli
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// flagSet is a subcommand's flags with its usage lines, parsed the one way
+// every subcommand shares: --help prints the usage on stdout (exit 0), a
+// bad flag is a usage error in the house shape (exit 2), never Go's dump
+// of every flag.
+type flagSet struct {
+	*flag.FlagSet
+	// usage is the synopsis, one line per form.
+	usage string
+	// topic is the `help TOPIC` that says more, "" for none.
+	topic string
+}
+
+// newFlags starts the flags of the subcommand name; usage is its synopsis.
+func newFlags(name, usage string) *flagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	return &flagSet{FlagSet: fs, usage: usage, topic: strings.Fields(name)[0]}
+}
+
+// parseFlags parses args. ok is false when the command is done: code is 0
+// after --help, 2 after a usage error (already printed).
+func parseFlags(fs *flagSet, args []string, stdout, stderr io.Writer) (code int, ok bool) {
+	if err := fs.Parse(args); err != nil {
+		return fs.failed(err, stdout, stderr), false
+	}
+	return 0, true
+}
+
+// failed turns a parse error into the exit status, printing the usage for
+// --help and the error otherwise.
+func (fs *flagSet) failed(err error, stdout, stderr io.Writer) int {
+	if errors.Is(err, flag.ErrHelp) {
+		fs.printHelp(stdout)
+		return 0
+	}
+	msg := err.Error()
+	if f, ok := strings.CutPrefix(msg, "flag provided but not defined: "); ok {
+		msg = "unknown flag -" + f
+	}
+	return usageError(stderr, fs.Name(), errors.New(msg))
+}
+
+// printHelp writes the usage lines, the flags and where the manual says
+// more.
+func (fs *flagSet) printHelp(w io.Writer) {
+	fmt.Fprintf(w, "usage: %s\n", strings.ReplaceAll(fs.usage, "\n", "\n       "))
+	type row struct{ name, usage string }
+	var rows []row
+	width := 0
+	fs.VisitAll(func(f *flag.Flag) {
+		value, usage := flag.UnquoteUsage(f)
+		name := "--" + f.Name
+		if value != "" {
+			name += " " + strings.ToUpper(value)
+		}
+		if f.DefValue != "" && f.DefValue != "false" && f.DefValue != "0" {
+			usage += fmt.Sprintf(" (default %s)", f.DefValue)
+		}
+		rows = append(rows, row{name, usage})
+		width = max(width, len(name))
+	})
+	rows = append(rows, row{"-h, --help", "print this"})
+	width = max(width, len(rows[len(rows)-1].name))
+	fmt.Fprintln(w, "\nflags:")
+	for _, r := range rows {
+		fmt.Fprintf(w, "  %-*s  %s\n", width, r.name, r.usage)
+	}
+	if fs.topic != "" {
+		fmt.Fprintf(w, "\nmore: context-budget help %s\n", fs.topic)
+	}
+}
+
+// usageError prints a usage error and the hint where the command's usage
+// is, and returns exit status 2. name is the subcommand, "" for none.
+func usageError(stderr io.Writer, name string, err error) int {
+	fmt.Fprintf(stderr, "context-budget: error: %v\n", err)
+	if name == "" {
+		fmt.Fprintln(stderr, "context-budget: hint: see 'context-budget help'")
+	} else {
+		fmt.Fprintf(stderr, "context-budget: hint: see 'context-budget %s --help'\n", name)
+	}
+	return 2
+}
+
+// isHelpFlag reports whether arg asks for help.
+func isHelpFlag(arg string) bool {
+	return arg == "-h" || arg == "--help" || arg == "-help"
+}
+
+// wantsHelp reports whether args, before any "--", ask for help: for the
+// commands Claude Code runs (hook, statusline), which read no flags of
+// their own and must stay silent on anything else.
+func wantsHelp(args []string) bool {
+	for _, a := range args {
+		if a == "--" {
+			return false
+		}
+		if isHelpFlag(a) {
+			return true
+		}
+	}
+	return false
+}

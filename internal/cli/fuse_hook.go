@@ -1,0 +1,76 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/muthur/context-budget/internal/config"
+	"github.com/muthur/context-budget/internal/fuse"
+	"github.com/muthur/context-budget/internal/reading"
+)
+
+// fuseHook answers a PreToolUse, Stop or SubagentStop call: the spend
+// fuse's deny, warning or halt, or silence. Like the rest of the hook it
+// never fails loudly.
+func fuseHook(p reading.Payload, stdout, stderr io.Writer) int {
+	a, err := fuse.Decide(fuse.Call{Event: p.HookEventName, Root: sessionRoot(os.Getenv, p.Cwd), Session: p.SessionID,
+		Transcript: p.TranscriptPath, Agent: p.AgentID, ToolName: p.ToolName,
+		ToolInput: json.RawMessage(p.ToolInput), Now: time.Now(), Getenv: os.Getenv})
+	if err != nil {
+		if ce, ok := err.(*config.Error); ok {
+			fmt.Fprintf(stderr, "context-budget: %v\n", ce)
+		}
+		return 0
+	}
+	if out := fuseOutput(p.HookEventName, a); out != nil {
+		stdout.Write(append(out, '\n'))
+	}
+	return 0
+}
+
+// fuseOutput encodes an answer as Claude Code reads it; nil for silence.
+func fuseOutput(event string, a fuse.Answer) []byte {
+	type specific struct {
+		Event    string `json:"hookEventName"`
+		Decision string `json:"permissionDecision,omitempty"`
+		Reason   string `json:"permissionDecisionReason,omitempty"`
+		Context  string `json:"additionalContext,omitempty"`
+	}
+	type output struct {
+		Continue   *bool     `json:"continue,omitempty"`
+		StopReason string    `json:"stopReason,omitempty"`
+		System     string    `json:"systemMessage,omitempty"`
+		Specific   *specific `json:"hookSpecificOutput,omitempty"`
+	}
+	var o output
+	switch {
+	case a.Stop != "":
+		no := false
+		o.Continue, o.StopReason, o.System = &no, a.Stop, a.Stop
+	case a.Deny != "":
+		o.System = a.System
+		o.Specific = &specific{Event: event, Decision: "deny", Reason: a.Deny}
+	case a.Context != "" || a.System != "":
+		o.System = a.System
+		if a.Context != "" {
+			o.Specific = &specific{Event: event, Context: a.Context}
+		}
+	default:
+		return nil
+	}
+	out, _ := json.Marshal(o)
+	return out
+}
+
+// fuseRecordCall is the PostToolUse hook's small step for the loop fuse:
+// it counts the call in the session's calls file. Silent on any error.
+func fuseRecordCall(p reading.Payload, getenv func(string) string) {
+	s, err := fuse.FromEnv(getenv)
+	if err != nil || s.Loop == 0 {
+		return
+	}
+	_ = fuse.RecordCall(sessionRoot(getenv, p.Cwd), p.SessionID, p.AgentID, p.ToolName, json.RawMessage(p.ToolInput), s.Loop)
+}

@@ -1,0 +1,285 @@
+package cli
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/muthur/context-budget/internal/reading"
+	"github.com/muthur/context-budget/internal/settings"
+	"github.com/muthur/context-budget/skills"
+)
+
+// place is where a scope's registrations and skills live.
+type place struct {
+	scope    settings.Scope
+	file     string
+	skillDir string
+}
+
+// placeOf resolves a scope to its settings file and skills folder.
+func placeOf(sc settings.Scope) (place, error) {
+	home, err := os.UserHomeDir()
+	if err != nil && sc == settings.User && os.Getenv("CLAUDE_CONFIG_DIR") == "" {
+		return place{}, fmt.Errorf("cannot find the home folder: %v", err)
+	}
+	config := settings.ConfigDir(os.Getenv, home)
+	root := ""
+	if sc != settings.User {
+		root = projectRoot("")
+		// A project that is not there is a mistake (a stale
+		// $CLAUDE_PROJECT_DIR, say), not a tree to make.
+		if fi, err := os.Stat(root); err != nil || !fi.IsDir() {
+			return place{}, fmt.Errorf("the project root %s is not a folder", root)
+		}
+	}
+	return place{sc, settings.File(sc, config, root), settings.SkillsDir(sc, config, root)}, nil
+}
+
+// scopeFlags parses the flags install and uninstall share.
+func scopeFlags(name string, args []string, stdout, stderr io.Writer, statusLine *bool) (settings.Scope, bool, int) {
+	synopsis := "context-budget uninstall [--scope user|project|local] [--dry-run]"
+	if statusLine != nil {
+		synopsis = "context-budget install [--scope user|project|local] [--statusline] [--dry-run]"
+	}
+	fs := newFlags(name, synopsis)
+	scope := fs.String("scope", "user", "which settings to edit: user, project or local")
+	dry := fs.Bool("dry-run", false, "print the change and write nothing")
+	if statusLine != nil {
+		fs.BoolVar(statusLine, "statusline", false, "also register the status line")
+	}
+	if code, ok := parseFlags(fs, args, stdout, stderr); !ok {
+		return "", false, code
+	}
+	if fs.NArg() > 0 {
+		return "", false, usageError(stderr, name, fmt.Errorf("%s takes no arguments, got %q", name, fs.Arg(0)))
+	}
+	sc, err := settings.ParseScope(*scope)
+	if err != nil {
+		return "", false, usageError(stderr, name, err)
+	}
+	return sc, *dry, -1
+}
+
+func runInstall(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	var statusLine bool
+	sc, dry, code := scopeFlags("install", args, stdout, stderr, &statusLine)
+	if code >= 0 {
+		return code
+	}
+	exe, err := hookProgram()
+	if err != nil {
+		return fail(stderr, fmt.Errorf("cannot find this program's path: %v", err), "")
+	}
+	p, err := placeOf(sc)
+	if err != nil {
+		return fail(stderr, err, "run it in the project, or set CLAUDE_PROJECT_DIR to its root")
+	}
+	if sc == settings.Project {
+		// The project's settings are committed and run on every
+		// teammate's machine, where this path means nothing: name the
+		// program, found on PATH there as the plugin's hooks do.
+		exe = settings.Name
+		defer fmt.Fprintf(stdout, "note: %s is shared with the team, so its hooks run %q from PATH, not this machine's %s; each teammate installs the program (%s)\n",
+			p.file, settings.Name, mustExecutable(), installCommand)
+	}
+	roles := []settings.Role{settings.PostToolUse, settings.Stop, settings.PreToolUse, settings.StopFuse, settings.SubagentStop,
+		settings.UserPromptSubmit, settings.SessionStart}
+	if statusLine {
+		roles = append(roles, settings.StatusLine)
+	}
+	return edit(p, dry, stdout, stderr, func(o *settings.Object) ([]string, error) {
+		return settings.Install(o, exe, roles)
+	}, installSkills(skills.All()))
+}
+
+// mustExecutable is the hook program's path, for messages.
+func mustExecutable() string {
+	exe, err := hookProgram()
+	if err != nil {
+		return "path"
+	}
+	return exe
+}
+
+// hookProgram is the absolute path of the program the hooks run:
+// context-budget beside this program when this is context-budget-cli, as
+// installed (context-budget answers the hook and the status line with less
+// to start, and runs context-budget-cli for the rest), else this program
+// itself, which serves the hook too.
+func hookProgram() (string, error) {
+	exe, err := os.Executable()
+	if err == nil {
+		exe, err = filepath.Abs(exe)
+	}
+	if err != nil {
+		return "", err
+	}
+	ext := filepath.Ext(exe)
+	if strings.TrimSuffix(filepath.Base(exe), ext) == settings.Name+"-cli" {
+		beside := filepath.Join(filepath.Dir(exe), settings.Name+ext)
+		if fi, err := os.Stat(beside); err == nil && fi.Mode().IsRegular() {
+			return beside, nil
+		}
+	}
+	return exe, nil
+}
+
+func runUninstall(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	sc, dry, code := scopeFlags("uninstall", args, stdout, stderr, nil)
+	if code >= 0 {
+		return code
+	}
+	p, err := placeOf(sc)
+	if err != nil {
+		return fail(stderr, err, "")
+	}
+	return edit(p, dry, stdout, stderr, settings.Uninstall, removeSkills(skills.All()))
+}
+
+// edit applies change to the settings file of p and skills to its skills
+// folder, printing what it did (or, dry, what it would do).
+func edit(p place, dry bool, stdout, stderr io.Writer,
+	change func(*settings.Object) ([]string, error),
+	skills func(dir string, dry bool) ([]string, error)) int {
+	o, old, err := settings.Read(p.file)
+	if err != nil {
+		if old != nil {
+			return fail(stderr, fmt.Errorf("%s is not valid JSON (%v); left it untouched", p.file, err),
+				"fix the file by hand, then run this again")
+		}
+		return fail(stderr, err, "")
+	}
+	changes, err := change(o)
+	if err != nil {
+		if errors.Is(err, settings.ErrForeignStatusLine) {
+			return fail(stderr, fmt.Errorf("%s: %v; left it untouched", p.file, err),
+				"remove that statusLine first, or install without --statusline")
+		}
+		return fail(stderr, fmt.Errorf("%s: %v; left it untouched", p.file, err), "")
+	}
+	data := settings.Encode(o)
+	if dry {
+		if len(changes) > 0 {
+			before := old
+			if before == nil {
+				before = []byte{}
+			}
+			io.WriteString(stdout, settings.Diff(p.file, p.file+" (after)", before, data))
+		}
+	} else if len(changes) > 0 {
+		if err := settings.Write(p.file, data, old); err != nil {
+			return fail(stderr, err, "")
+		}
+	}
+	settingsChanged := len(changes) > 0
+	skillChanges, err := skills(p.skillDir, dry)
+	if err != nil {
+		return fail(stderr, err, "")
+	}
+	// A skill left in place is worth saying but changes nothing.
+	var notes []string
+	for _, c := range skillChanges {
+		if strings.HasPrefix(c, notePrefix) {
+			notes = append(notes, c)
+		} else {
+			changes = append(changes, c)
+		}
+	}
+	defer func() {
+		for _, n := range notes {
+			fmt.Fprintf(stdout, "%s\n", n)
+		}
+	}()
+	switch {
+	case len(changes) == 0:
+		fmt.Fprintf(stdout, "%s: nothing to change\n", p.file)
+		return 0
+	case dry:
+		fmt.Fprintf(stdout, "dry run, nothing written; it would change %s:\n", p.file)
+	default:
+		fmt.Fprintf(stdout, "changed %s:\n", p.file)
+	}
+	for _, c := range changes {
+		fmt.Fprintf(stdout, "  %s\n", c)
+	}
+	if !dry && old != nil && settingsChanged {
+		fmt.Fprintf(stdout, "the previous file is kept in %s\n", settings.BackupName(p.file))
+	}
+	return 0
+}
+
+// notePrefix marks a line of a skills step that reports without
+// changing anything.
+const notePrefix = "note: "
+
+// installSkills copies skills into dir/<name>/SKILL.md, replacing an
+// older copy. The file it replaces may be the user's own skill of the
+// same name or one they edited, so it is kept beside it as SKILL.md.bak,
+// as settings.json is; the new file is written atomically.
+func installSkills(all []skills.Skill) func(dir string, dry bool) ([]string, error) {
+	return func(dir string, dry bool) ([]string, error) {
+		var changes []string
+		for _, s := range all {
+			name := filepath.Join(dir, s.Name, "SKILL.md")
+			cur, err := reading.ReadFile(name, reading.MaxSkill)
+			if err == nil && bytes.Equal(cur, s.Content) {
+				continue
+			}
+			if err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return nil, err
+			}
+			change := fmt.Sprintf("skill %s: added %s", s.Name, name)
+			if err == nil {
+				change = fmt.Sprintf("skill %s: updated %s (the previous one is kept in %s)", s.Name, name, settings.BackupName(name))
+			} else {
+				cur = nil
+			}
+			changes = append(changes, change)
+			if dry {
+				continue
+			}
+			if err := settings.Write(name, s.Content, cur); err != nil {
+				return nil, err
+			}
+		}
+		return changes, nil
+	}
+}
+
+// removeSkills removes the skills install copied, but only where the file
+// is still ours word for word: a skill the user edited is theirs now.
+func removeSkills(all []skills.Skill) func(dir string, dry bool) ([]string, error) {
+	return func(dir string, dry bool) ([]string, error) {
+		var changes []string
+		for _, s := range all {
+			name := filepath.Join(dir, s.Name, "SKILL.md")
+			cur, err := reading.ReadFile(name, reading.MaxSkill)
+			if err != nil {
+				continue
+			}
+			if !bytes.Equal(cur, s.Content) {
+				changes = append(changes, fmt.Sprintf("%sskill %s: left %s, it differs from this version's", notePrefix, s.Name, name))
+				continue
+			}
+			changes = append(changes, fmt.Sprintf("skill %s: removed %s", s.Name, name))
+			if dry {
+				continue
+			}
+			if err := os.Remove(name); err != nil {
+				return nil, err
+			}
+			if _, err := os.Stat(settings.BackupName(name)); err == nil {
+				changes = append(changes, fmt.Sprintf("%sskill %s: left %s, the file install replaced", notePrefix, s.Name, settings.BackupName(name)))
+			}
+			// The folder goes too when nothing else is in it.
+			os.Remove(filepath.Dir(name))
+		}
+		return changes, nil
+	}
+}

@@ -1,0 +1,252 @@
+package cli
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"github.com/muthur/context-budget/internal/history"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/muthur/context-budget/internal/notice"
+	"github.com/muthur/context-budget/internal/operator"
+	"github.com/muthur/context-budget/internal/orientation"
+	"github.com/muthur/context-budget/internal/prices"
+	"github.com/muthur/context-budget/internal/reading"
+	"github.com/muthur/context-budget/internal/state"
+	"github.com/muthur/context-budget/ledger"
+)
+
+// runLedger is `ledger` (list the rows) and `ledger record` (the Stop hook,
+// or a backfill with --transcript).
+func runLedger(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == "record" {
+		return runLedgerRecord(args[1:], stdin, stdout, stderr)
+	}
+	fs := newFlags("ledger", "context-budget ledger [--json] [--project DIR]\ncontext-budget ledger record                      (the Stop hook: the payload on stdin)\ncontext-budget ledger record --transcript FILE [--project DIR]")
+	asJSON := fs.Bool("json", false, "print the rows as JSON")
+	project := fs.String("project", "", "the project `DIR` whose ledger to read (default: $CLAUDE_PROJECT_DIR, the git work tree, or the current directory)")
+	if code, ok := parseFlags(fs, args, stdout, stderr); !ok {
+		return code
+	}
+	if fs.NArg() > 0 {
+		return usageError(stderr, "ledger", fmt.Errorf("unexpected argument %q", fs.Arg(0)))
+	}
+	root := projectRoot(*project)
+	rd, err := ledger.NewReader(ledger.Dir(root))
+	if err != nil {
+		return fail(stderr, err, "")
+	}
+	rows, _ := rd.ReadAll()
+	sort.SliceStable(rows, func(i, j int) bool { return rows[i].FirstResponseAt < rows[j].FirstResponseAt })
+	if rd.Skipped > 0 {
+		fmt.Fprintf(stderr, "context-budget: skipped %d file(s) that are not rows, first: %v\n", rd.Skipped, rd.Errors[0])
+	}
+	if *asJSON {
+		if rows == nil {
+			rows = []ledger.Row{}
+		}
+		data, err := json.MarshalIndent(rows, "", "  ")
+		if err != nil {
+			return fail(stderr, err, "")
+		}
+		stdout.Write(append(data, '\n'))
+		return 0
+	}
+	printRows(stdout, rows)
+	return 0
+}
+
+// printRows writes the rows as a table with a totals line.
+func printRows(w io.Writer, rows []ledger.Row) {
+	if len(rows) == 0 {
+		fmt.Fprintln(w, "no sessions in the ledger")
+		return
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "date\tbranch\topening prompt\tcost\tresponses\toriented at\torientation\trelayed\tsession")
+	var total ledger.Tally
+	var relayed, measured int
+	var orientUSD float64
+	for _, r := range rows {
+		date := r.FirstResponseAt
+		if len(date) >= 10 {
+			date = date[:10]
+		}
+		at, usd := "-", "-"
+		if r.Orientation.Measured() {
+			at = notice.K(r.Orientation.ContextTokens)
+			usd = fmt.Sprintf("$%.2f", r.Orientation.Spend.CostUSD)
+			measured++
+			orientUSD += r.Orientation.Spend.CostUSD
+		}
+		rel := ""
+		if r.Relayed() {
+			rel = "yes"
+			relayed++
+		}
+		if rel == "" {
+			rel = "-"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t$%.2f\t%d\t%s\t%s\t%s\t%s\n",
+			orDash(date), orDash(r.Branch), orDash(clip(r.OpeningPrompt, 48)), r.Total.CostUSD, r.Total.Responses, at, usd, rel, orDash(r.SessionID))
+		total = total.Add(r.Total)
+	}
+	mean := "-"
+	if measured > 0 {
+		mean = fmt.Sprintf("$%.2f mean", orientUSD/float64(measured))
+	}
+	fmt.Fprintf(tw, "total\t%d sessions\t\t$%.2f\t%d\t\t%s\t%d\n", len(rows), total.CostUSD, total.Responses, mean, relayed)
+	tw.Flush()
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+// clip cuts s to n characters, marking the cut.
+func clip(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}
+
+// runLedgerRecord is the Stop hook: the payload on stdin names the session
+// and its transcript; the row is priced and written. Like the PostToolUse
+// hook it never fails loudly: exit 0, at most one line on stderr. With
+// --transcript it backfills a past session and reports errors as a command.
+func runLedgerRecord(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := newFlags("ledger record", "context-budget ledger record                      (the Stop hook: the payload on stdin)\ncontext-budget ledger record --transcript FILE [--project DIR]")
+	transcriptPath := fs.String("transcript", "", "backfill the row of this past session's transcript `FILE`")
+	project := fs.String("project", "", "with --transcript: the project `DIR` whose ledger gets the row (default: the session's own, from its transcript)")
+	if code, ok := parseFlags(fs, args, stdout, stderr); !ok {
+		return code
+	}
+	if fs.NArg() > 0 {
+		return usageError(stderr, "ledger record", fmt.Errorf("unexpected argument %q", fs.Arg(0)))
+	}
+	if *project != "" && *transcriptPath == "" {
+		return usageError(stderr, "ledger record", fmt.Errorf("--project goes with --transcript"))
+	}
+	if *transcriptPath != "" {
+		// Without --project the row goes to the session's own project,
+		// the folder its transcript says it ran in.
+		name, err := recordRow(*project, *transcriptPath, "", os.Getenv, stderr)
+		if errors.Is(err, errNoRoot) {
+			return fail(stderr, err, "give --project DIR, the project whose ledger gets the row")
+		}
+		if err != nil {
+			return fail(stderr, err, "")
+		}
+		fmt.Fprintln(stdout, name)
+		return 0
+	}
+	// Streamed like the PostToolUse payload: a huge field is skipped
+	// through a small window, never held.
+	p, err := reading.ReadPayload(io.LimitReader(stdin, maxPayload))
+	if err != nil || p.Subagent || !state.PlainName(p.SessionID) || p.TranscriptPath == "" {
+		return 0
+	}
+	root := sessionRoot(os.Getenv, p.Cwd)
+	if root == "" {
+		return 0
+	}
+	waitForFinal(p.TranscriptPath, p.LastAssistantMessage)
+	if _, err := recordRow(root, p.TranscriptPath, p.SessionID, os.Getenv, stderr); err != nil && !errors.Is(err, os.ErrNotExist) && !errors.Is(err, errNoResponses) {
+		fmt.Fprintf(stderr, "context-budget: ledger record: %v\n", err)
+	}
+	// Once a turn, off the hook's path: the temporary files of state
+	// writes killed partway (a hook past its deadline) are cleaned.
+	state.Clean(state.Dir(root))
+	return 0
+}
+
+// errNoRoot reports a backfill whose session's folder is not on this
+// machine, and no --project to put the row in instead.
+var errNoRoot = errors.New("the session's project folder is not here")
+
+// errNoResponses reports a transcript with nothing to price yet: the Stop
+// hook says nothing about it, a backfill does.
+var errNoResponses error = constError("no responses to price")
+
+// constError is an error that is a constant: a package-level errors.New
+// runs at package initialisation, which every hook call would pay.
+type constError string
+
+func (e constError) Error() string { return string(e) }
+
+// recordRow prices a session and writes its row under root (when "", the
+// session's own working folder, which must exist). session, when set, is
+// the row's id (the hook's payload); else the transcript's own, or its
+// file name.
+func recordRow(root, transcriptPath, session string, getenv func(string) string, stderr io.Writer) (string, error) {
+	s, err := orientation.Read(transcriptPath)
+	if err != nil {
+		return "", err
+	}
+	if session != "" {
+		s.ID = session
+	}
+	if s.ID == "" {
+		s.ID = strings.TrimSuffix(filepath.Base(transcriptPath), ".jsonl")
+	}
+	if len(s.Responses) == 0 {
+		return "", fmt.Errorf("%s: %w", transcriptPath, errNoResponses)
+	}
+	if root == "" {
+		if fi, err := os.Stat(s.Cwd); s.Cwd == "" || err != nil || !fi.IsDir() {
+			return "", fmt.Errorf("%s ran in %q: %w", transcriptPath, s.Cwd, errNoRoot)
+		}
+		root = s.Cwd
+	}
+	tab, err := prices.Load(prices.OverrideFiles(root, getenv))
+	warning := ""
+	if err != nil {
+		// A bad override (a NaN, infinite or negative rate among them)
+		// costs the override, never the row: one line on stderr, the row
+		// priced with the built-in table and saying so.
+		warning = fmt.Sprintf("price overrides not applied: %v", err)
+		fmt.Fprintf(stderr, "context-budget: %s; using the built-in prices\n", warning)
+		if tab, err = prices.Embedded(); err != nil {
+			return "", err
+		}
+	}
+	row := orientation.Row(s, orientation.NewPricer(tab), operatorOf(root, s.ID), orientation.Options{Finished: true})
+	// The session's pace, which the project's later forecasts average
+	// (forecast.Fit.Refine): a pass of the history, as the hook makes.
+	var h history.History
+	if h.Update(transcriptPath) == nil && h.Last != nil {
+		row.Pace = h.Pace.Row(h.Last.Model)
+	}
+	if warning != "" {
+		row.Warnings = append(row.Warnings, warning)
+	}
+	return ledger.Write(root, &row)
+}
+
+// operatorOf is the GitHub login the hook resolved for the session, if it
+// recorded one (operator.Operator's record); the ledger never asks the
+// network itself, so a session that never fired a notice has no operator.
+func operatorOf(root, session string) string {
+	if !state.PlainName(session) {
+		return ""
+	}
+	data, err := reading.ReadFile(filepath.Join(state.Dir(root), session+state.OperatorSuffix), reading.MaxSideFile)
+	if err != nil {
+		return ""
+	}
+	login := strings.TrimSpace(string(data))
+	if !operator.PlainLogin(login) {
+		return ""
+	}
+	return login
+}

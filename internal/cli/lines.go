@@ -1,0 +1,372 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/muthur/context-budget/internal/config"
+	"github.com/muthur/context-budget/internal/history"
+	"github.com/muthur/context-budget/internal/lines"
+	"github.com/muthur/context-budget/internal/notice"
+	"github.com/muthur/context-budget/internal/prices"
+	"github.com/muthur/context-budget/internal/reading"
+	"github.com/muthur/context-budget/internal/settings"
+	"github.com/muthur/context-budget/internal/state"
+	"github.com/muthur/context-budget/internal/window"
+)
+
+// linesReport is what `lines --json` prints. The first fields are the
+// contract of design §10 and issue 3; window and warnings come after.
+type linesReport struct {
+	Reading         int64      `json:"reading"`
+	Model           string     `json:"model"`
+	Priced          bool       `json:"priced"`
+	Warn            lineReport `json:"warn"`
+	Pause           lineReport `json:"pause"`
+	SavingUSD       *float64   `json:"saving_usd"`
+	RelayUpfrontUSD *float64   `json:"relay_upfront_usd"`
+	CarryOnUSD      *float64   `json:"carry_on_usd"`
+	// CarryOnBand is the spread of real sessions around CarryOnUSD.
+	CarryOnBand      *carryOnBand         `json:"carry_on_band,omitempty"`
+	Reorientation    *lines.Reorientation `json:"reorientation"`
+	RequestsPerToken *float64             `json:"requests_per_token"`
+	TTL              *string              `json:"ttl"`
+	Forecast         *forecastReport      `json:"forecast,omitempty"`
+	PricesAsOf       string               `json:"prices_as_of"`
+	Window           window.Window        `json:"window"`
+	Cold             *coldReport          `json:"cold,omitempty"`
+	Warnings         []string             `json:"warnings,omitempty"`
+}
+
+// forecastReport says how the next 100k tokens were forecast: the rate
+// setting, and the rewrite share and output per request it priced.
+type forecastReport struct {
+	Rate          string  `json:"rate"`
+	Requests      float64 `json:"requests"`
+	RewriteRatio  float64 `json:"rewrite_ratio"`
+	OutPerRequest float64 `json:"out_per_request"`
+	// PaceFrom names the prior the pace was shrunk towards.
+	PaceFrom string `json:"pace_from,omitempty"`
+}
+
+// carryOnBand says that a share of real sessions forecast at the
+// carrying-on figure cost between LowUSD and HighUSD.
+type carryOnBand struct {
+	Share   float64 `json:"share"`
+	LowUSD  float64 `json:"low_usd"`
+	HighUSD float64 `json:"high_usd"`
+}
+
+type lineReport struct {
+	Tokens *int64      `json:"tokens"`
+	SetBy  lines.SetBy `json:"set_by"`
+	// SavingUSD is the dollar threshold of a priced line.
+	SavingUSD float64 `json:"saving_usd,omitempty"`
+}
+
+// runLines is `context-budget lines`: the reading, both lines and what set
+// them, and the relay's figures, for a transcript or a hook payload.
+func runLines(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := newFlags("lines", "context-budget lines [--json] [--no-settings] [--transcript FILE] [--project DIR]\ncontext-budget lines [--json] < payload.json")
+	transcriptFlag := fs.String("transcript", "", "the session's transcript, `FILE` (.jsonl; default: the newest of this project)")
+	projectFlag := fs.String("project", "", "the project root, `DIR` (default: $CLAUDE_PROJECT_DIR, the git work tree, or the current directory)")
+	jsonFlag := fs.Bool("json", false, "print one JSON object")
+	noSettings := fs.Bool("no-settings", false, "ignore the env blocks of the Claude Code settings files (user, project, local)")
+	if code, ok := parseFlags(fs, args, stdout, stderr); !ok {
+		return code
+	}
+	if fs.NArg() > 0 {
+		return usageError(stderr, "lines", fmt.Errorf("unexpected argument %q", fs.Arg(0)))
+	}
+	path, root, session := *transcriptFlag, *projectFlag, ""
+	if root != "" {
+		if fi, err := os.Stat(root); err != nil || !fi.IsDir() {
+			return fail(stderr, fmt.Errorf("--project %s: no such folder", root), "name the project's root folder")
+		}
+	}
+	var data []byte
+	if path == "" && !isTerminalReader(stdin) {
+		data, _ = io.ReadAll(io.LimitReader(stdin, maxPayload))
+	}
+	if path == "" && len(bytes.TrimSpace(data)) == 0 {
+		// Neither a transcript nor a payload: the newest session of the
+		// project here, as Claude Code files it.
+		root = projectRoot(root)
+		newest, dir, err := newestTranscript(root)
+		if err != nil {
+			return fail(stderr, err, "")
+		}
+		if newest == "" {
+			return fail(stderr, fmt.Errorf("no transcript of %s in %s", root, dir),
+				"give --transcript FILE, or run this in the project's folder")
+		}
+		path = newest
+		session = strings.TrimSuffix(filepath.Base(path), ".jsonl")
+	} else if path == "" {
+		// Something came on stdin: bad input, not a usage error.
+		p, err := reading.ParsePayload(data)
+		if err != nil || p.TranscriptPath == "" {
+			return fail(stderr, errors.New("stdin is not a hook payload naming a transcript_path"), "give --transcript FILE, or pipe the hook's JSON payload")
+		}
+		path, session = p.TranscriptPath, p.SessionID
+		if root == "" {
+			root = sessionRoot(os.Getenv, p.Cwd)
+		}
+	} else if session == "" {
+		session = strings.TrimSuffix(filepath.Base(path), ".jsonl")
+	}
+	root = projectRoot(root)
+	// lines keeps the ledger's mean in the project's state folder: a
+	// project that is not there (a stale $CLAUDE_PROJECT_DIR, a payload's
+	// cwd from another machine) is an error, not a tree to make.
+	if fi, err := os.Stat(root); err != nil || !fi.IsDir() {
+		return fail(stderr, fmt.Errorf("the project root %s is not a folder", root), "give --project DIR")
+	}
+	// The hook sees the settings files' env blocks as variables: Claude
+	// Code applies them to its hooks.
+	getenv := os.Getenv
+	if !*noSettings {
+		home, _ := os.UserHomeDir()
+		getenv, _ = settings.Env(os.Getenv, settings.ConfigDir(os.Getenv, home), root)
+	}
+	s, err := config.FromEnv(getenv)
+	if err != nil {
+		return fail(stderr, err, "fix or unset the variable (in the environment or a settings file's env); see 'context-budget help'")
+	}
+	rep, err := linesForEnv(s, path, root, session, getenv)
+	if err != nil {
+		return fail(stderr, err, "")
+	}
+	if *jsonFlag {
+		out, _ := json.MarshalIndent(rep, "", "  ")
+		fmt.Fprintf(stdout, "%s\n", out)
+		return 0
+	}
+	printLines(stdout, rep)
+	return 0
+}
+
+// linesForEnv applies the hook's policy to one transcript, with the
+// environment getenv. Where the hook's
+// line cache for the session still answers for this reading, its
+// decision is the one shown: the lines the hook is applying.
+func linesForEnv(s config.Settings, path, root, session string, getenv func(string) string) (*linesReport, error) {
+	r, err := reading.Read(path, reading.Options{})
+	if err != nil {
+		if errors.Is(err, reading.ErrNoReading) {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		return nil, err
+	}
+	asOf := prices.EmbeddedAsOf()
+	var table *prices.Table
+	if !s.Fixed {
+		if table, err = prices.Load(prices.OverrideFiles(root, getenv)); err != nil {
+			return nil, fmt.Errorf("price table: %w", err)
+		}
+		asOf = table.AsOf
+	}
+	in, err := transcriptInput(s, r, table, path, root, session, getenv)
+	if err != nil {
+		return nil, err
+	}
+	d := lines.Decide(in)
+	if c, ok := cachedDecision(s, path, root, session, getenv, r); ok {
+		d = c
+	}
+	rep := &linesReport{Reading: r.Tokens, Model: r.Model, Priced: d.Priced,
+		Warn: lineOf(d.Lines.Warn), Pause: lineOf(d.Lines.Pause),
+		PricesAsOf: asOf, Window: d.Window}
+	if d.Priced {
+		m := d.At(r.Tokens)
+		rep.SavingUSD = dollars(m.Saving(r.Tokens))
+		rep.RelayUpfrontUSD = dollars(m.RelayUpfront(r.Tokens))
+		rep.CarryOnUSD = dollars(m.CarryOn(r.Tokens))
+		ro := d.Reorientation
+		ro.CostUSD = *dollars(ro.CostUSD)
+		rep.Reorientation = &ro
+		q := roundSig(d.Cost.Q)
+		rep.RequestsPerToken, rep.TTL = &q, &d.TTL
+		rep.Forecast = &forecastReport{Rate: s.Rate, Requests: roundSig(m.N()),
+			RewriteRatio: roundSig(m.Rewrite), OutPerRequest: math.Round(m.OutPerRequest), PaceFrom: d.PaceFrom}
+		if mo := d.Money(r.Tokens); mo.Share > 0 {
+			rep.CarryOnBand = &carryOnBand{Share: mo.Share, LowUSD: *dollars(mo.CarryOnLowUSD), HighUSD: *dollars(mo.CarryOnHighUSD)}
+		}
+	}
+	if w, p := d.Lines.Warn, d.Lines.Pause; w.Tokens >= p.Tokens {
+		rep.Warnings = append(rep.Warnings, fmt.Sprintf("the warn line (%s tokens, %s) lies at or past the pause line (%s tokens, %s): only the pause will fire",
+			notice.Thousands(w.Tokens), setWords(w.SetBy), notice.Thousands(p.Tokens), setWords(p.SetBy)))
+	}
+	for _, name := range d.PastCompaction() {
+		rep.Warnings = append(rep.Warnings, fmt.Sprintf("the %s line fixed by MUTHUR_CONTEXT_BUDGET_%s lies at or past the compaction point (%s tokens): Claude Code will compact before it fires",
+			name, strings.ToUpper(name), notice.Thousands(d.Window.CompactsAt)))
+	}
+	if cs, err := config.ColdFromEnv(os.Getenv); err == nil && cs.Mode != config.ColdOff {
+		coldLines(rep, path, &d, in.History, r, cs.SavingUSD)
+	}
+	return rep, nil
+}
+
+// transcriptInput is the policy's input for the transcript at path at
+// its reading r, built as the hook builds it but from a fresh pass: the
+// window the status line recorded and, unless the lines are fixed, the
+// price table and the transcript's history, with the climb's prior the
+// line cache keeps (keepClimbPrior). It reads the session's line cache and
+// writes nothing. `lines` and doctor decide through it.
+func transcriptInput(s config.Settings, r reading.Reading, table *prices.Table, path, root, session string, getenv func(string) string) (lines.Input, error) {
+	in := lines.Input{Settings: s, Reading: r.Tokens, RequestedModel: r.RequestedModel,
+		Root: root, TranscriptPath: path, Getenv: getenv, Version: r.Version, SessionID: session}
+	if state.PlainName(session) {
+		in.StatuslineWindow = window.ReadFile(window.FileName(state.Dir(root), session))
+	}
+	if s.Fixed {
+		return in, nil
+	}
+	var h history.History
+	if err := h.Update(path); err != nil {
+		return in, err
+	}
+	keepClimbPrior(&h, root, session, path)
+	in.Table, in.History = table, &h
+	return in, nil
+}
+
+// cachedDecision is the hook's cached decision for the session when it
+// still answers for this reading under the same Key: the hook would apply
+// it at its next call.
+func cachedDecision(s config.Settings, path, root, session string, getenv func(string) string, r reading.Reading) (lines.Decision, bool) {
+	if s.Fixed || !state.PlainName(session) {
+		return lines.Decision{}, false
+	}
+	ls := &lines.Call{Dir: state.Dir(root), ID: session, Root: root, Transcript: path,
+		Settings: s, Getenv: getenv, Reading: r.Tokens, RequestedModel: r.RequestedModel, Version: r.Version}
+	e, ok := lines.Load(lines.FileName(ls.Dir, session))
+	if !ok || !e.Fresh(ls.Key(), r.Tokens) {
+		return lines.Decision{}, false
+	}
+	return e.Decision, true
+}
+
+func lineOf(l lines.Line) lineReport {
+	t := l.Tokens
+	return lineReport{Tokens: &t, SetBy: l.SetBy, SavingUSD: l.SavingUSD}
+}
+
+// dollars rounds to a millionth of a dollar, so that the JSON shows 0.9825
+// rather than floating point's 0.9824999999999999.
+func dollars(v float64) *float64 {
+	r := math.Round(v*1e6) / 1e6
+	return &r
+}
+
+// roundSig rounds to six significant digits.
+func roundSig(v float64) float64 {
+	if v == 0 {
+		return 0
+	}
+	scale := math.Pow(10, 6-math.Ceil(math.Log10(math.Abs(v))))
+	return math.Round(v*scale) / scale
+}
+
+// standing says in a few words where the session stands against its
+// lines: "below the warn line, 38k to go", "past the warn line, 12k over;
+// the pause line is 18k on", "past the pause line, 2k over".
+func standing(rep *linesReport) string {
+	r, w, p := rep.Reading, *rep.Warn.Tokens, *rep.Pause.Tokens
+	switch {
+	case r >= p:
+		return fmt.Sprintf("past the pause line, %s over: time to stop and relay", notice.K(r-p))
+	case r >= w:
+		return fmt.Sprintf("past the warn line, %s over; the pause line is %s on", notice.K(r-w), notice.K(p-r))
+	}
+	return fmt.Sprintf("below the warn line, %s to go", notice.K(min(w, p)-r))
+}
+
+// setWords names what set a line in a few words.
+func setWords(s lines.SetBy) string {
+	switch s {
+	case lines.Priced:
+		return "priced"
+	case lines.Env:
+		return "fixed in the environment"
+	case lines.Window:
+		return "the window's"
+	}
+	return "the cap"
+}
+
+// lineWhy says in plain words what put a line where it is.
+func lineWhy(name string, l lineReport, win window.Window) string {
+	switch l.SetBy {
+	case lines.Priced:
+		return fmt.Sprintf("where relaying saves %s over the next 100k tokens", notice.USD(l.SavingUSD))
+	case lines.Env:
+		return "fixed by MUTHUR_CONTEXT_BUDGET_" + strings.ToUpper(name)
+	case lines.Window:
+		return "kept clear of Claude Code's compaction at " + notice.K(win.CompactsAt)
+	}
+	return "the most it may be"
+}
+
+// sourceWords says where the window's size came from.
+func windowSource(s string) string {
+	switch s {
+	case window.Env:
+		return "MUTHUR_CONTEXT_BUDGET_WINDOW"
+	case window.Transcript:
+		return "the transcript's model"
+	case window.Observed:
+		return "a reading past 200k"
+	case window.Statusline:
+		return "the status line"
+	}
+	return "the default"
+}
+
+func printLines(w io.Writer, rep *linesReport) {
+	fmt.Fprintf(w, "%s\n\n", standing(rep))
+	line := func(name string, l lineReport) {
+		fmt.Fprintf(w, "%-14s %s tokens, %s\n", name+" line", notice.Thousands(*l.Tokens), lineWhy(name, l, rep.Window))
+	}
+	fmt.Fprintf(w, "%-14s %s tokens of context (%s)\n", "reading", notice.Thousands(rep.Reading), rep.Model)
+	line("warn", rep.Warn)
+	line("pause", rep.Pause)
+	fmt.Fprintf(w, "%-14s %s tokens (from %s); Claude Code compacts at %s, %s\n", "window",
+		notice.Thousands(rep.Window.Tokens), windowSource(rep.Window.Source), notice.Thousands(rep.Window.CompactsAt), rep.Window.PointWords())
+	if rep.Priced {
+		verb, saving := "saves", *rep.SavingUSD
+		if saving < 0 {
+			verb, saving = "costs", -saving
+		}
+		carry := notice.USD(*rep.CarryOnUSD)
+		if b := rep.CarryOnBand; b != nil {
+			carry += fmt.Sprintf("; %d in 10 sessions %s–%s", int(math.Round(b.Share*10)), notice.USD(b.LowUSD), notice.USD(b.HighUSD))
+		}
+		fmt.Fprintf(w, "%-14s costs %s up front, then %s %s over the next 100k tokens (carrying on costs %s)\n", "relaying now",
+			notice.USD(*rep.RelayUpfrontUSD), verb, notice.USD(saving), carry)
+		ro := rep.Reorientation
+		fmt.Fprintf(w, "%-14s would spend about %s tokens (%s) finding its feet, going by %s\n", "a successor", notice.Thousands(ro.Tokens), notice.USD(ro.CostUSD), ro.Words)
+		if f := rep.Forecast; f != nil {
+			fmt.Fprintf(w, "%-14s about %.0f requests per 100k tokens of growth, %.1f%% of the context re-written a request, %.0f output tokens a request\n",
+				"pace", f.Requests, 100*f.RewriteRatio, f.OutPerRequest)
+			if f.PaceFrom != "" {
+				fmt.Fprintf(w, "%-14s %s\n", "pace from", f.PaceFrom)
+			}
+		}
+		fmt.Fprintf(w, "%-14s %s\n", "cache lifetime", *rep.TTL)
+	} else {
+		fmt.Fprintf(w, "%-14s not priced (the model is not in the price table, or MUTHUR_CONTEXT_BUDGET_LINES=fixed): the lines are the caps and the window's\n", "dollars")
+	}
+	printCold(w, rep.Cold)
+	fmt.Fprintf(w, "%-14s as of %s\n", "prices", rep.PricesAsOf)
+	for _, warn := range rep.Warnings {
+		fmt.Fprintf(w, "warning: %s\n", warn)
+	}
+}

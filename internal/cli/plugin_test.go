@@ -1,0 +1,110 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/muthur/context-budget/internal/settings"
+)
+
+// repoRoot walks up from the test's folder to go.mod.
+func repoRoot(t *testing.T) string {
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Fatal("no go.mod above the test")
+		}
+		dir = parent
+	}
+}
+
+func readJSON(t *testing.T, name string, v any) {
+	t.Helper()
+	data, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, v); err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+}
+
+// TestPluginPackaging checks the plugin and marketplace files agree with
+// each other and register the same hooks install does, by name from PATH.
+func TestPluginPackaging(t *testing.T) {
+	root := repoRoot(t)
+	var plugin struct {
+		Name, Version, Description string
+	}
+	readJSON(t, filepath.Join(root, ".claude-plugin", "plugin.json"), &plugin)
+	if !regexp.MustCompile(`^[a-z][a-z0-9]*(-[a-z0-9]+)*$`).MatchString(plugin.Name) || plugin.Name != settings.Name {
+		t.Errorf("plugin name %q: want %q, kebab-case", plugin.Name, settings.Name)
+	}
+	var market struct {
+		Name    string
+		Owner   struct{ Name string }
+		Plugins []struct {
+			Name, Source, Version string
+		}
+	}
+	readJSON(t, filepath.Join(root, ".claude-plugin", "marketplace.json"), &market)
+	if market.Name == "" || market.Owner.Name == "" || len(market.Plugins) != 1 {
+		t.Fatalf("marketplace needs a name, an owner and our one plugin: %+v", market)
+	}
+	if p := market.Plugins[0]; p.Name != plugin.Name || p.Source != "./" || p.Version != plugin.Version {
+		t.Errorf("marketplace entry %+v does not match plugin.json (%s %s) at ./", p, plugin.Name, plugin.Version)
+	}
+
+	data, err := os.ReadFile(filepath.Join(root, "hooks", "hooks.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, err := settings.Parse(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	entries, err := settings.Registered(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[settings.Role]string{}
+	for _, e := range entries {
+		got[e.Role] = e.Exe
+	}
+	roles := []settings.Role{settings.PostToolUse, settings.Stop, settings.UserPromptSubmit, settings.SessionStart,
+		settings.PreToolUse, settings.StopFuse, settings.SubagentStop}
+	for _, r := range roles {
+		if got[r] != "context-budget" {
+			t.Errorf("hooks.json: %s runs %q, want context-budget from PATH", r.Event, got[r])
+		}
+	}
+	if len(entries) != len(roles) {
+		t.Errorf("hooks.json registers %d of ours, want %d: %+v", len(entries), len(roles), entries)
+	}
+}
+
+// TestPluginNamesInstallCommand: the plugin's SessionStart check names the
+// same install command doctor does.
+func TestPluginNamesInstallCommand(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(repoRoot(t), "hooks", "hooks.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(data), installCommand) {
+		t.Errorf("hooks/hooks.json does not name %q", installCommand)
+	}
+	if _, err := os.Stat(filepath.Join(repoRoot(t), "LICENSE")); err != nil {
+		t.Errorf("the plugin needs its LICENSE: %v", err)
+	}
+}

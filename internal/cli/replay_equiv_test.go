@@ -1,0 +1,176 @@
+package cli
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/muthur/context-budget/internal/config"
+	"github.com/muthur/context-budget/internal/gen"
+	"github.com/muthur/context-budget/internal/notice"
+	"github.com/muthur/context-budget/internal/reading"
+	"github.com/muthur/context-budget/internal/replay"
+	"github.com/muthur/context-budget/internal/sharedtest"
+)
+
+// noticeKeys writes notices as "pause@39 109000 152k window": response,
+// reading, level, the line as the notice rounds it and what set it.
+func noticeKeys(ns []replay.Notice) []string {
+	out := []string{}
+	for _, n := range ns {
+		out = append(out, fmt.Sprintf("%s@%d %d %s %s", n.Level, n.Response, n.Reading, notice.K(n.Line), n.SetBy))
+	}
+	return out
+}
+
+// replayNotices replays path with the environment env, as replay would
+// with no settings files.
+func replayNotices(t testing.TB, path string, env map[string]string) []replay.Notice {
+	t.Helper()
+	getenv := func(k string) string { return env[k] }
+	s, err := config.FromEnv(getenv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return replay.File(replay.Source{Path: path}, replayOptions(s, nil, getenv)).Notices
+}
+
+// sameNotices requires replay's notices to be the hook's.
+func sameNotices(t *testing.T, path string, hook, rep []replay.Notice) {
+	t.Helper()
+	h, r := noticeKeys(hook), noticeKeys(rep)
+	if !slices.Equal(h, r) {
+		t.Errorf("%s:\nhook   %v\nreplay %v", filepath.Base(path), h, r)
+	}
+}
+
+// TestReplayDecidesAsTheHook drives the real hook program over every
+// prefix, ending at a hook call, of every corpus session and shared
+// transcript (drive_test.go), and requires replay's notices at the same
+// responses, with the same readings, levels, lines and setters.
+func TestReplayDecidesAsTheHook(t *testing.T) {
+	t.Run("corpus", func(t *testing.T) {
+		paths, runs := drivenCorpus(t)
+		fired := 0
+		for i, p := range paths {
+			fired += len(runs[i].Notices)
+			sameNotices(t, p, runs[i].Notices, replayNotices(t, p, nil))
+		}
+		if fired < 100 {
+			t.Errorf("the hook fired %d notices over the corpus; the comparison proves little", fired)
+		}
+	})
+	t.Run("transcripts", func(t *testing.T) {
+		dir := sharedtest.DirOrSkip(t)
+		paths, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
+		low := map[string]string{config.EnvWarn: "55000", config.EnvPause: "85000"}
+		for _, env := range []map[string]string{nil, low, {config.EnvLines: "fixed"}} {
+			runs := driveAll(t, paths, env)
+			fired := 0
+			for i, p := range paths {
+				fired += len(runs[i].Notices)
+				sameNotices(t, p, runs[i].Notices, replayNotices(t, p, env))
+			}
+			if env != nil && fired < 4 {
+				t.Errorf("%v: only %d notices over the shared transcripts", env, fired)
+			}
+		}
+	})
+	t.Run("generated", func(t *testing.T) {
+		files := generatedSessions(t)
+		low := map[string]string{config.EnvWarn: "100000", config.EnvPause: "150000"}
+		fired := 0
+		for _, env := range []map[string]string{nil, low} {
+			runs := driveAll(t, files, env)
+			for i, p := range files {
+				fired += len(runs[i].Notices)
+				sameNotices(t, p, runs[i].Notices, replayNotices(t, p, env))
+			}
+		}
+		if fired < 14 {
+			t.Errorf("the hook fired %d notices over the generated files; the comparison proves little", fired)
+		}
+	})
+}
+
+// TestReplayReadsTheSettingsEnv: lines set in the user's settings.json
+// env reach the hook as variables (Claude Code passes them); replay reads
+// them from the file and decides the same.
+func TestReplayReadsTheSettingsEnv(t *testing.T) {
+	dir := sharedtest.DirOrSkip(t)
+	paths, _ := filepath.Glob(filepath.Join(dir, "4d5611e5*.jsonl"))
+	if len(paths) == 0 {
+		t.Skip("no 4d5611e5 transcript")
+	}
+	env := map[string]string{config.EnvWarn: "55000", config.EnvPause: "85000"}
+	runs := driveAll(t, paths, env)
+	if len(runs[0].Notices) < 2 {
+		t.Fatalf("the hook fired %v with lines at 55k and 85k", runs[0].Notices)
+	}
+	cfg := t.TempDir()
+	os.WriteFile(filepath.Join(cfg, "settings.json"), []byte(`{"env":{"MUTHUR_CONTEXT_BUDGET_WARN":"55000","MUTHUR_CONTEXT_BUDGET_PAUSE":"85000"}}`), 0o644)
+	got := replay.File(replay.Source{Path: paths[0]}, replayOptionsWithSettings(nil, func(string) string { return "" }, cfg)).Notices
+	sameNotices(t, paths[0], runs[0].Notices, got)
+}
+
+// generatedSessions writes sessions that climb past every line, saw up
+// and down through compactions and damage, and jump.
+func generatedSessions(t *testing.T) []string {
+	dir := t.TempDir()
+	var files []string
+	add := func(name string, s gen.Script) {
+		var b bytes.Buffer
+		if err := gen.WriteScript(&b, s); err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(dir, name+".jsonl")
+		os.WriteFile(p, b.Bytes(), 0o644)
+		files = append(files, p)
+	}
+	add("climb", gen.Script{ID: "c", Responses: gen.Climb(20_000, 12_000, 40), Seed: 1, Progress: 1})
+	saw := gen.Climb(60_000, 9_000, 60)
+	for i := range saw {
+		saw[i].Reading = 60_000 + int64(i%20)*9_000 // three climbs to 231k, each cut short
+		if i%20 == 0 && i > 0 {
+			saw[i].Before = []string{"compact", "microcompact"}[i/20%2]
+		}
+		if i%7 == 3 {
+			saw[i].Before = "synthetic"
+		}
+		if i%11 == 5 {
+			saw[i].Before = "sidechain"
+		}
+		if i%13 == 6 {
+			saw[i].Before = "damaged"
+		}
+	}
+	add("saw", gen.Script{ID: "s", Responses: saw, Seed: 2, Progress: 2})
+	jumps := []gen.Response{{Reading: 50_000}, {Reading: 99_999}, {Reading: 100_000}, {Reading: 99_000},
+		{Reading: 160_000}, {Reading: 120_000}, {Reading: 10_000, Before: "compact"}, {Reading: 500_000},
+		{Reading: 20_000, Before: "compact", Bare: true, Blocks: 1}, {Reading: 120_000, Spliced: true, Bare: true, Blocks: 1},
+		{Reading: 155_000, Spliced: true, Blocks: 3}} // its later records end the spliced line before the hook runs
+	add("jumps", gen.Script{ID: "j", Responses: jumps, Seed: 3})
+	return files
+}
+
+// sanity: the drive's responses are the replay's.
+func TestCutsCountResponses(t *testing.T) {
+	var b bytes.Buffer
+	gen.WriteScript(&b, gen.Script{ID: "x", Responses: gen.Climb(1000, 1000, 25), Seed: 9, Progress: 1})
+	cuts, _ := driveCuts(b.Bytes())
+	p := filepath.Join(t.TempDir(), "x.jsonl")
+	os.WriteFile(p, b.Bytes(), 0o644)
+	s := replay.File(replay.Source{Path: p}, replayOptions(config.Settings{}, nil, func(string) string { return "" }))
+	if len(cuts) != 25 || s.Responses != 25 || len(gen.Cuts(b.Bytes(), reading.MaxLine)) != 25 {
+		t.Errorf("cuts %d, replay %d, want 25", len(cuts), s.Responses)
+	}
+	for _, c := range cuts {
+		if c.toolUseID == "" || !strings.HasPrefix(c.toolUseID, "toolu_") {
+			t.Errorf("a generated response without its tool call: %+v", c)
+		}
+	}
+}

@@ -1,0 +1,121 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/muthur/context-budget/internal/notice"
+	"github.com/muthur/context-budget/internal/replay"
+)
+
+// writeReplayTable prints a replay for a person: a row per session, then
+// the totals.
+func writeReplayTable(w io.Writer, rep replay.Report) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	head := "SESSION\tRESPONSES\tPEAK\tCOMPACTIONS\tNOTICES\tCARRY-ON PREDICTED/ACTUAL\tCOLD RE-WRITES/STOPS"
+	if rep.Fuse != nil {
+		head += "\tFUSE"
+	}
+	fmt.Fprintln(tw, head)
+	for _, s := range rep.Sessions {
+		notices := noticesCell(s.Notices)
+		if s.Error != "" {
+			notices += " (error: " + clipCell(s.Error, 40) + ")"
+		}
+		carry := "-"
+		if len(s.Pauses) > 0 {
+			var parts []string
+			for _, p := range s.Pauses[:min(len(s.Pauses), shownNotices)] {
+				parts = append(parts, usdOrDash(p.PredictedCarryOnUSD)+"/"+usdOrDash(p.ActualCarryOnUSD))
+			}
+			carry = strings.Join(parts, ", ")
+			if more := len(s.Pauses) - shownNotices; more > 0 {
+				carry += fmt.Sprintf(" +%d more", more)
+			}
+		}
+		fuseCol := ""
+		if s.Fuse != nil {
+			fuseCol = "\t" + s.Fuse.Describe()
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%d\t%s\t%s\t%s%s\n", s.SessionID, s.Responses, notice.K(s.Peak),
+			s.Compactions, notices, carry, coldCell(s.Cold), fuseCol)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	t := rep.Totals
+	fmt.Fprintf(w, "\n%d sessions (%.1f MB, %d responses), %d notices: %d warnings, %d pauses; %d compacted before any notice",
+		t.Sessions, float64(t.Bytes)/1e6, t.Responses, t.Notices, t.Warnings, t.Pauses, t.CompactedBeforeAnyNotice)
+	if t.Errors > 0 {
+		fmt.Fprintf(w, "; %d unreadable", t.Errors)
+	}
+	fmt.Fprintln(w, ".")
+	if r := t.Rooms; r.Auto > 0 {
+		fmt.Fprintf(w, "Room before the %d automatic compactions: %d with a pause in the climb, %d with less than 20k tokens of room; median %s tokens, %.0f responses.\n",
+			r.Auto, r.Paused, r.Short, notice.K(r.MedianTokens), r.MedianResponses)
+	}
+	if t.CarryOnPoints > 0 {
+		fmt.Fprintf(w, "Carrying on after the pauses: predicted %s, actual %s over %d pauses; median absolute error %s.\n",
+			usdOrDash(t.PredictedCarryOnUSD), usdOrDash(t.ActualCarryOnUSD), t.CarryOnPoints, pctOrDash(t.PauseCarryOnMedianAbsError))
+	} else {
+		fmt.Fprintln(w, "Carrying on after the pauses: no pause has both a prediction and an actual cost to judge it by.")
+	}
+	writeColdTotals(w, t.Cold)
+	if rep.Fuse != nil {
+		fmt.Fprintf(w, "Fuse: %s.\n", rep.Fuse.Describe())
+	}
+	if t.Points > 0 {
+		fmt.Fprintf(w, "The forecast of carrying on 100k tokens, at the %d responses after which a session did: median absolute error %s (requests: %s).\n",
+			t.Points, pctOrDash(t.CarryOnMedianAbsError), pctOrDash(t.RequestsMedianAbsError))
+		for _, m := range t.CarryOnByModel {
+			fmt.Fprintf(w, "  %s: median absolute error %.0f%% over %d points.\n", m.Model, 100*m.MedianAbsError, m.Points)
+		}
+	}
+	return nil
+}
+
+// shownNotices is how many notices a row of the table shows; --json has
+// them all.
+const shownNotices = 2
+
+// noticesCell is the NOTICES column: the first notices as level@response
+// reading, then how many more there are.
+func noticesCell(ns []replay.Notice) string {
+	if len(ns) == 0 {
+		return "-"
+	}
+	var parts []string
+	for _, n := range ns[:min(len(ns), shownNotices)] {
+		parts = append(parts, fmt.Sprintf("%s@%d %s", n.Level, n.Response, notice.K(n.Reading)))
+	}
+	cell := strings.Join(parts, ", ")
+	if more := len(ns) - shownNotices; more > 0 {
+		cell += fmt.Sprintf(" +%d more", more)
+	}
+	return cell
+}
+
+// clipCell cuts s to n characters, marking the cut.
+func clipCell(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}
+
+func usdOrDash(v *float64) string {
+	if v == nil {
+		return "-"
+	}
+	return notice.USD(*v)
+}
+
+func pctOrDash(v *float64) string {
+	if v == nil {
+		return "-"
+	}
+	return fmt.Sprintf("%.0f%%", *v*100)
+}

@@ -1,0 +1,104 @@
+package cli
+
+import (
+	_ "embed"
+	"fmt"
+	"io"
+)
+
+// version is set at build time with -ldflags
+// "-X github.com/muthur/context-budget/internal/cli.version=…".
+var version = "dev"
+
+//go:embed doc.go
+var docSource string
+
+// command is one subcommand: its name, a one-line summary for `help`, the
+// manual's section about it (for `help NAME`), and what runs it with its
+// arguments and the process's streams, returning the exit status.
+type command struct {
+	name    string
+	summary string
+	section string
+	run     func(args []string, stdin io.Reader, stdout, stderr io.Writer) int
+}
+
+// commands is the command table, one entry per subcommand, a static table
+// rather than one built in an init function (the hook pays for every
+// package initialisation at each call). `help` is not in it: it reads the
+// table.
+var commands = []command{
+	{"hook", "the PostToolUse hook (Claude Code runs it)", "The hook", runHook},
+	{"lines", "where this session stands: the reading and both lines", "Lines", runLines},
+	{"statusline", "Claude Code's statusLine command", "The status line", runStatusline},
+	{"ledger", "the project's session costs; ledger record is the Stop hook", "The ledger", runLedger},
+	{"replay", "what the hook would have done over past sessions", "Replay", runReplay},
+	{"install", "register the hooks and copy the skills", "Install and uninstall", runInstall},
+	{"uninstall", "remove what install added", "Install and uninstall", runUninstall},
+	{"doctor", "check what is installed and how the transcripts read", "Doctor", runDoctor},
+	{"budget", "the spend fuse: arm, status, reset or disarm a session's cap", "The spend fuse", runBudget},
+	{"version", "print the version", "", runVersion},
+}
+
+// Run is the whole of context-budget: it runs the command named by
+// args[0] with the process's streams and returns the exit status.
+// context-budget-cli runs it; context-budget runs the hook and the status
+// line itself (RunHook, RunStatusline) and hands every other command to
+// context-budget-cli.
+func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		return usageError(stderr, "", fmt.Errorf("no command given"))
+	}
+	name := args[0]
+	if name == "help" || isHelpFlag(name) {
+		return runHelp(args[1:], stdout, stderr)
+	}
+	if c, ok := lookup(name); ok {
+		return c.run(args[1:], stdin, stdout, stderr)
+	}
+	return usageError(stderr, "", fmt.Errorf("unknown command %q", name))
+}
+
+// RunHook is the hook command (Claude Code runs it for every hook event),
+// for the program that links nothing else.
+func RunHook(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return runHook(args, stdin, stdout, stderr)
+}
+
+// RunStatusline is the statusline command (Claude Code runs it while a
+// session is open), for the program that links nothing else.
+func RunStatusline(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return runStatusline(args, stdin, stdout, stderr)
+}
+
+// lookup finds a command of the table by name.
+func lookup(name string) (command, bool) {
+	for _, c := range commands {
+		if c.name == name {
+			return c, true
+		}
+	}
+	return command{}, false
+}
+
+func runVersion(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	fs := newFlags("version", "context-budget version")
+	fs.topic = ""
+	if code, ok := parseFlags(fs, args, stdout, stderr); !ok {
+		return code
+	}
+	if fs.NArg() > 0 {
+		return usageError(stderr, "version", fmt.Errorf("version takes no arguments"))
+	}
+	fmt.Fprintln(stdout, "context-budget", version)
+	return 0
+}
+
+// fail prints a command-line error and a hint, the CLI's way of saying no.
+func fail(stderr io.Writer, err error, hint string) int {
+	fmt.Fprintf(stderr, "context-budget: error: %v\n", err)
+	if hint != "" {
+		fmt.Fprintf(stderr, "context-budget: hint: %s\n", hint)
+	}
+	return 1
+}
