@@ -4,13 +4,17 @@ import (
 	"math/rand/v2"
 	"sort"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
-// corpus is JSON-escaped text that looks like tool output (code, test
-// logs, paths), cut into lines; starts holds the offset of each line so
-// that any slice from one start to another is valid JSON string content.
-var corpus, starts = buildCorpus()
+// textCorpus is JSON-escaped text that looks like tool output (code, test
+// logs, paths), cut into lines, and the offset of each line, so that any
+// slice from one start to another is valid JSON string content. It is
+// built on first use, not at package initialisation: every test binary
+// that imports gen runs that init, including the ones that run as the
+// hook and measure its peak memory.
+var textCorpus = sync.OnceValues(buildCorpus)
 
 var words = strings.Fields(`func return err nil if for range := package import
 	"github.com/muthur/context-budget/internal/reading" bytes.LastIndexByte(data[:end], '\n')
@@ -37,6 +41,7 @@ func buildCorpus() (string, []int) {
 // appendText appends about n bytes of escaped text, whole corpus lines from
 // a random line on, wrapping around.
 func appendText(b []byte, rng *rand.Rand, n int) []byte {
+	corpus, starts := textCorpus()
 	i := starts[rng.IntN(len(starts))]
 	for n > 0 {
 		rest := corpus[i:]
