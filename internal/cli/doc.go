@@ -32,6 +32,12 @@ The commands are:
 	            manual, help manual all of it
 	version     print the version
 
+Claude Code runs context-budget for the hook and the status line, which it
+answers itself; every other command it hands to context-budget-cli,
+installed beside it, which it runs in its place (the program started on
+every tool call then links only what that call needs). Both come with
+"go install github.com/muthur/context-budget/cmd/...@latest".
+
 # The hook
 
 Registered as a Claude Code PostToolUse hook, after every tool call the hook
