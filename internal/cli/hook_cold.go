@@ -20,10 +20,7 @@ func coldCall(p reading.Payload) (c cold.Call, ok bool) {
 	if p.AgentID != "" || !state.PlainName(p.SessionID) || p.TranscriptPath == "" {
 		return c, false
 	}
-	root := os.Getenv("CLAUDE_PROJECT_DIR")
-	if root == "" {
-		root = p.Cwd
-	}
+	root := sessionRoot(os.Getenv, p.Cwd)
 	if root == "" {
 		return c, false
 	}
