@@ -11,14 +11,14 @@ const Slice = 100_000
 // when a boundary, an unpriced response or the end of the session comes
 // first.
 type carry struct {
-	windows []window
+	windows []span
 	// done receives each closed window, ok when it reached its target.
-	done func(w window, ok bool)
+	done func(w span, ok bool)
 }
 
-// window is one point being measured: a pause (index into the session's
+// span is one point being measured: a pause (index into the session's
 // pauses) or a forecast point (index into the walker's pending points).
-type window struct {
+type span struct {
 	point    bool
 	index    int
 	target   int64
@@ -27,7 +27,7 @@ type window struct {
 }
 
 func (c *carry) open(point bool, index int, reading int64) {
-	c.windows = append(c.windows, window{point: point, index: index, target: reading + Slice})
+	c.windows = append(c.windows, span{point: point, index: index, target: reading + Slice})
 }
 
 // add takes one response's reading and cost (ok false: unpriced).

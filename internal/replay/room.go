@@ -1,11 +1,10 @@
 package replay
 
-import "slices"
+import (
+	"slices"
 
-// EnoughRoom is the room, in tokens, a pause must leave before an
-// automatic compaction for the relay to fit: the summary turn and the few
-// tool calls that commit, push and hand over (design §4.1).
-const EnoughRoom = 20_000
+	"github.com/muthur/context-budget/internal/window"
+)
 
 // Room is what the pause left before one compaction: the first pause of
 // the climb that ended in it, and the tokens and responses between the
@@ -29,8 +28,9 @@ type Room struct {
 	Responses int   `json:"responses"`
 }
 
-// Enough reports whether the pause left EnoughRoom.
-func (r Room) Enough() bool { return r.Paused && r.Tokens >= EnoughRoom }
+// Enough reports whether the pause left window.EnoughRoom, what the
+// relay needs.
+func (r Room) Enough() bool { return r.Paused && r.Tokens >= window.EnoughRoom }
 
 // Rooms returns the room before each compaction (compact_boundary; not
 // the microcompactions) of a session, from its notices and boundaries. A
@@ -59,7 +59,7 @@ func Rooms(notices []Notice, boundaries []Boundary) []Room {
 // RoomSummary counts the rooms of automatic compactions.
 type RoomSummary struct {
 	// Auto counts automatic compactions; Paused those with a pause in
-	// their climb; Enough those whose pause left EnoughRoom; Short those
+	// their climb; Enough those whose pause left window.EnoughRoom; Short those
 	// with less (no pause included).
 	Auto   int `json:"auto_compactions"`
 	Paused int `json:"paused"`

@@ -61,7 +61,7 @@ func newSession(src Source) Session {
 func (rd *reader) replay(r io.Reader, src Source, opt Options, count func(int)) Session {
 	s := newSession(src)
 	w := walker{model: opt.NewModel(src.Path), prices: opt.Prices, series: opt.Series, out: &s}
-	w.carry.done = func(cw window, ok bool) {
+	w.carry.done = func(cw span, ok bool) {
 		switch {
 		case !ok:
 		case cw.point:

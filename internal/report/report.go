@@ -24,6 +24,7 @@ import (
 	"github.com/muthur/context-budget/internal/fuse"
 	"github.com/muthur/context-budget/internal/notice"
 	"github.com/muthur/context-budget/internal/replay"
+	"github.com/muthur/context-budget/internal/window"
 )
 
 // trivialResponses: a session with fewer responses is listed, not
@@ -291,7 +292,7 @@ func describeRooms(s *replay.Session) string {
 			continue
 		}
 		out += fmt.Sprintf("the pause at %s left %s tokens in %d responses", notice.K(r.PauseReading), notice.K(r.Tokens), r.Responses)
-		if r.Tokens < replay.EnoughRoom {
+		if r.Tokens < window.EnoughRoom {
 			out += " (less than 20k)"
 		}
 	}
