@@ -14,7 +14,6 @@ import (
 	"github.com/muthur/context-budget/internal/notice"
 	"github.com/muthur/context-budget/internal/prices"
 	"github.com/muthur/context-budget/internal/reading"
-	"github.com/muthur/context-budget/internal/spend"
 	"github.com/muthur/context-budget/internal/transcript"
 )
 
@@ -113,7 +112,7 @@ func scanTranscript(r io.Reader) (transcriptScan, error) {
 func transcriptDecision(name string, s config.Settings, root string, sc transcriptScan) (lines.Decision, error) {
 	var table *prices.Table
 	if !s.Fixed {
-		table = spend.Table(root, os.Getenv)
+		table = prices.ForProject(root, os.Getenv)
 	}
 	r := reading.Reading{Tokens: sc.last, RequestedModel: sc.requestedModel, Version: sc.version}
 	in, err := transcriptInput(s, r, table, name, root, strings.TrimSuffix(filepath.Base(name), ".jsonl"), os.Getenv)

@@ -252,10 +252,7 @@ func (call *Call) decide() (Entry, bool, error) {
 		// whose latest response is not the session's.
 		h = &history.History{Peak: h.Peak, Window1M: h.Window1M, AutoCompactAt: h.AutoCompactAt}
 	}
-	table, terr := prices.Load(prices.OverrideFiles(call.Root, call.Getenv))
-	if terr != nil {
-		table, _ = prices.Embedded()
-	}
+	table := prices.ForProject(call.Root, call.Getenv)
 	e.Decision = Decide(Input{
 		Settings: call.Settings, Table: table, History: h,
 		Reading: call.Reading, RequestedModel: call.RequestedModel,

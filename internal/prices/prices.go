@@ -82,6 +82,18 @@ func OverrideFiles(root string, getenv func(string) string) []string {
 	return files
 }
 
+// ForProject is the price table a project's calls are priced with, as the
+// hook loads it: the embedded table with the project's and the user's
+// override files, or the embedded table alone when an override does not
+// parse (the commands that can speak report that; the hook cannot).
+func ForProject(root string, getenv func(string) string) *Table {
+	t, err := Load(OverrideFiles(root, getenv))
+	if err != nil || t == nil {
+		t, _ = Embedded()
+	}
+	return t
+}
+
 // Load returns the embedded table merged with the override files that
 // exist. A file that does not parse is an error naming it; callers that
 // must not fail (the hook) fall back to Embedded.

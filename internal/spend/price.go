@@ -23,18 +23,7 @@ func TablePricer(t *prices.Table) Pricer {
 	}
 }
 
-// Table loads the price table the way the hook does: the embedded table
-// with the project's and user's overrides, or the embedded table alone
-// when an override does not parse.
-func Table(root string, getenv func(string) string) *prices.Table {
-	t, err := prices.Load(prices.OverrideFiles(root, getenv))
-	if err != nil || t == nil {
-		t, _ = prices.Embedded()
-	}
-	return t
-}
-
-// CachedPricer prices as TablePricer over Table(root, getenv), keeping the
+// CachedPricer prices as TablePricer over prices.ForProject(root, getenv), keeping the
 // rows it looked up in the tally: parsing the table costs more than the
 // rest of a metered call, so it is parsed again only for a model the
 // tally has not priced, or when the built-in table's date or an override
@@ -55,7 +44,7 @@ func (t *Tally) CachedPricer(root string, getenv func(string) string) Pricer {
 		row, ok := t.Rates[k]
 		if !ok {
 			if tab == nil {
-				tab = Table(root, getenv)
+				tab = prices.ForProject(root, getenv)
 			}
 			if r, priced := tab.Lookup(model, u.Speed); priced {
 				row = &r
