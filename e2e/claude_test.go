@@ -90,6 +90,14 @@ func runClaude(t *testing.T, s Script, o Options) *Session {
 		"ANTHROPIC_API_KEY=sk-ant-e2e-not-a-key",
 		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
 	}
+	runCmd(t, m, sess, cmd)
+	return sess
+}
+
+// runCmd runs cmd, a claude -p run against m, and keeps its output,
+// error and time in sess; the output goes to the log when it failed.
+func runCmd(t *testing.T, m *Mock, sess *Session, cmd *exec.Cmd) {
+	t.Helper()
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	start := time.Now()
@@ -100,7 +108,6 @@ func runClaude(t *testing.T, s Script, o Options) *Session {
 	if sess.Err != nil {
 		t.Logf("stdout: %s\nstderr: %s", sess.Stdout, sess.Stderr)
 	}
-	return sess
 }
 
 // install registers our hooks the way a user does, with `context-budget

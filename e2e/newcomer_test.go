@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 )
 
 // runPlugin runs the CLI once, headless, against a mock answering from s,
@@ -82,16 +81,7 @@ func runPlugin(t *testing.T, s Script, env map[string]string, onPath bool) *Sess
 	cmd := exec.CommandContext(ctx, claudeBin, "-p", "Run the e2e script.",
 		"--permission-mode", "bypassPermissions", "--model", "claude-opus-4-6")
 	cmd.Dir, cmd.Env = sess.Project, environ
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	start := time.Now()
-	sess.Err = cmd.Run()
-	sess.Elapsed = time.Since(start)
-	sess.Stdout, sess.Stderr = stdout.String(), stderr.String()
-	t.Logf("claude ran %v (%d requests): err=%v", sess.Elapsed.Round(time.Millisecond), len(m.Requests()), sess.Err)
-	if sess.Err != nil {
-		t.Logf("stdout: %s\nstderr: %s", sess.Stdout, sess.Stderr)
-	}
+	runCmd(t, m, sess, cmd)
 	return sess
 }
 
