@@ -13,6 +13,7 @@ import (
 	"github.com/muthur/context-budget/internal/gen"
 	"github.com/muthur/context-budget/internal/lines"
 	"github.com/muthur/context-budget/internal/reading"
+	"github.com/muthur/context-budget/internal/sharedtest"
 	"github.com/muthur/context-budget/internal/state"
 )
 
@@ -99,7 +100,16 @@ func TestColdMarkFromHeader(t *testing.T) {
 	}
 	var n coldCounts
 	for _, path := range files {
-		t.Run(filepath.Base(path), func(t *testing.T) { checkColdMarks(t, path, &n) })
+		t.Run(filepath.Base(path), func(t *testing.T) { checkColdMarks(t, path, 1, &n) })
+	}
+	// The corpus's 186 real sessions, played response by response to the
+	// hook, the marks compared at every fifth response and the last: not
+	// with -short.
+	if dir, err := sharedtest.CorpusDir(); err == nil && !testing.Short() {
+		corpus, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
+		for _, path := range corpus {
+			t.Run("corpus/"+filepath.Base(path), func(t *testing.T) { checkColdMarks(t, path, 5, &n) })
+		}
 	}
 	t.Logf("%+v", n)
 	if n.header == 0 || n.priced < 100 || n.unpriced == 0 || n.warm1h == 0 || n.band == 0 {
@@ -108,8 +118,9 @@ func TestColdMarkFromHeader(t *testing.T) {
 }
 
 // checkColdMarks plays the transcript at path to the hook, in process,
-// response by response, and compares the marks at each.
-func checkColdMarks(t *testing.T, path string, n *coldCounts) {
+// response by response, and compares the marks at every stride-th
+// response and the last.
+func checkColdMarks(t *testing.T, path string, stride int, n *coldCounts) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -178,7 +189,10 @@ func checkColdMarks(t *testing.T, path string, n *coldCounts) {
 			t.Fatal(err)
 		}
 		done = c.end
-		check(k, "before the hook")
+		compare := k%stride == 0 || k == len(cuts)-1
+		if compare {
+			check(k, "before the hook")
+		}
 		if c.toolUseID == "" {
 			continue
 		}
@@ -186,6 +200,8 @@ func checkColdMarks(t *testing.T, path string, n *coldCounts) {
 		if _, err := hookNotice(p, getenv, testOnlyNoDeadline()); err != nil {
 			t.Fatalf("response %d: %v", k, err)
 		}
-		check(k, "after the hook")
+		if compare {
+			check(k, "after the hook")
+		}
 	}
 }
