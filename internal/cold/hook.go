@@ -1,7 +1,9 @@
 package cold
 
 import (
+	"bytes"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -234,24 +236,56 @@ func FindParent(dir, self string, context int64, last time.Time) string {
 // transcript's last response: then the next request carries the summary,
 // not the last response's context, and re-writes little. It reads back
 // from the end only as far as that response; an unreadable file says no.
+//
+// It runs on every refresh of an idle session's status line, so it reads
+// as the tail scan does: the file by descriptor, no *os.File; only lines
+// holding a filter word decoded (a response's or a boundary's, the words
+// every reader filters with); and a plain response line read without
+// encoding/json (reading.FastResponse), whose first decode of the record
+// types costs a fresh process page faults nothing else on the status line
+// pays. What that reader declines, and any line that may hold a boundary,
+// is decoded as before.
 func CompactedSince(path string) bool {
-	f, fi, err := reading.Open(path)
+	f, size, err := reading.OpenRegular(path)
 	if err != nil {
 		return false
 	}
 	defer f.Close()
+	return compactedIn(f, size)
+}
+
+// compactedIn is CompactedSince on the first size bytes of f.
+func compactedIn(f io.ReaderAt, size int64) bool {
 	found := false
-	reading.ScanBack(f, fi.Size(), func(line []byte) bool {
-		done := false
-		transcript.Decode(line, func(r *transcript.Record) {
-			switch {
-			case r.IsBoundary():
-				found, done = true, true
-			case r.IsResponse():
-				done = true
-			}
-		})
+	reading.ScanBack(f, size, func(line []byte) bool {
+		done, compacted := endsCompactScan(line)
+		found = found || compacted
 		return !done
 	})
 	return found
+}
+
+// endsCompactScan reports whether a line of a transcript ends
+// CompactedSince's scan (it holds a boundary or a main-chain response)
+// and whether it holds a boundary.
+func endsCompactScan(line []byte) (done, boundary bool) {
+	mayRespond := bytes.Contains(line, []byte(transcript.AssistantWord))
+	mayBound := bytes.Contains(line, []byte(transcript.BoundaryWord))
+	if !mayRespond && !mayBound {
+		return false, false
+	}
+	if !mayBound {
+		if rec, resp, ok := reading.FastResponse(line); ok {
+			return resp && rec.IsResponse(), false
+		}
+	}
+	transcript.Decode(line, func(r *transcript.Record) {
+		switch {
+		case r.IsBoundary():
+			boundary, done = true, true
+		case r.IsResponse():
+			done = true
+		}
+	})
+	return done, boundary
 }

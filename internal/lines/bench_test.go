@@ -111,3 +111,36 @@ func BenchmarkHit(b *testing.B) {
 		}
 	}
 }
+
+// coldCache prices a 1 MB transcript once and returns its cache file.
+func coldCache(b *testing.B) string {
+	path := bigTranscript(b, b.TempDir(), 1<<20)
+	s := benchCall(b, path)
+	if _, _, err := DecideCached(s); err != nil {
+		b.Fatal(err)
+	}
+	return FileName(s.Dir, s.ID)
+}
+
+// BenchmarkColdHeader is what an idle session's status line reads to
+// price the re-write: the cache's S and C header lines (Cold).
+// BenchmarkColdWhole is the same from the whole entry (Load), as it read
+// before the C line. In process the JSON types are warm after the first
+// loop; a fresh process pays for them too (see bench/run's cold row).
+func BenchmarkColdHeader(b *testing.B) {
+	name := coldCache(b)
+	for b.Loop() {
+		if _, _, ok := Cold(name); !ok {
+			b.Fatal("no cold line")
+		}
+	}
+}
+
+func BenchmarkColdWhole(b *testing.B) {
+	name := coldCache(b)
+	for b.Loop() {
+		if _, ok := Load(name); !ok {
+			b.Fatal("no cache")
+		}
+	}
+}

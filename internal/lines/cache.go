@@ -215,8 +215,15 @@ func (call *Call) decide() (Entry, bool, error) {
 	if ok && c.hit(key, call.Reading) {
 		if c.headless && !call.NoSave {
 			// Written by an older build: write the header once, so that
-			// the next calls are answered by Hit and the status line.
+			// the next calls are answered by Hit and the status line. The
+			// cold line needs the history; one that does not decode
+			// writes none of it, as Load, failing, gives the cold mark
+			// none.
 			e := Entry{Key: c.Key, Reading: c.Reading, Decision: c.Decision}
+			var h history.History
+			if c.history(&h) {
+				e.History = h
+			}
 			if data, err := reading.ReadFile(name, reading.MaxCacheFile); err == nil {
 				_, js, _ := entryJSON(data)
 				state.WriteFile(name, append(headers(&e), js...))

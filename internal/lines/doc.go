@@ -43,8 +43,8 @@
 // pass over the transcript. A recompute resumes the history from its saved
 // offset, so it reads only what Claude Code appended since. The file
 // starts with header lines that answer the hot path without decoding any
-// JSON: Hit (a silent call), Cached (the status line) and Notice (a
-// notice fired from a hit).
+// JSON: Hit (a silent call), Cached (the status line), Notice (a
+// notice fired from a hit) and Cold (the status line's cold mark).
 //
 // # Bounded passes
 //

@@ -54,14 +54,14 @@ func splitHeader(data []byte) (head, rest []byte) {
 
 // entryJSON is the JSON of a cache file: past the header's lines. whole
 // reports that the file has every header line this build writes (the
-// hit, the status and the notice line); a file an older build wrote may
-// lack the last ones.
+// hit, the status, the notice and the cold line); a file an older build
+// wrote may lack the last ones.
 func entryJSON(data []byte) (head, js []byte, whole bool) {
 	head, js = splitHeader(data)
 	if head == nil {
 		return nil, js, false
 	}
-	for _, tag := range []string{statusTag, noticeTag} {
+	for _, tag := range moreTags {
 		i := bytes.IndexByte(js, '\n')
 		if !bytes.HasPrefix(js, []byte(tag)) || i < 0 {
 			return head, js, false
@@ -70,6 +70,9 @@ func entryJSON(data []byte) (head, js []byte, whole bool) {
 	}
 	return head, js, true
 }
+
+// moreTags are the header lines after the hit line, in their order.
+var moreTags = [...]string{statusTag, noticeTag, coldTag}
 
 // parseHeader reads a header line; ok is false when it is malformed.
 func parseHeader(head []byte) (reading int64, tokens climb.LineTokens, compactions int, key string, ok bool) {
@@ -105,9 +108,10 @@ type headerLines struct {
 	at          int64 // the reading the entry was made at
 	tokens      climb.LineTokens
 	compactions int
-	// status and notice are the S and N lines, without their newline;
-	// nil when the file lacks them (an older build wrote it).
-	status, notice []byte
+	key         string
+	// status, notice and cold are the S, N and C lines, without their
+	// newline; nil when the file lacks them (an older build wrote it).
+	status, notice, cold []byte
 }
 
 // readHeaderLines reads the header of call's cache into buf, in one small
@@ -115,7 +119,17 @@ type headerLines struct {
 // unreadable, or written before the header existed); ok is false also
 // when its hit line is malformed or was made under another Key.
 func readHeaderLines(call *Call, buf []byte) (h headerLines, found, ok bool) {
-	n, err := reading.ReadHead(FileName(call.Dir, call.ID), buf)
+	h, found, ok = readHeaderFile(FileName(call.Dir, call.ID), buf)
+	if !ok || h.key != call.Key() {
+		return h, found, false
+	}
+	return h, true, true
+}
+
+// readHeaderFile is readHeaderLines whatever the Key: ok is false when
+// the file has no hit line or a malformed one.
+func readHeaderFile(name string, buf []byte) (h headerLines, found, ok bool) {
+	n, err := reading.ReadHead(name, buf)
 	if err != nil {
 		return headerLines{}, false, false
 	}
@@ -123,21 +137,16 @@ func readHeaderLines(call *Call, buf []byte) (h headerLines, found, ok bool) {
 	if head == nil {
 		return headerLines{}, false, false
 	}
-	for _, line := range []struct {
-		tag string
-		to  *[]byte
-	}{{statusTag, &h.status}, {noticeTag, &h.notice}} {
-		i := bytes.IndexByte(rest, '\n')
-		if i < 0 || !bytes.HasPrefix(rest, []byte(line.tag)) {
+	for i, to := range [...]*[]byte{&h.status, &h.notice, &h.cold} {
+		j := bytes.IndexByte(rest, '\n')
+		if j < 0 || !bytes.HasPrefix(rest, []byte(moreTags[i])) {
 			break
 		}
-		*line.to, rest = rest[:i], rest[i+1:]
+		*to, rest = rest[:j], rest[j+1:]
 	}
-	at, tokens, compactions, key, ok := parseHeader(head)
-	if !ok || key != call.Key() {
-		return h, true, false
+	if h.at, h.tokens, h.compactions, h.key, ok = parseHeader(head); !ok {
+		return headerLines{status: h.status, notice: h.notice, cold: h.cold}, true, false
 	}
-	h.at, h.tokens, h.compactions = at, tokens, compactions
 	return h, true, true
 }
 

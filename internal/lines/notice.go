@@ -48,7 +48,7 @@ func noticeHeader(e *Entry) []byte {
 
 // headers is the header lines of a cache file for e.
 func headers(e *Entry) []byte {
-	return append(append(header(e), statusHeader(e)...), noticeHeader(e)...)
+	return append(append(append(header(e), statusHeader(e)...), noticeHeader(e)...), coldHeader(e)...)
 }
 
 // parseNotice reads a notice line into d; ok is false when it is

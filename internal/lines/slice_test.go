@@ -53,6 +53,9 @@ func TestBoundedPass(t *testing.T) {
 		if e.Decision.Priced || got == want {
 			t.Fatalf("call %d: lines %+v priced before the pass caught up", calls, got)
 		}
+		if _, _, ok := Cold(FileName(f.call.Dir, f.call.ID)); ok {
+			t.Fatalf("call %d: the cold line answered from a provisional entry", calls)
+		}
 		if calls > 100 {
 			t.Fatal("the pass does not catch up")
 		}
