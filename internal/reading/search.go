@@ -15,21 +15,27 @@ import (
 // containsWord anchors on the word's last two bytes instead: for the
 // filter words, a letter and a closing quote. Inside a JSON string every
 // quote follows a backslash, so that pair occurs only where a string ends,
-// which in a long line is rare. It looks for the pair eight positions at a
-// time in the bits of two overlapping 64-bit loads (the "packed pair"
-// search, done with integer arithmetic), and while the quotes are sparse
-// it leaves the skipping to the vectorised IndexByte, which is faster
-// still across text without quotes.
+// which in a long line is rare. It tests the pair at every position (the
+// "packed pair" search): on amd64 sixteen positions an SSE2 instruction
+// (pairRun), elsewhere eight at a time in the bits of two overlapping
+// 64-bit loads (pairRunGo). While the quotes are sparse it leaves the
+// skipping to the vectorised IndexByte, which is faster still across text
+// without quotes.
 //
 // Every position the pair test passes is compared whole, so the result is
-// bytes.Contains's for any s and word (FuzzContainsWord).
-func containsWord(s, word []byte) bool {
+// bytes.Contains's for any s and word, with either pair test
+// (FuzzContainsWord).
+func containsWord(s, word []byte) bool { return searchWord(s, word, false) }
+
+// searchWord is containsWord; portable makes it test the pairs with the
+// pure Go pairRunGo even where pairRun has assembly, for the tests to
+// compare both with bytes.Contains.
+func searchWord(s, word []byte, portable bool) bool {
 	n := len(word)
 	if n < 2 || len(s) < wordMin {
 		return bytes.Contains(s, word)
 	}
 	last := word[n-1]
-	c1, c2 := uint64(word[n-2])*lo8, uint64(last)*lo8
 	p := 0 // no match starts before p
 	for p <= len(s)-n {
 		// Skip to the next occurrence of the last byte, and try there.
@@ -46,22 +52,40 @@ func containsWord(s, word []byte) bool {
 			continue // IndexByte is skipping far: let it go on
 		}
 		// The last byte is dense here: test the pair at every position of
-		// a stretch, 32 positions a round. A round at p loads up to
-		// s[p+n+30], so it needs p <= len(s)-n-31; every position it tests
-		// then has room for the whole word.
+		// a stretch. A round of 32 positions from p reads up to
+		// s[p+n+30], so the stretch ends at len(s)-n-31 at the latest;
+		// IndexByte takes the rest.
 		stop := min(p+denseRun, len(s)-n-31)
-		for ; p <= stop; p += 32 {
-			w := s[p+n-2 : p+n+31]
-			if (pairs(load64(w[0:])^c1, load64(w[1:])^c2)|pairs(load64(w[8:])^c1, load64(w[9:])^c2)|
-				pairs(load64(w[16:])^c1, load64(w[17:])^c2)|pairs(load64(w[24:])^c1, load64(w[25:])^c2))&hi8 == 0 {
-				continue
-			}
-			if matchRound(s, word, p, c1, c2) {
-				return true
-			}
+		var found bool
+		if portable {
+			p, found = pairRunGo(s, word, p, stop)
+		} else {
+			p, found = pairRun(s, word, p, stop)
+		}
+		if found {
+			return true
 		}
 	}
 	return false
+}
+
+// pairRunGo reports whether word starts at a position from p to about
+// stop, stop <= len(s)-len(word)-31, testing the pair at 32 positions a
+// round; it returns the first position it did not test.
+func pairRunGo(s, word []byte, p, stop int) (int, bool) {
+	n := len(word)
+	c1, c2 := uint64(word[n-2])*lo8, uint64(word[n-1])*lo8
+	for ; p <= stop; p += 32 {
+		w := s[p+n-2 : p+n+31]
+		if (pairs(load64(w[0:])^c1, load64(w[1:])^c2)|pairs(load64(w[8:])^c1, load64(w[9:])^c2)|
+			pairs(load64(w[16:])^c1, load64(w[17:])^c2)|pairs(load64(w[24:])^c1, load64(w[25:])^c2))&hi8 == 0 {
+			continue
+		}
+		if matchRound(s, word, p, c1, c2) {
+			return p, true
+		}
+	}
+	return p, false
 }
 
 // Tuning of containsWord, measured on escaped text (BenchmarkContainsWord).

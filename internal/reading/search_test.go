@@ -63,8 +63,11 @@ func TestContainsWordPositions(t *testing.T) {
 			base := bg[:min(n, len(bg))]
 			check := func(s []byte) {
 				t.Helper()
-				if got, want := containsWord(s, word), bytes.Contains(s, word); got != want {
-					t.Fatalf("%s, %d bytes: containsWord = %v, bytes.Contains = %v in %q", name, len(s), got, want, s)
+				want := bytes.Contains(s, word)
+				for _, portable := range []bool{false, true} {
+					if got := searchWord(s, word, portable); got != want {
+						t.Fatalf("%s, %d bytes: searchWord(portable %v) = %v, bytes.Contains = %v in %q", name, len(s), portable, got, want, s)
+					}
 				}
 			}
 			check(base)
@@ -84,8 +87,9 @@ func TestContainsWordPositions(t *testing.T) {
 	}
 }
 
-// FuzzContainsWord compares containsWord with bytes.Contains, for the filter
-// word and for a word of the fuzzer's.
+// FuzzContainsWord compares containsWord, with pairRun and with the
+// portable pairRunGo, with bytes.Contains, for the filter word and for a
+// word of the fuzzer's.
 func FuzzContainsWord(f *testing.F) {
 	for _, text := range escapedTexts() {
 		for _, n := range []int{300, 5000} {
@@ -106,8 +110,11 @@ func FuzzContainsWord(f *testing.F) {
 		}
 		for _, s := range texts {
 			for _, w := range [][]byte{[]byte(transcript.AssistantWord), word} {
-				if got, want := containsWord(s, w), bytes.Contains(s, w); got != want {
-					t.Fatalf("containsWord(%q, %q) = %v, bytes.Contains = %v", s, w, got, want)
+				want := bytes.Contains(s, w)
+				for _, portable := range []bool{false, true} {
+					if got := searchWord(s, w, portable); got != want {
+						t.Fatalf("searchWord(%q, %q, portable %v) = %v, bytes.Contains = %v", s, w, portable, got, want)
+					}
 				}
 			}
 		}
@@ -116,15 +123,22 @@ func FuzzContainsWord(f *testing.F) {
 		if len(word) > 0 && len(s) > len(word) {
 			s := bytes.Clone(s)
 			copy(s[max(0, len(s)-len(word)-len(s)%37):], word)
-			if got, want := containsWord(s, word), bytes.Contains(s, word); got != want {
-				t.Fatalf("containsWord(%q, %q) = %v, bytes.Contains = %v", s, word, got, want)
+			want := bytes.Contains(s, word)
+			for _, portable := range []bool{false, true} {
+				if got := searchWord(s, word, portable); got != want {
+					t.Fatalf("searchWord(%q, %q, portable %v) = %v, bytes.Contains = %v", s, word, portable, got, want)
+				}
 			}
 		}
 	})
 }
 
+// portable is containsWord without assembly.
+func portable(s, word []byte) bool { return searchWord(s, word, true) }
+
 // BenchmarkContainsWord searches the texts in the scan's blocks for the
-// filter word, which none holds, as bytes.Contains and as containsWord.
+// filter word, which none holds, as bytes.Contains, as containsWord and as
+// containsWord without assembly.
 func BenchmarkContainsWord(b *testing.B) {
 	word := []byte(transcript.AssistantWord)
 	for _, kind := range []string{"generated", "json", "log"} {
@@ -132,7 +146,7 @@ func BenchmarkContainsWord(b *testing.B) {
 		for _, search := range []struct {
 			name string
 			fn   func(s, word []byte) bool
-		}{{"bytes.Contains", bytes.Contains}, {"containsWord", containsWord}} {
+		}{{"bytes.Contains", bytes.Contains}, {"containsWord", containsWord}, {"portable", portable}} {
 			b.Run(kind+"/"+search.name, func(b *testing.B) {
 				b.SetBytes(int64(len(text)))
 				for b.Loop() {
@@ -160,7 +174,7 @@ func BenchmarkContainsWordLines(b *testing.B) {
 	for _, search := range []struct {
 		name string
 		fn   func(s, word []byte) bool
-	}{{"bytes.Contains", bytes.Contains}, {"containsWord", containsWord}} {
+	}{{"bytes.Contains", bytes.Contains}, {"containsWord", containsWord}, {"portable", portable}} {
 		b.Run(search.name, func(b *testing.B) {
 			b.SetBytes(int64(buf.Len()))
 			for b.Loop() {
