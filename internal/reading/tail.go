@@ -230,7 +230,7 @@ func scanBack(f io.ReaderAt, size int64, filter []byte, fn func(line []byte) boo
 			if dropping {
 				dropping = false
 				start := pos + int64(i) + 1
-				if !matched && !bytes.Contains(line, filter) || lineEnd-start > MaxLine {
+				if !matched && !containsWord(line, filter) || lineEnd-start > MaxLine {
 					continue
 				}
 				whole, err := readWhole(f, start, lineEnd)
@@ -242,7 +242,7 @@ func scanBack(f io.ReaderAt, size int64, filter []byte, fn func(line []byte) boo
 				}
 				continue
 			}
-			if len(line) > 0 && len(line) <= MaxLine && (filter == nil || bytes.Contains(line, filter)) && !fn(line) {
+			if len(line) > 0 && len(line) <= MaxLine && (filter == nil || containsWord(line, filter)) && !fn(line) {
 				return nil
 			}
 		}
@@ -254,7 +254,7 @@ func scanBack(f io.ReaderAt, size int64, filter []byte, fn func(line []byte) boo
 			if !dropping {
 				dropping, matched, lineEnd = true, false, pos+int64(end)
 			}
-			matched = matched || bytes.Contains(head, filter)
+			matched = matched || containsWord(head, filter)
 			if lineEnd-pos > MaxLine {
 				dropping, skipping = false, true
 				b.keep(0)
@@ -279,7 +279,7 @@ func scanBack(f io.ReaderAt, size int64, filter []byte, fn func(line []byte) boo
 				}
 				fn(whole)
 			}
-		case len(b.data()) > 0 && (filter == nil || bytes.Contains(b.data(), filter)):
+		case len(b.data()) > 0 && (filter == nil || containsWord(b.data(), filter)):
 			fn(b.data())
 		}
 	}
