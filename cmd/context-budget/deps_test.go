@@ -46,7 +46,7 @@ func TestHookLinksNoNetHTTP(t *testing.T) {
 // reach, and leaves the commands typed by hand to context-budget-cli. A
 // reference from the hot path to the command table, or to a command's
 // package, would bring them all back in, and every call would start
-// slower (7–8% measured). Packages are what go list sees; what is linked
+// slower (2–4% of the floor measured). Packages are what go list sees; what is linked
 // is what the linker kept, so this reads the built program's symbols.
 func TestHookProgramLinksNoCommands(t *testing.T) {
 	if testing.Short() {

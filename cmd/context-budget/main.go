@@ -7,9 +7,9 @@
 // Why two programs: a hook call costs little more than starting a Go
 // program, and a program starts slower the more code it links (its pages
 // are faulted in, its tables walked). Linking only what the hook and the
-// status line need measured 7–8% less time per call than the whole
-// command line (the unarmed PreToolUse call: 1.09× a bare Go start,
-// against 1.17×). A command typed by hand pays one more exec, a few
+// status line need measured 2–4% of a bare Go start less per call than
+// the whole command line (the unarmed PreToolUse call: 1.09× that start,
+// against 1.11–1.13×). A command typed by hand pays one more exec, a few
 // milliseconds.
 //
 // The manual: context-budget help manual.
