@@ -154,7 +154,9 @@ func TestHookDeadlineStuckOperatorChild(t *testing.T) {
 	if !strings.Contains(out, "past the 400k pause line") || !strings.Contains(out, phraseAuto) {
 		t.Errorf("with the operator stuck: %q, want the pause, auto", out)
 	}
-	if took-base > totalBudget+200*time.Millisecond {
+	// 400 ms of slack for a loaded machine (a run beside other test
+	// binaries measured 2.72 s); the defect this pins took 3.1 s.
+	if took-base > totalBudget+400*time.Millisecond {
 		t.Errorf("the hook took %v (a bare process %v), want at most %v more", took, base, totalBudget)
 	}
 	// Nothing due: within the quiet budget, even with the wait.
