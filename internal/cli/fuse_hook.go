@@ -2,12 +2,10 @@ package cli
 
 import (
 	"encoding/json"
-	"fmt"
 	"io"
 	"os"
 	"time"
 
-	"github.com/muthur/context-budget/internal/config"
 	"github.com/muthur/context-budget/internal/fuse"
 	"github.com/muthur/context-budget/internal/reading"
 )
@@ -20,9 +18,7 @@ func fuseHook(p reading.Payload, stdout, stderr io.Writer) int {
 		Transcript: p.TranscriptPath, Agent: p.AgentID, ToolName: p.ToolName,
 		ToolInput: json.RawMessage(p.ToolInput), Now: time.Now(), Getenv: os.Getenv})
 	if err != nil {
-		if ce, ok := err.(*config.Error); ok {
-			fmt.Fprintf(stderr, "context-budget: %v\n", ce)
-		}
+		reportConfig(err, stderr)
 		return 0
 	}
 	if out := fuseOutput(p.HookEventName, a); out != nil {

@@ -55,9 +55,7 @@ func runHook(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	text, err := hookNotice(p, os.Getenv, g)
 	if err != nil {
-		if ce, ok := err.(*config.Error); ok {
-			fmt.Fprintf(stderr, "context-budget: %v\n", ce)
-		}
+		reportConfig(err, stderr)
 		g.answer(nil)
 		return 0
 	}
@@ -199,4 +197,12 @@ func decide(call *lines.Call) lines.Decision {
 	}
 	d, _, _ := lines.DecideCached(call)
 	return d
+}
+
+// reportConfig prints an invalid variable's one line, the hook's one
+// way to speak on any event (design §12); any other error is silence.
+func reportConfig(err error, stderr io.Writer) {
+	if ce, ok := err.(*config.Error); ok {
+		fmt.Fprintf(stderr, "context-budget: %v\n", ce)
+	}
 }

@@ -2,13 +2,11 @@ package cli
 
 import (
 	"encoding/json"
-	"fmt"
 	"io"
 	"os"
 	"time"
 
 	"github.com/muthur/context-budget/internal/cold"
-	"github.com/muthur/context-budget/internal/config"
 	"github.com/muthur/context-budget/internal/reading"
 	"github.com/muthur/context-budget/internal/state"
 )
@@ -60,12 +58,4 @@ func startHook(p reading.Payload, stderr io.Writer) int {
 		reportConfig(cold.OnStart(c), stderr)
 	}
 	return 0
-}
-
-// reportConfig prints an invalid variable's one line; any other error
-// is silence.
-func reportConfig(err error, stderr io.Writer) {
-	if ce, ok := err.(*config.Error); ok {
-		fmt.Fprintf(stderr, "context-budget: %v\n", ce)
-	}
 }
