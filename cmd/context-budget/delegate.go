@@ -6,24 +6,23 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+
+	"github.com/muthur/context-budget/internal/cli"
 )
 
 // cliName is the program that holds every command but the hook and the
 // status line.
-const cliName = "context-budget-cli"
-
-// installHint is how to install both programs.
-const installHint = "go install github.com/muthur/context-budget/cmd/...@latest"
+const cliName = cli.CLIProgram
 
 // delegate runs context-budget-cli with args in this process's place and
 // returns only when it cannot: then it says why, exit status 1.
 func delegate(args []string) int {
-	cli, err := findCLI()
+	prog, err := findCLI()
 	if err == nil {
-		err = run(cli, args)
+		err = run(prog, args)
 	}
 	fmt.Fprintf(os.Stderr, "context-budget: error: %v\n", err)
-	fmt.Fprintf(os.Stderr, "context-budget: hint: context-budget answers the hook and the status line; every other command is %s's: %s\n", cliName, installHint)
+	fmt.Fprintf(os.Stderr, "context-budget: hint: context-budget answers the hook and the status line; every other command is %s's: %s\n", cliName, cli.InstallCommand)
 	return 1
 }
 

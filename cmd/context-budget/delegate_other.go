@@ -11,15 +11,15 @@ import (
 
 const exeSuffix = ".exe"
 
-// run starts cli with this process's streams, waits, and exits with its
-// status. It returns only when cli could not be started.
-func run(cli string, args []string) error {
-	cmd := exec.Command(cli, args...)
+// run starts prog with this process's streams, waits, and exits with its
+// status. It returns only when prog could not be started.
+func run(prog string, args []string) error {
+	cmd := exec.Command(prog, args...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
 	err := cmd.Run()
 	var exit *exec.ExitError
 	if err == nil || errors.As(err, &exit) {
 		os.Exit(cmd.ProcessState.ExitCode())
 	}
-	return fmt.Errorf("run %s: %w", cli, err)
+	return fmt.Errorf("run %s: %w", prog, err)
 }

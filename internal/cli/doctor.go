@@ -72,7 +72,7 @@ func runDoctor(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			d.printf("  plugin %s is enabled: its hooks run context-budget from PATH\n", plugin)
 			if _, err := exec.LookPath("context-budget"); err != nil {
 				d.printf("             context-budget is not on PATH: the plugin's hooks do nothing\n")
-				d.problem("plugin %s: context-budget is not on PATH, so its hooks do nothing: install it with '%s' (or 'make install' in a clone)", plugin, installCommand)
+				d.problem("plugin %s: context-budget is not on PATH, so its hooks do nothing: install it with '%s' (or 'make install' in a clone)", plugin, InstallCommand)
 			} else {
 				d.checkBinary("plugin hooks", "context-budget")
 			}

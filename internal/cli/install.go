@@ -86,7 +86,7 @@ func runInstall(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		// program, found on PATH there as the plugin's hooks do.
 		exe = settings.Name
 		defer fmt.Fprintf(stdout, "note: %s is shared with the team, so its hooks run %q from PATH, not this machine's %s; each teammate installs the program (%s)\n",
-			p.file, settings.Name, mustExecutable(), installCommand)
+			p.file, settings.Name, mustExecutable(), InstallCommand)
 	}
 	roles := []settings.Role{settings.PostToolUse, settings.Stop, settings.PreToolUse, settings.StopFuse, settings.SubagentStop,
 		settings.UserPromptSubmit, settings.SessionStart}
@@ -121,7 +121,7 @@ func hookProgram() (string, error) {
 		return "", err
 	}
 	ext := filepath.Ext(exe)
-	if strings.TrimSuffix(filepath.Base(exe), ext) == settings.Name+"-cli" {
+	if strings.TrimSuffix(filepath.Base(exe), ext) == CLIProgram {
 		beside := filepath.Join(filepath.Dir(exe), settings.Name+ext)
 		if fi, err := os.Stat(beside); err == nil && fi.Mode().IsRegular() {
 			return beside, nil

@@ -5,11 +5,18 @@ import (
 	"path/filepath"
 
 	"github.com/muthur/context-budget/internal/reading"
+	"github.com/muthur/context-budget/internal/settings"
 )
 
-// installCommand installs the programs the plugin's hooks run; the
-// plugin's SessionStart check (hooks/hooks.json) and doctor name it.
-const installCommand = "go install github.com/muthur/context-budget/cmd/...@latest"
+// InstallCommand installs the programs the plugin's hooks run; the
+// plugin's SessionStart check (hooks/hooks.json), doctor, install and
+// context-budget, when context-budget-cli is missing, name it.
+const InstallCommand = "go install github.com/muthur/context-budget/cmd/...@latest"
+
+// CLIProgram is the program that holds every command: context-budget
+// (settings.Name) runs it in its place for any command but the hook and
+// the status line, and install finds context-budget beside it.
+const CLIProgram = settings.Name + "-cli"
 
 // kebab reports whether s is a plugin name as Claude Code accepts it:
 // lower-case letters and digits in words joined by single hyphens. (No

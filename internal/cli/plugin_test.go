@@ -101,8 +101,8 @@ func TestPluginNamesInstallCommand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(data), installCommand) {
-		t.Errorf("hooks/hooks.json does not name %q", installCommand)
+	if !strings.Contains(string(data), InstallCommand) {
+		t.Errorf("hooks/hooks.json does not name %q", InstallCommand)
 	}
 	if _, err := os.Stat(filepath.Join(repoRoot(t), "LICENSE")); err != nil {
 		t.Errorf("the plugin needs its LICENSE: %v", err)
