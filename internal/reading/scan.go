@@ -1,9 +1,6 @@
 package reading
 
-import (
-	"bytes"
-	"io"
-)
+import "io"
 
 // scanner walks JSON text from a reader just far enough to find value
 // boundaries, through a window of a few KB that slides over the input. It
@@ -126,16 +123,11 @@ func (s *scanner) skip() bool {
 func (s *scanner) quoted(max int) (raw []byte, ok, long bool) { return s.string(max) }
 
 // string skips a string from its opening quote to its closing one: the
-// first quote after it that an even number of backslashes precedes. It
-// jumps from quote to quote with the vectorised IndexByte and counts the
-// backslashes just before each quote it finds, so a plain string costs a
-// memchr per window and an escaped quote one more memchr; no byte is
-// walked one by one. (Walking the bytes past each escape instead, as this
-// did before, made a 1 MB tool_response of test logs, an escape every few
-// dozen bytes, cost as much as the rest of the hook call.) run carries
-// the backslashes that end the bytes already passed, which a window's
-// edge may split from their quote. With max > 0 the string is kept, up
-// to max bytes: past that it is only skipped and reported long.
+// first quote after it that an even number of backslashes precedes
+// (closingQuote, which passes over escaped quotes without stopping). run
+// carries the backslashes that end the bytes already passed, which a
+// window's edge may split from their quote. With max > 0 the string is
+// kept, up to max bytes: past that it is only skipped and reported long.
 func (s *scanner) string(max int) (raw []byte, ok, long bool) {
 	if !s.byte('"') {
 		return nil, false, false
@@ -162,16 +154,10 @@ func (s *scanner) string(max int) (raw []byte, ok, long bool) {
 				start = s.keep
 			}
 		}
-		seg := s.buf[s.i:s.n]
-		j := bytes.IndexByte(seg, '"')
+		j, r := closingQuote(s.buf[s.i:s.n], run)
 		if j < 0 {
-			run = trailingBackslashes(seg, run)
+			run = r
 			s.i = s.n
-			continue
-		}
-		if trailingBackslashes(seg[:j], run)%2 == 1 {
-			s.i += j + 1 // an escaped quote
-			run = 0
 			continue
 		}
 		s.i += j + 1
