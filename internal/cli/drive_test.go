@@ -160,7 +160,12 @@ func inProcessHook(payload []byte, environ []string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	text, err := hookNotice(p, func(k string) string { return env[k] }, testOnlyNoDeadline())
+	// As runHook: the previous call's mark from the calls file, and this
+	// call's kept there.
+	getenv := func(k string) string { return env[k] }
+	was := fuseCalls(p, getenv)
+	text, mark, err := hookNotice(p, getenv, testOnlyNoDeadline(), was.Mark)
+	fuseRecordCall(p, getenv, was, mark)
 	if err != nil || text == "" {
 		return nil, err
 	}

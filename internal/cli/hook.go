@@ -50,10 +50,13 @@ func runHook(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return startHook(p, stderr)
 	case "PreToolUse", "Stop", "SubagentStop":
 		return fuseHook(p, stdout, stderr)
-	case "", "PostToolUse":
-		fuseRecordCall(p, os.Getenv)
 	}
-	text, err := hookNotice(p, os.Getenv, g)
+	// PostToolUse: the session's calls file gives the previous call's
+	// reading mark, and takes this call for the loop step and this call's
+	// mark, in one read and one write.
+	was := fuseCalls(p, os.Getenv)
+	text, mark, err := hookNotice(p, os.Getenv, g, was.Mark)
+	fuseRecordCall(p, os.Getenv, was, mark)
 	if err != nil {
 		reportConfig(err, stderr)
 		g.answer(nil)
@@ -88,24 +91,26 @@ type hookSpecific struct {
 }
 
 // hookNotice decides the notice for one call: "" for silence. g keeps
-// the call's deadline.
-func hookNotice(p reading.Payload, getenv func(string) string, g *hookGuard) (string, error) {
+// the call's deadline. from is the previous call's reading mark; mark is
+// this call's (from again when it took no reading).
+func hookNotice(p reading.Payload, getenv func(string) string, g *hookGuard, from int64) (string, int64, error) {
 	if p.Subagent || !state.PlainName(p.SessionID) || p.TranscriptPath == "" {
-		return "", nil
+		return "", from, nil
 	}
 	s, err := config.FromEnv(getenv)
 	if err != nil {
-		return "", err
+		return "", from, err
 	}
 	root := sessionRoot(getenv, p.Cwd)
 	if root == "" {
-		return "", nil
+		return "", from, nil
 	}
 	opt := reading.DefaultOptions(p.ToolUseID)
 	opt.Wait = min(opt.Wait, time.Until(g.start.Add(recordWait)))
-	r, err := reading.Read(p.TranscriptPath, opt)
+	opt.From = from
+	r, at, err := reading.ReadMarked(p.TranscriptPath, opt)
 	if err != nil {
-		return "", err
+		return "", from, err
 	}
 	dir := state.Dir(root)
 	call := &lines.Call{Dir: dir, ID: p.SessionID, Root: root, Transcript: p.TranscriptPath,
@@ -119,22 +124,22 @@ func hookNotice(p reading.Payload, getenv func(string) string, g *hookGuard) (st
 			bounds.Compactions = compactions
 			level, err := climb.AdvanceWith(dir, p.SessionID, r.Tokens, tokens, bounds)
 			if err != nil || level == climb.None {
-				return "", err
+				return "", at, err
 			}
 			d, ok := lines.Notice(call)
 			if !ok {
 				d = decide(call)
 			}
-			return noticeText(p, s, root, level, r.Tokens, d, getenv, g), nil
+			return noticeText(p, s, root, level, r.Tokens, d, getenv, g), at, nil
 		}
 	}
 	d := decideBy(call, g.pricingDeadline())
 	bounds.Compactions = d.Compactions
 	level, err := climb.AdvanceWith(dir, p.SessionID, r.Tokens, d.Lines.Tokens(), bounds)
 	if err != nil || level == climb.None {
-		return "", err
+		return "", at, err
 	}
-	return noticeText(p, s, root, level, r.Tokens, d, getenv, g), nil
+	return noticeText(p, s, root, level, r.Tokens, d, getenv, g), at, nil
 }
 
 // noticeText is the notice for a level that fired and is recorded.

@@ -225,14 +225,14 @@ func TestLoopHalts(t *testing.T) {
 	in := json.RawMessage(`{"command":"make test","description":"run"}`)
 	same := json.RawMessage(`{ "description":"run", "command":"make test" }`)
 	for i := range 4 {
-		if err := RecordCall(root, "sess", "", "Bash", [...]json.RawMessage{in, same}[i%2], DefaultLoop); err != nil {
+		if err := RecordCall(root, "sess", "", "Bash", [...]json.RawMessage{in, same}[i%2], DefaultLoop, LoadCalls(root, "sess", ""), 0); err != nil {
 			t.Fatal(err)
 		}
 	}
 	if a := decide(t, call(root, tr, PreToolUse, env{}, "Bash", string(in))); a != (Answer{}) {
 		t.Fatalf("after 4 identical calls: %+v", a)
 	}
-	RecordCall(root, "sess", "", "Bash", in, DefaultLoop)
+	RecordCall(root, "sess", "", "Bash", in, DefaultLoop, LoadCalls(root, "sess", ""), 0)
 	a := decide(t, call(root, tr, PreToolUse, env{}, "Read", `{"file_path":"/x"}`))
 	if !strings.Contains(a.Deny, "5 times in a row (Bash: make test)") {
 		t.Fatalf("after 5 identical calls: %+v", a)
@@ -249,8 +249,8 @@ func TestLoopHalts(t *testing.T) {
 		if i%4 == 3 {
 			tool = "Read"
 		}
-		RecordCall(root, "sess", "", tool, in, DefaultLoop)
-		RecordCall(root, "other", "", "Bash", in, 0)
+		RecordCall(root, "sess", "", tool, in, DefaultLoop, LoadCalls(root, "sess", ""), 0)
+		RecordCall(root, "other", "", "Bash", in, 0, LoadCalls(root, "other", ""), 0)
 	}
 	if _, ok := LoadArm(state.Dir(root), "sess"); ok {
 		t.Errorf("a broken run halted")

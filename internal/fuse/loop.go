@@ -14,13 +14,6 @@ import (
 	"github.com/muthur/context-budget/internal/state"
 )
 
-// calls is the calls file: the signature of the latest tool call and how
-// many times in a row it ran. The PostToolUse hook keeps it, so the
-// PreToolUse hook, on its hot path, reads one fuse file at most.
-type calls struct {
-	Count int
-}
-
 // maxCallKey bounds the input a calls file keeps as it came; a larger one
 // (a Write's content) is kept as its hash, which a model repeating such a
 // call repeats too.
@@ -158,45 +151,76 @@ func Describe(tool string, input json.RawMessage) string {
 	return tool
 }
 
-// RecordCall counts one finished tool call (the PostToolUse hook). When
-// the same call has run n times in a row, it records a loop halt in the
-// session's fuse file: the next tool call is denied and the run ends at
-// its stop. n 0 is off.
-func RecordCall(root, session, agent, tool string, input json.RawMessage, n int) error {
-	if n <= 0 || tool == "" || root == "" || !state.PlainName(session) || (agent != "" && !state.PlainName(agent)) {
+// Calls is a session's calls file as a call found it: the latest tool
+// call and how many times in a row it ran, and the mark of the previous
+// call's reading (reading.Options.From). The PostToolUse hook keeps it,
+// so the PreToolUse hook, on its hot path, reads one fuse file at most;
+// and the mark rides in the one small file every PostToolUse call already
+// reads and writes.
+type Calls struct {
+	count int
+	prev  string // the last call's key (callKey)
+	// Mark is where the previous call's reading was found; 0 for none.
+	Mark int64
+}
+
+// LoadCalls reads the calls file of a session (of one of its subagents
+// when agent is set); the zero Calls when there is none or it is damaged.
+// The file is "<count> <mark>\n<key>"; a file of an earlier build has no
+// mark.
+func LoadCalls(root, session, agent string) Calls {
+	if root == "" || !state.PlainName(session) || (agent != "" && !state.PlainName(agent)) {
+		return Calls{}
+	}
+	data, err := reading.ReadFile(callsName(state.Dir(root), session, agent), maxCallKey+64)
+	if err != nil {
+		return Calls{}
+	}
+	head, rest, ok := strings.Cut(string(data), "\n")
+	if !ok {
+		return Calls{}
+	}
+	var c Calls
+	count, mark, _ := strings.Cut(head, " ")
+	c.count, _ = strconv.Atoi(count)
+	if m, err := strconv.ParseInt(mark, 10, 64); err == nil && m > 0 {
+		c.Mark = m
+	}
+	c.prev = rest
+	return c
+}
+
+// RecordCall counts one finished tool call (the PostToolUse hook), given
+// the calls file as LoadCalls read it at the call's start, and keeps mark
+// for the next call. When the same call has run n times in a row, it
+// records a loop halt in the session's fuse file: the next tool call is
+// denied and the run ends at its stop. n 0 is off: the calls are counted,
+// never halted on.
+func RecordCall(root, session, agent, tool string, input json.RawMessage, n int, was Calls, mark int64) error {
+	if tool == "" || root == "" || !state.PlainName(session) || (agent != "" && !state.PlainName(agent)) {
 		return nil
 	}
 	dir := state.Dir(root)
 	name := callsName(dir, session, agent)
 	// No lock: parallel calls are different calls, so a lost update only
-	// restarts a count that the next call restarts anyway; the file is
-	// rewritten in place (state.WriteInPlace), and a reader that catches a
-	// write half done reads no count, which restarts it too. This keeps
-	// the step to a read and a write on every PostToolUse call.
+	// restarts a count that the next call restarts anyway (and leaves an
+	// older mark, which only makes the next reading look further); the
+	// file is rewritten in place (state.WriteInPlace), and a reader that
+	// catches a write half done reads no count, which restarts it too.
+	// This keeps the step to a read and a write on every PostToolUse call.
 	//
-	// The file is "<count>\n<key>": the count, then the last call itself
-	// (its tool and input as they came, or a hash of a large one). The
-	// common case, a call unlike the last, is told by comparing bytes: no
-	// JSON is decoded, whose first use in a process costs more than the
+	// The common case, a call unlike the last, is told by comparing bytes:
+	// no JSON is decoded, whose first use in a process costs more than the
 	// rest of the hook call (measured: 0.55 ms a call with the canonical
 	// signature computed every time). Only two inputs of the same length
 	// that differ, which may be one call with its keys in another order,
 	// are compared by their canonical Signature.
-	count, prev := 0, ""
-	if data, err := reading.ReadFile(name, maxCallKey+64); err == nil {
-		if head, rest, ok := strings.Cut(string(data), "\n"); ok {
-			count, _ = strconv.Atoi(head)
-			prev = rest
-		}
-	}
 	key := callKey(tool, input)
-	if count > 0 && sameCall(prev, key) {
-		count++
-	} else {
-		count = 1
+	count := 1
+	if was.count > 0 && sameCall(was.prev, key) {
+		count = was.count + 1
 	}
-	c := calls{Count: count}
-	data := []byte(strconv.Itoa(count) + "\n" + key)
+	data := []byte(strconv.Itoa(count) + " " + strconv.FormatInt(max(mark, 0), 10) + "\n" + key)
 	if err := state.WriteInPlace(name, data); err != nil {
 		if err := state.Ensure(dir); err != nil {
 			return err
@@ -205,7 +229,7 @@ func RecordCall(root, session, agent, tool string, input json.RawMessage, n int)
 			return err
 		}
 	}
-	if c.Count < n {
+	if n <= 0 || count < n {
 		return nil
 	}
 	call := Describe(tool, input)
@@ -214,7 +238,7 @@ func RecordCall(root, session, agent, tool string, input json.RawMessage, n int)
 	}
 	return ChangeArm(dir, session, func(a *Arm) error {
 		if a.Loop == nil {
-			a.Loop = &Loop{Call: call, Count: c.Count}
+			a.Loop = &Loop{Call: call, Count: count}
 		}
 		return nil
 	})

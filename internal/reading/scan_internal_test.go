@@ -68,7 +68,10 @@ func TestScanBackStreaming(t *testing.T) {
 		for _, f := range [][]byte{filter, nil} {
 			want := naiveLines(data, f)
 			var got [][]byte
-			err := scanBack(bytes.NewReader(data), int64(len(data)), f, func(line []byte) bool {
+			err := scanBack(bytes.NewReader(data), int64(len(data)), f, nil, func(line []byte, at int64) bool {
+				if at < 0 || at+int64(len(line)) > int64(len(data)) || !bytes.Equal(data[at:at+int64(len(line))], line) {
+					t.Fatalf("seed %d: a line passed with offset %d, which does not hold it", seed, at)
+				}
 				got = append(got, bytes.Clone(line))
 				return true
 			})

@@ -60,6 +60,12 @@ type Options struct {
 	Wait time.Duration
 	// Poll is the interval between looks at the file while waiting.
 	Poll time.Duration
+	// From, when not 0, is the mark of an earlier call of the same session
+	// (ReadMarked): the start of a line at or before the response this
+	// call waits for. Where the transcript ends behind a long line, the
+	// response holding ToolUseID is looked for forward from there first
+	// (lastForward), so that the long line need not be crossed.
+	From int64
 }
 
 // DefaultOptions are the hook's: wait up to one second, looking every 3 ms.
@@ -69,14 +75,21 @@ func DefaultOptions(toolUseID string) Options {
 
 // Read returns the reading of the transcript at path.
 func Read(path string, opt Options) (Reading, error) {
+	r, _, err := ReadMarked(path, opt)
+	return r, err
+}
+
+// ReadMarked is Read, also returning the reading's mark: the offset of the
+// line holding its record, for the session's next call (Options.From).
+func ReadMarked(path string, opt Options) (Reading, int64, error) {
 	f, size, err := openRegular(path)
 	if err != nil {
-		return Reading{}, err
+		return Reading{}, 0, err
 	}
 	defer f.Close()
-	r, seen, err := Last(f, size, opt.ToolUseID)
+	r, seen, at, err := last(f, size, opt.ToolUseID, opt.From)
 	if opt.ToolUseID == "" || seen {
-		return r, err
+		return r, at, err
 	}
 	deadline := time.Now().Add(opt.Wait)
 	for time.Now().Before(deadline) {
@@ -86,12 +99,12 @@ func Read(path string, opt Options) (Reading, error) {
 			continue
 		}
 		size = now
-		r, seen, err = Last(f, size, opt.ToolUseID)
+		r, seen, at, err = last(f, size, opt.ToolUseID, opt.From)
 		if seen {
 			break
 		}
 	}
-	return r, err
+	return r, at, err
 }
 
 // Last finds the last qualifying response in the first size bytes of f.
@@ -99,6 +112,29 @@ func Read(path string, opt Options) (Reading, error) {
 // records: a response with parallel tool calls writes one record per
 // block) holds that tool_use block.
 func Last(f io.ReaderAt, size int64, toolUseID string) (r Reading, seen bool, err error) {
+	r, seen, _, err = last(f, size, toolUseID, 0)
+	return r, seen, err
+}
+
+// errLongLine stops a backward scan at a long line (scanBack's long).
+var errLongLine = errors.New("a long line")
+
+// last is Last from the mark from (Options.From), also returning the
+// offset of the line holding r's record.
+//
+// With a mark and a tool_use_id, a backward scan that meets a long line
+// before any response (the transcript ends with the call's own
+// multi-megabyte tool result, behind the response that made the call)
+// stops there, and the response is looked for forward from the mark
+// instead. The forward answer stands only when the last response it finds
+// holds the call's tool_use block: then it is the response the backward
+// scan would reach past the long line, because Claude Code writes no
+// response of the main chain between a tool call and that call's
+// PostToolUse hook (the model has not had the tool's result), and the
+// lines after the long line, read backwards, hold none. Its reading is
+// the message's: a message's records agree on every figure the hook
+// reads. Otherwise the backward scan runs again through the long line.
+func last(f io.ReaderAt, size int64, toolUseID string, from int64) (r Reading, seen bool, at int64, err error) {
 	var needle []byte
 	if toolUseID != "" {
 		needle = []byte(`"` + toolUseID + `"`)
@@ -110,22 +146,15 @@ func Last(f io.ReaderAt, size int64, toolUseID string) (r Reading, seen bool, er
 	// Only lines holding the word "assistant" as a JSON string can hold a
 	// response: inside a string its quotes would be escaped. Filtering on
 	// it lets the scan stream past multi-megabyte tool results.
-	err = scanBack(f, size, []byte(transcript.AssistantWord), func(text []byte) bool {
-		line = line[:0]
-		if fr, content, resp, ok := fastRecord(text); ok {
-			if resp {
-				line = append(line, candidate{r: fr, has: needle != nil && bytes.Contains(content, needle)})
-			}
-		} else {
-			line = decodeSlow(text, needle, line)
-		}
+	visit := func(text []byte, lineAt int64) bool {
+		line = responses(text, needle, line[:0])
 		for i := len(line) - 1; i >= 0; i-- {
 			c := line[i]
 			if found && c.r.MessageID != r.MessageID {
 				return false // an earlier response: the last one is done
 			}
 			if !found {
-				found, r = true, c.r
+				found, r, at = true, c.r, lineAt
 			}
 			seen = seen || c.has
 			if needle == nil || seen {
@@ -133,11 +162,96 @@ func Last(f io.ReaderAt, size int64, toolUseID string) (r Reading, seen bool, er
 			}
 		}
 		return true
-	})
+	}
+	var long func(end int64) bool
+	if needle != nil && from > 0 && from < size {
+		long = func(int64) bool { return found }
+	}
+	err = scanBack(f, size, []byte(transcript.AssistantWord), long, visit)
+	if err == errLongLine {
+		if fr, fat, ok := lastForward(f, from, size, needle); ok {
+			return fr, true, fat, nil
+		}
+		found, seen, r, at = false, false, Reading{}, 0
+		err = scanBack(f, size, []byte(transcript.AssistantWord), nil, visit)
+	}
 	if err == nil && !found {
 		err = ErrNoReading
 	}
-	return r, seen, err
+	return r, seen, at, err
+}
+
+// responses appends the response records of a transcript line to line, in
+// file order, each with whether it holds needle.
+func responses(text, needle []byte, line []candidate) []candidate {
+	if fr, content, resp, ok := fastRecord(text); ok {
+		if resp {
+			line = append(line, candidate{r: fr, has: needle != nil && bytes.Contains(content, needle)})
+		}
+		return line
+	}
+	return decodeSlow(text, needle, line)
+}
+
+// The forward look reads the lines from the mark into a buffer of
+// firstBlock bytes, doubled up to forwardBlock while no response holding
+// the call's block has been read and a line does not fit; it reads at
+// most forwardMax bytes. From the mark, in a session at work, the
+// previous call's response, its tool's result and this call's response
+// are a few KB.
+const (
+	forwardBlock = 64 << 10
+	forwardMax   = 1 << 20
+)
+
+// lastForward reads the whole lines of f from from (a line start) towards
+// size, and returns the last response among them and its line's offset;
+// ok only when that response holds needle. It stops at a line that does
+// not fit its buffer, with the response holding needle read, or past
+// forwardBlock without it; or after forwardMax bytes.
+func lastForward(f io.ReaderAt, from, size int64, needle []byte) (r Reading, at int64, ok bool) {
+	buf := make([]byte, min(firstBlock, size-from))
+	filter := []byte(transcript.AssistantWord)
+	pos, n := from, 0 // buf[:n] holds the bytes of f from pos not yet taken
+	found, seen := false, false
+	var line []candidate
+	for pos+int64(n) < size && pos-from < forwardMax {
+		if n == len(buf) {
+			// A line longer than the buffer: past the call's response it
+			// ends the look; before it, the buffer grows.
+			if found && seen || len(buf) >= forwardBlock {
+				break
+			}
+			buf = append(buf, make([]byte, len(buf))...)
+		}
+		m, err := f.ReadAt(buf[n:min(int64(len(buf)), size-pos)], pos+int64(n))
+		n += m
+		if err != nil && err != io.EOF || m == 0 {
+			break
+		}
+		taken := 0
+		for {
+			i := bytes.IndexByte(buf[taken:n], '\n')
+			if i < 0 {
+				break
+			}
+			text := buf[taken : taken+i]
+			if containsWord(text, filter) {
+				line = responses(text, needle, line[:0])
+				for _, c := range line {
+					if !found || c.r.MessageID != r.MessageID {
+						seen = false
+					}
+					found, r, at = true, c.r, pos+int64(taken)
+					seen = seen || c.has
+				}
+			}
+			taken += i + 1
+		}
+		copy(buf, buf[taken:n])
+		pos, n = pos+int64(taken), n-taken
+	}
+	return r, at, found && seen
 }
 
 // candidate is a response record of a line: its reading, and whether it
@@ -171,7 +285,7 @@ func decodeSlow(text, needle []byte, line []candidate) []candidate {
 // passed even without a newline; if half-written, it fails to decode and is
 // skipped like any damaged line. fn must not keep line.
 func ScanBack(f io.ReaderAt, size int64, fn func(line []byte) bool) error {
-	return scanBack(f, size, nil, fn)
+	return scanBack(f, size, nil, nil, func(line []byte, _ int64) bool { return fn(line) })
 }
 
 // Streaming past long lines. A line that has grown past dropAfter bytes
@@ -187,8 +301,11 @@ const (
 )
 
 // scanBack is ScanBack passing only the lines that contain filter (all
-// lines when filter is nil; then long lines are held, not streamed).
-func scanBack(f io.ReaderAt, size int64, filter []byte, fn func(line []byte) bool) error {
+// lines when filter is nil; then long lines are held, not streamed), and
+// with each line its offset in f. When long is not nil, it is asked once
+// the line being assembled, which ends at end, has reached firstBlock
+// bytes: false stops the scan there, with errLongLine.
+func scanBack(f io.ReaderAt, size int64, filter []byte, long func(end int64) bool, fn func(line []byte, at int64) bool) error {
 	var b backBuffer
 	pos := size
 	skipping := false // the line being assembled is too long to keep
@@ -237,16 +354,22 @@ func scanBack(f io.ReaderAt, size int64, filter []byte, fn func(line []byte) boo
 				if err != nil {
 					return err
 				}
-				if !fn(whole) {
+				if !fn(whole, start) {
 					return nil
 				}
 				continue
 			}
-			if len(line) > 0 && len(line) <= MaxLine && (filter == nil || containsWord(line, filter)) && !fn(line) {
+			if len(line) > 0 && len(line) <= MaxLine && (filter == nil || containsWord(line, filter)) && !fn(line, pos+int64(i)+1) {
 				return nil
 			}
 		}
 		head := data[:end]
+		if long != nil && end >= firstBlock && !skipping && !dropping {
+			if !long(pos + int64(end)) {
+				return errLongLine
+			}
+			long = nil
+		}
 		switch {
 		case skipping:
 			b.keep(0)
@@ -277,10 +400,10 @@ func scanBack(f io.ReaderAt, size int64, filter []byte, fn func(line []byte) boo
 				if err != nil {
 					return err
 				}
-				fn(whole)
+				fn(whole, 0)
 			}
 		case len(b.data()) > 0 && (filter == nil || containsWord(b.data(), filter)):
-			fn(b.data())
+			fn(b.data(), 0)
 		}
 	}
 	return nil

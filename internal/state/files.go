@@ -34,8 +34,9 @@ const (
 	ColdSuffix   = ".cold"
 	ResumeSuffix = ".resume"
 	// FuseSuffix: the fuse armed from the CLI; SpendSuffix: the spend
-	// tally; CallsSuffix: the loop step's recent calls, a subagent's
-	// <session_id>-<agent_id>.calls (package fuse).
+	// tally; CallsSuffix: the last call, for the loop step, and the
+	// mark of its reading; a subagent's <session_id>-<agent_id>.calls
+	// (package fuse).
 	FuseSuffix  = ".fuse"
 	SpendSuffix = ".spend"
 	CallsSuffix = ".calls"
@@ -77,7 +78,7 @@ func Files() []File {
 		{s + FuseSuffix, "fuse", "the fuse armed from the CLI"},
 		{s + FuseSuffix + LockSuffix, "fuse", "the lock the fuse file and the tally are changed under"},
 		{s + SpendSuffix, "fuse", "the spend tally, resumed from its offsets"},
-		{s + CallsSuffix, "fuse", "the loop step's recent calls"},
+		{s + CallsSuffix, "fuse", "the last call (the loop step) and its reading's mark"},
 		{s + "-" + AgentID + CallsSuffix, "fuse", "a subagent's"},
 	}
 }

@@ -65,7 +65,7 @@ func TestWritersWriteListedFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, agent := range []string{"", "a1"} {
-		if err := fuse.RecordCall(root, "s1", agent, "Bash", json.RawMessage(`{"command":"ls"}`), 3); err != nil {
+		if err := fuse.RecordCall(root, "s1", agent, "Bash", json.RawMessage(`{"command":"ls"}`), 3, fuse.LoadCalls(root, "s1", agent), 0); err != nil {
 			t.Fatal(err)
 		}
 	}
