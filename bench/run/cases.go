@@ -34,6 +34,10 @@ func build(cache string) (hook, floor string, err error) {
 		if err := cmd.Run(); err != nil {
 			return "", "", fmt.Errorf("go build %s: %v", b.pkg, err)
 		}
+		// Both programs start from pages read by their exec (evict).
+		if err := evict(b.out); err != nil {
+			return "", "", err
+		}
 	}
 	return hook, floor, nil
 }
