@@ -90,3 +90,48 @@ func TestIsTemp(t *testing.T) {
 		}
 	}
 }
+
+// WriteIn replaces a file at the root and one folders down, with its
+// mode, leaving no temporary file; BeforeRename sees the temporary file
+// by its path under root, and its error leaves the old content.
+func TestWriteInReplaces(t *testing.T) {
+	root := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(root, "a", "b"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, rel := range []string{"x", "a/b/y"} {
+		for _, content := range []string{"one", "two"} {
+			if err := WriteIn(root, rel, []byte(content), Options{Perm: 0o640}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		name := filepath.Join(root, filepath.FromSlash(rel))
+		data, err := os.ReadFile(name)
+		if err != nil || string(data) != "two" {
+			t.Fatalf("%s: %q, %v", rel, data, err)
+		}
+		if fi, _ := os.Stat(name); fi.Mode().Perm() != 0o640 {
+			t.Errorf("%s: mode %v", rel, fi.Mode())
+		}
+		var seen string
+		err = WriteIn(root, rel, []byte("three"), Options{Perm: 0o640, BeforeRename: func(tmp string) error {
+			seen = tmp
+			if _, err := os.Stat(tmp); err != nil {
+				t.Errorf("BeforeRename's path: %v", err)
+			}
+			return os.ErrDeadlineExceeded
+		}})
+		if err == nil || filepath.Dir(seen) != filepath.Dir(name) {
+			t.Errorf("%s: the write went on (%v), or its temporary file %s was elsewhere", rel, err, seen)
+		}
+		if data, _ := os.ReadFile(name); string(data) != "two" {
+			t.Errorf("%s: an abandoned write left %q", rel, data)
+		}
+		entries, _ := os.ReadDir(filepath.Dir(name))
+		for _, e := range entries {
+			if IsTemp(e.Name(), "") {
+				t.Errorf("%s: left %s", rel, e.Name())
+			}
+		}
+	}
+}
