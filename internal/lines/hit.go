@@ -137,12 +137,24 @@ func readHeaderFile(name string, buf []byte) (h headerLines, found, ok bool) {
 	if head == nil {
 		return headerLines{}, false, false
 	}
-	for i, to := range [...]*[]byte{&h.status, &h.notice, &h.cold} {
+	// Assigned field by field, not through pointers to them: a store
+	// through a pointer would make buf escape, and every caller's 4 KB
+	// buffer a heap allocation (and its pages faults) instead of stack.
+	for i := range moreTags {
 		j := bytes.IndexByte(rest, '\n')
 		if j < 0 || !bytes.HasPrefix(rest, []byte(moreTags[i])) {
 			break
 		}
-		*to, rest = rest[:j], rest[j+1:]
+		line := rest[:j]
+		rest = rest[j+1:]
+		switch i {
+		case 0:
+			h.status = line
+		case 1:
+			h.notice = line
+		case 2:
+			h.cold = line
+		}
 	}
 	if h.at, h.tokens, h.compactions, h.key, ok = parseHeader(head); !ok {
 		return headerLines{status: h.status, notice: h.notice, cold: h.cold}, true, false
