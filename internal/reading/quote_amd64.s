@@ -1,6 +1,7 @@
 //go:build !purego
 
 #include "textflag.h"
+#include "mask_amd64.h"
 
 // One 16-position step of quoteBlocks at offset o from DI: X(dst) gets
 // 0xff where t[DI+o+2] is a quote and not (t[DI+o+1] is a backslash and
@@ -47,16 +48,7 @@ loop:
 	JMP	loop
 
 found:
-	PMOVMSKB	X2, AX
-	PMOVMSKB	X5, DX
-	SHLQ	$16, DX
-	ORQ	DX, AX
-	PMOVMSKB	X8, DX
-	SHLQ	$32, DX
-	ORQ	DX, AX
-	PMOVMSKB	X11, DX
-	SHLQ	$48, DX
-	ORQ	DX, AX
+	MASK64(X2, X5, X8, X11)
 	MOVQ	DI, off+24(FP)
 	MOVQ	AX, mask+32(FP)
 	RET

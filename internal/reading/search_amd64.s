@@ -1,6 +1,7 @@
 //go:build !purego
 
 #include "textflag.h"
+#include "mask_amd64.h"
 
 // func pairBlocks(t []byte, c1, c2 byte) (off int, mask uint64)
 TEXT ·pairBlocks(SB), NOSPLIT, $0-48
@@ -58,16 +59,7 @@ loop:
 
 found:
 	// One bit a position.
-	PMOVMSKB	X2, AX
-	PMOVMSKB	X4, DX
-	SHLQ	$16, DX
-	ORQ	DX, AX
-	PMOVMSKB	X6, DX
-	SHLQ	$32, DX
-	ORQ	DX, AX
-	PMOVMSKB	X8, DX
-	SHLQ	$48, DX
-	ORQ	DX, AX
+	MASK64(X2, X4, X6, X8)
 	MOVQ	DI, off+32(FP)
 	MOVQ	AX, mask+40(FP)
 	RET
