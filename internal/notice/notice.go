@@ -5,7 +5,6 @@
 package notice
 
 import (
-	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -20,7 +19,7 @@ func spread(m *lines.Money) string {
 	if m.Share <= 0 {
 		return ""
 	}
-	return fmt.Sprintf("%d in 10 sessions %s–%s", int(math.Round(m.Share*10)), USD(m.CarryOnLowUSD), USD(m.CarryOnHighUSD))
+	return strconv.Itoa(int(math.Round(m.Share*10))) + " in 10 sessions " + USD(m.CarryOnLowUSD) + "–" + USD(m.CarryOnHighUSD)
 }
 
 // Facts are what a notice says.
@@ -81,14 +80,18 @@ func USD(v float64) string {
 		sign, v = "-", -v
 	}
 	cents := int64(math.Floor(v*100 + 0.5 + 1e-6))
-	return fmt.Sprintf("%s$%d.%02d", sign, cents/100, cents%100)
+	c := strconv.FormatInt(cents%100, 10)
+	if len(c) < 2 {
+		c = "0" + c
+	}
+	return sign + "$" + strconv.FormatInt(cents/100, 10) + "." + c
 }
 
 // why says what set a line, in the words the notice uses.
 func why(l lines.Line, name string, f Facts) string {
 	switch l.SetBy {
 	case lines.Priced:
-		return fmt.Sprintf("priced: relaying there saves %s over the next 100k tokens", USD(l.SavingUSD))
+		return "priced: relaying there saves " + USD(l.SavingUSD) + " over the next 100k tokens"
 	case lines.Env:
 		return "set in the environment by MUTHUR_CONTEXT_BUDGET_" + strings.ToUpper(name)
 	case lines.Window:
@@ -97,18 +100,22 @@ func why(l lines.Line, name string, f Facts) string {
 	return "the fixed cap"
 }
 
-// Text returns the notice for f.Level, or "" for None.
+// Text returns the notice for f.Level, or "" for None. It is built by
+// concatenation, not fmt: a notice call is one of the hook's measured
+// paths, and fmt's first use in a process costs its printer pool and
+// page faults (TestTextAsFmt holds the words to the fmt version's).
 func Text(f Facts) string {
 	var b strings.Builder
+	b.Grow(2048) // a notice is 1–2 KB: one allocation, not a doubling chain
 	switch f.Level {
 	case climb.Warn:
 		l := f.Lines.Warn
-		fmt.Fprintf(&b, "Context budget: this session carries ~%s tokens of context, past the %s warning line (%s).",
-			K(f.Reading), K(l.Tokens), why(l, "warn", f))
+		b.WriteString("Context budget: this session carries ~" + K(f.Reading) + " tokens of context, past the " +
+			K(l.Tokens) + " warning line (" + why(l, "warn", f) + ").")
 	case climb.Pause:
 		l := f.Lines.Pause
-		fmt.Fprintf(&b, "Context budget: this session carries ~%s tokens of context, past the %s pause line (%s).",
-			K(f.Reading), K(l.Tokens), why(l, "pause", f))
+		b.WriteString("Context budget: this session carries ~" + K(f.Reading) + " tokens of context, past the " +
+			K(l.Tokens) + " pause line (" + why(l, "pause", f) + ").")
 	default:
 		return ""
 	}
@@ -126,20 +133,26 @@ func Text(f Facts) string {
 		if sp := spread(m); sp != "" {
 			carry += " (" + sp + ")"
 		}
-		fmt.Fprintf(&b, " Relaying now costs about %s up front (the summary turn and the successor's re-orientation, priced from %s) and %s %s over the next 100k tokens of work against carrying on at about %s. Give the operator these figures in your report.",
-			USD(m.UpfrontUSD), source, verb, USD(saving), carry)
+		b.WriteString(" Relaying now costs about " + USD(m.UpfrontUSD) +
+			" up front (the summary turn and the successor's re-orientation, priced from " + source + ") and " +
+			verb + " " + USD(saving) + " over the next 100k tokens of work against carrying on at about " + carry +
+			". Give the operator these figures in your report.")
 	}
 	if f.Level == climb.Warn {
 		room := max(f.Lines.Pause.Tokens-f.Reading, 0)
-		fmt.Fprintf(&b, "\n\nThe pause line is at %s: about %s tokens of room. Judge whether the work in hand fits in that room. If it does, finish it, and say in your report that the context-budget warning came and why you did not stop. If it does not, steer to the best stopping point you can reach within that room, start nothing you cannot finish before it, and stop there as the %s skill's \"Stopping partway releases the plan\" says; then end as below. At the pause line this notice comes back as the pause.",
-			K(f.Lines.Pause.Tokens), K(room), f.Skill("go"))
+		b.WriteString("\n\nThe pause line is at " + K(f.Lines.Pause.Tokens) + ": about " + K(room) +
+			" tokens of room. Judge whether the work in hand fits in that room. If it does, finish it, and say in your report that the context-budget warning came and why you did not stop. If it does not, steer to the best stopping point you can reach within that room, start nothing you cannot finish before it, and stop there as the " +
+			f.Skill("go") + " skill's \"Stopping partway releases the plan\" says; then end as below. At the pause line this notice comes back as the pause.")
 	} else {
-		fmt.Fprintf(&b, "\n\nStop now, wherever the work stands, unless it is literally one small step (under ~20k tokens) from done; then finish that step and say why. Commit what is in hand, release the plan as the %s skill's \"Stopping partway releases the plan\" says, push, and end as below.", f.Skill("go"))
+		b.WriteString("\n\nStop now, wherever the work stands, unless it is literally one small step (under ~20k tokens) from done; then finish that step and say why. Commit what is in hand, release the plan as the " +
+			f.Skill("go") + " skill's \"Stopping partway releases the plan\" says, push, and end as below.")
 	}
 	if f.Manual {
-		fmt.Fprintf(&b, "\n\nEnding: tell the operator that the session paused for its context budget, and end your turn offering %s; do not run it unasked.", f.Skill("relay"))
+		b.WriteString("\n\nEnding: tell the operator that the session paused for its context budget, and end your turn offering " +
+			f.Skill("relay") + "; do not run it unasked.")
 	} else {
-		fmt.Fprintf(&b, "\n\nEnding: without asking and with no argument, run %s; its report says the session relayed on its own for its context budget.", f.Skill("relay"))
+		b.WriteString("\n\nEnding: without asking and with no argument, run " + f.Skill("relay") +
+			"; its report says the session relayed on its own for its context budget.")
 		if f.Offer {
 			b.WriteString(" In that report, offer once, in plain words, to ask first in future, such as: \"If you'd rather I ask before relaying, say so.\" Name no file or setting.")
 		}
