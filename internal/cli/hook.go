@@ -120,13 +120,15 @@ func hookNotice(p reading.Payload, getenv func(string) string, g *hookGuard, fro
 	// answered from the cache's header: the lines in tokens, no JSON.
 	// Only a call that announces needs the whole decision, for its text.
 	if !s.Fixed {
-		if tokens, compactions, ok := lines.Hit(call); ok {
-			bounds.Compactions = compactions
-			level, err := climb.AdvanceWith(dir, p.SessionID, r.Tokens, tokens, bounds)
+		var buf lines.HeaderBuf
+		if hit, ok := lines.Hit(call, &buf); ok {
+			bounds.Compactions = hit.Compactions()
+			level, err := climb.AdvanceWith(dir, p.SessionID, r.Tokens, hit.Lines(), bounds)
 			if err != nil || level == climb.None {
 				return "", at, err
 			}
-			d, ok := lines.Notice(call)
+			// The notice's facts from the header that decided the level.
+			d, ok := hit.Notice()
 			if !ok {
 				d = decide(call)
 			}

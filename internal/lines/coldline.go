@@ -1,7 +1,6 @@
 package lines
 
 import (
-	"bytes"
 	"strconv"
 
 	"github.com/muthur/context-budget/internal/history"
@@ -43,7 +42,8 @@ func coldHeader(e *Entry) []byte {
 // parseCold reads a cold line into h's First (its cache read alone) and
 // TTL1h; ok is false when it is malformed.
 func parseCold(line []byte, h *history.History) bool {
-	f := bytes.Fields(line[len(coldTag):])
+	fa, n := fields(line[len(coldTag):])
+	f := fa[:n]
 	if len(f) != 2 {
 		return false
 	}

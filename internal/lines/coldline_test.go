@@ -151,7 +151,7 @@ func TestColdOlderHeader(t *testing.T) {
 	if _, ok := Cached(&f.call); !ok {
 		t.Fatal("Cached missed a cache without the cold line")
 	}
-	if _, ok := Notice(&f.call); !ok {
+	if _, ok := noticeOf(&f.call); !ok {
 		t.Fatal("Notice missed a cache without the cold line")
 	}
 	if _, ok := Load(name); !ok {

@@ -162,16 +162,30 @@ func readHeaderFile(name string, buf []byte) (h headerLines, found, ok bool) {
 	return h, true, true
 }
 
-// Hit answers a call from the cache's header alone: the lines in tokens
-// and the session's compactions when the cache was made under the Key
-// call has now and still holds at call.Reading (see Fresh). ok is false
-// otherwise, and the caller goes through DecideCached. It reads at most
-// one small block of the file.
-func Hit(call *Call) (tokens climb.LineTokens, compactions int, ok bool) {
-	var buf [maxHeader]byte
+// HeaderBuf holds the bytes of a cache's header while a Header refers to
+// them: the caller's, so that a hit allocates nothing.
+type HeaderBuf [maxHeader]byte
+
+// A Header is a cache's header as Hit read it for one call.
+type Header struct{ h headerLines }
+
+// Hit reads call's cache header into buf and answers the call from it
+// alone, when the cache was made under the Key call has now and still
+// holds at call.Reading (see Fresh): the Header gives the lines in tokens
+// and the session's compactions and, should a line fire, what the notice
+// says (Notice), from the same bytes. ok is false otherwise, and the
+// caller goes through DecideCached. It reads at most one small block of
+// the file.
+func Hit(call *Call, buf *HeaderBuf) (x Header, ok bool) {
 	h, _, ok := readHeaderLines(call, buf[:])
 	if !ok || !Fresh(h.at, call.Reading) {
-		return climb.LineTokens{}, 0, false
+		return Header{}, false
 	}
-	return h.tokens, h.compactions, true
+	return Header{h}, true
 }
+
+// Lines is the lines in tokens.
+func (x Header) Lines() climb.LineTokens { return x.h.tokens }
+
+// Compactions is the session's compactions as the cache counted them.
+func (x Header) Compactions() int { return x.h.compactions }

@@ -19,7 +19,8 @@ func TestHitAgreesWithDecideCached(t *testing.T) {
 		writeClimb(t, f.call.Transcript, c)
 		st, _ := config.FromEnv(f.call.Getenv)
 		f.call.Settings, f.call.Reading = st, c
-		lines, compactions, ok := Hit(&f.call)
+		x, ok := Hit(&f.call, new(HeaderBuf))
+		lines, compactions := x.Lines(), x.Compactions()
 		d, hit, err := DecideCached(&f.call)
 		if err != nil {
 			t.Fatal(err)
@@ -35,7 +36,7 @@ func TestHitAgreesWithDecideCached(t *testing.T) {
 	f.env[config.EnvWarnSaving] = "0.35"
 	st, _ := config.FromEnv(f.call.Getenv)
 	f.call.Settings = st
-	if _, _, ok := Hit(&f.call); ok {
+	if _, ok := Hit(&f.call, new(HeaderBuf)); ok {
 		t.Error("Hit answered under a changed key")
 	}
 }
@@ -52,7 +53,7 @@ func TestHitWithoutHeader(t *testing.T) {
 		t.Fatalf("no header in %q", data)
 	}
 	os.WriteFile(name, rest, 0o644)
-	if _, _, ok := Hit(&f.call); ok {
+	if _, ok := Hit(&f.call, new(HeaderBuf)); ok {
 		t.Error("Hit answered from a file without a header")
 	}
 	if _, ok := Load(name); !ok {
@@ -62,7 +63,7 @@ func TestHitWithoutHeader(t *testing.T) {
 		t.Error("DecideCached missed on a file without a header")
 	}
 	// That hit added the header: the next call is Hit's.
-	if _, _, ok := Hit(&f.call); !ok {
+	if _, ok := Hit(&f.call, new(HeaderBuf)); !ok {
 		t.Error("a hit on a file without a header did not add one")
 	}
 }
@@ -75,13 +76,13 @@ func TestHitHostileFiles(t *testing.T) {
 	name := FileName(f.call.Dir, f.call.ID)
 	os.Remove(name)
 	if err := syscall.Mkfifo(name, 0o644); err == nil {
-		if _, _, ok := Hit(&f.call); ok {
+		if _, ok := Hit(&f.call, new(HeaderBuf)); ok {
 			t.Error("a FIFO answered")
 		}
 		os.Remove(name)
 	}
 	if os.Symlink("/dev/zero", name) == nil {
-		if _, _, ok := Hit(&f.call); ok {
+		if _, ok := Hit(&f.call, new(HeaderBuf)); ok {
 			t.Error("/dev/zero answered")
 		}
 	}
@@ -130,4 +131,14 @@ func FuzzParseHeader(f *testing.F) {
 			t.Fatalf("round trip of %q: %q", head, h)
 		}
 	})
+}
+
+// noticeOf is what a notice says for call from its cache's header, as the
+// hook takes it: a hit, then its Notice.
+func noticeOf(call *Call) (Decision, bool) {
+	x, ok := Hit(call, new(HeaderBuf))
+	if !ok {
+		return Decision{}, false
+	}
+	return x.Notice()
 }

@@ -112,16 +112,14 @@ func parseNotice(line []byte, d *Decision) bool {
 	return true
 }
 
-// Notice returns what a notice says from the cache's header alone, when
-// the cache was made under the Key call has now and still holds at
-// call.Reading (a hit, as Hit decides): the lines, whether pricing ran, the
-// cost models, the window, the spread and the words naming the
-// reorientation's source and the pace's prior. The other fields are zero.
-// ok is false otherwise, and the caller decides the whole way.
-func Notice(call *Call) (d Decision, ok bool) {
-	var buf [maxHeader]byte
-	h, _, ok := readHeaderLines(call, buf[:])
-	if !ok || !Fresh(h.at, call.Reading) || h.status == nil || h.notice == nil {
+// Notice returns what a notice says from the header: the lines, whether
+// pricing ran, the cost models, the window, the spread and the words
+// naming the reorientation's source and the pace's prior. The other
+// fields are zero. ok is false when the header lacks a part (an older
+// build wrote it), and the caller decides the whole way.
+func (x Header) Notice() (d Decision, ok bool) {
+	h := &x.h
+	if h.status == nil || h.notice == nil {
 		return Decision{}, false
 	}
 	if d, ok = parseStatus(h.status, h.lineTokens()); !ok || !parseNotice(h.notice, &d) {

@@ -65,7 +65,8 @@ func appendModel(b []byte, m restart.Model) []byte {
 // Decision the status line uses: the lines, whether pricing ran and the
 // cost models. ok is false when it is malformed.
 func parseStatus(line []byte, ls Lines) (d Decision, ok bool) {
-	f := bytes.Fields(line[len(statusTag):])
+	fa, n := fields(line[len(statusTag):])
+	f := fa[:n]
 	if len(f) != 4+8 && len(f) != 4+16 {
 		return Decision{}, false
 	}

@@ -3,6 +3,7 @@ package lines
 import (
 	"bytes"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/muthur/context-budget/internal/config"
@@ -71,7 +72,7 @@ func TestCachedOlderHeader(t *testing.T) {
 	if _, ok := Cached(&f.call); !ok {
 		t.Fatal("Cached missed a cache without the status line")
 	}
-	if _, ok := Notice(&f.call); ok {
+	if _, ok := noticeOf(&f.call); ok {
 		t.Fatal("Notice answered from a header without its line")
 	}
 	if _, hit, _ := DecideCached(&f.call); !hit {
@@ -81,7 +82,7 @@ func TestCachedOlderHeader(t *testing.T) {
 	if _, rest := splitHeader(now); !bytes.HasPrefix(rest, []byte(statusTag)) {
 		t.Fatalf("the hit did not add the status line:\n%.300s", now)
 	}
-	if _, ok := Notice(&f.call); !ok {
+	if _, ok := noticeOf(&f.call); !ok {
 		t.Fatalf("the hit did not add the notice line:\n%.600s", now)
 	}
 	if _, ok := Load(name); !ok {
@@ -105,7 +106,7 @@ func TestCachedStatusNoNotice(t *testing.T) {
 	if _, ok := Cached(&f.call); !ok {
 		t.Fatal("Cached missed a cache without the notice line")
 	}
-	if _, ok := Notice(&f.call); ok {
+	if _, ok := noticeOf(&f.call); ok {
 		t.Fatal("Notice answered from a header without its line")
 	}
 	if _, ok := Load(name); !ok {
@@ -114,7 +115,7 @@ func TestCachedStatusNoNotice(t *testing.T) {
 	if _, hit, _ := DecideCached(&f.call); !hit {
 		t.Fatal("DecideCached missed")
 	}
-	if _, ok := Notice(&f.call); !ok {
+	if _, ok := noticeOf(&f.call); !ok {
 		now, _ := os.ReadFile(name)
 		t.Fatalf("the hit did not add the notice line:\n%.600s", now)
 	}
@@ -151,7 +152,7 @@ func FuzzParseStatus(f *testing.F) {
 func TestNoticeFromHeader(t *testing.T) {
 	for _, rate := range []string{config.RateSinceBoundary, config.RateForecast} {
 		t.Run(rate, func(t *testing.T) {
-			f, w, d := fromHeader(t, rate, Notice)
+			f, w, d := fromHeader(t, rate, noticeOf)
 			if !w.Priced || w.Reorientation.Words == "" || w.Window.CompactsAt == 0 {
 				t.Fatalf("the fixture did not price: the test checks nothing: %+v", w)
 			}
@@ -168,7 +169,7 @@ func TestNoticeFromHeader(t *testing.T) {
 			}
 			// Past the reading's freshness the header does not answer.
 			f.call.Reading = 150_000 + Regrowth
-			if _, ok := Notice(&f.call); ok {
+			if _, ok := noticeOf(&f.call); ok {
 				t.Error("Notice answered a reading the cache does not hold")
 			}
 		})
@@ -200,6 +201,29 @@ func FuzzParseNotice(f *testing.F) {
 		if !parseNotice(back, &again) || again.Window != d.Window || again.Reorientation.Words != d.Reorientation.Words ||
 			again.PaceFrom != d.PaceFrom || (again.Spread == nil) != (d.Spread == nil) || (d.Spread != nil && *again.Spread != *d.Spread) {
 			t.Fatalf("%q parsed to %+v, wrote back to %q", line, d, back)
+		}
+	})
+}
+
+// FuzzFields holds fields to bytes.Fields on any line: the same fields,
+// cut at maxFields.
+func FuzzFields(f *testing.F) {
+	f.Add([]byte("S 1 priced env 120000 3 15 3.75 0.1 5000 0.2 0.5 0.01"))
+	f.Add([]byte("  a\tb\u00a0c\u0085d \xff e  "))
+	f.Add([]byte(strings.Repeat("x ", 30)))
+	f.Fuzz(func(t *testing.T, line []byte) {
+		got, n := fields(line)
+		want := bytes.Fields(line)
+		if len(want) > maxFields {
+			want = want[:maxFields]
+		}
+		if n != len(want) {
+			t.Fatalf("fields(%q): %d fields, bytes.Fields %d", line, n, len(want))
+		}
+		for i := range want {
+			if !bytes.Equal(got[i], want[i]) {
+				t.Fatalf("fields(%q)[%d] = %q, bytes.Fields %q", line, i, got[i], want[i])
+			}
 		}
 	})
 }
