@@ -163,9 +163,9 @@ func inProcessHook(payload []byte, environ []string) ([]byte, error) {
 	// As runHook: the previous call's mark from the calls file, and this
 	// call's kept there.
 	getenv := func(k string) string { return env[k] }
-	was := fuseCalls(p, getenv)
-	text, mark, err := hookNotice(p, getenv, testOnlyNoDeadline(), was.Mark)
-	fuseRecordCall(p, getenv, was, mark)
+	rec := fuseRecordCall(p, getenv)
+	text, mark, err := hookNotice(p, getenv, testOnlyNoDeadline(), rec.From())
+	rec.Done(mark)
 	if err != nil || text == "" {
 		return nil, err
 	}

@@ -61,32 +61,19 @@ func fuseOutput(event string, a fuse.Answer) []byte {
 	return out
 }
 
-// fuseCalls is the session's calls file as a PostToolUse call finds it
-// (the zero Calls for any other event).
-func fuseCalls(p reading.Payload, getenv func(string) string) fuse.Calls {
-	if !postToolUse(p) {
-		return fuse.Calls{}
-	}
-	return fuse.LoadCalls(sessionRoot(getenv, p.Cwd), p.SessionID, p.AgentID)
-}
-
-// fuseRecordCall is the PostToolUse hook's small step for the loop fuse:
-// it counts the call in the session's calls file, which was read as was
-// at the call's start, and keeps the call's reading mark there. Silent on
-// any error.
-func fuseRecordCall(p reading.Payload, getenv func(string) string, was fuse.Calls, mark int64) {
-	if !postToolUse(p) {
-		return
+// fuseRecordCall is the PostToolUse hook's small step for the loop fuse,
+// before the reading: it counts the call in the session's calls file,
+// which also holds the previous call's reading mark (the record's From);
+// the record's Done keeps this call's. nil for any other event, or on any
+// error (silent).
+func fuseRecordCall(p reading.Payload, getenv func(string) string) *fuse.CallRecord {
+	if p.HookEventName != "" && p.HookEventName != "PostToolUse" {
+		return nil
 	}
 	s, err := fuse.FromEnv(getenv)
 	if err != nil {
-		return
+		return nil
 	}
-	_ = fuse.RecordCall(sessionRoot(getenv, p.Cwd), p.SessionID, p.AgentID, p.ToolName, json.RawMessage(p.ToolInput), s.Loop, was, mark)
-}
-
-// postToolUse reports whether the call is a PostToolUse hook's (a payload
-// without an event name is taken for one).
-func postToolUse(p reading.Payload) bool {
-	return p.HookEventName == "" || p.HookEventName == "PostToolUse"
+	rec, _ := fuse.RecordCall(sessionRoot(getenv, p.Cwd), p.SessionID, p.AgentID, p.ToolName, json.RawMessage(p.ToolInput), s.Loop)
+	return rec
 }

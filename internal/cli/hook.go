@@ -51,12 +51,12 @@ func runHook(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case "PreToolUse", "Stop", "SubagentStop":
 		return fuseHook(p, stdout, stderr)
 	}
-	// PostToolUse: the session's calls file gives the previous call's
-	// reading mark, and takes this call for the loop step and this call's
-	// mark, in one read and one write.
-	was := fuseCalls(p, os.Getenv)
-	text, mark, err := hookNotice(p, os.Getenv, g, was.Mark)
-	fuseRecordCall(p, os.Getenv, was, mark)
+	// PostToolUse: the call is counted for the loop step first, whatever
+	// the reading then takes; the session's calls file gives the previous
+	// call's reading mark and keeps this call's.
+	rec := fuseRecordCall(p, os.Getenv)
+	text, mark, err := hookNotice(p, os.Getenv, g, rec.From())
+	rec.Done(mark)
 	if err != nil {
 		reportConfig(err, stderr)
 		g.answer(nil)

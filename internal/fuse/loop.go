@@ -20,10 +20,12 @@ import (
 const maxCallKey = 4 << 10
 
 // callKey is what the calls file keeps of a call: its tool and its input
-// as they came ("=" …), or their hash when the input is large ("#" …).
+// as they came ("=" …), or their hash when the two are larger than
+// maxCallKey ("#" …), so that the file, with its count and mark, always
+// fits LoadCalls' read.
 func callKey(tool string, input json.RawMessage) string {
 	raw := bytes.TrimSpace(input)
-	if len(raw) > maxCallKey {
+	if len(tool)+len(raw) > maxCallKey {
 		return "#" + Signature(tool, raw)
 	}
 	return "=" + tool + "\x00" + string(raw)
@@ -190,24 +192,28 @@ func LoadCalls(root, session, agent string) Calls {
 	return c
 }
 
-// RecordCall counts one finished tool call (the PostToolUse hook), given
-// the calls file as LoadCalls read it at the call's start, and keeps mark
-// for the next call. When the same call has run n times in a row, it
-// records a loop halt in the session's fuse file: the next tool call is
-// denied and the run ends at its stop. n 0 is off: the calls are counted,
-// never halted on.
-func RecordCall(root, session, agent, tool string, input json.RawMessage, n int, was Calls, mark int64) error {
+// RecordCall counts one finished tool call (the PostToolUse hook) in the
+// session's calls file, at the call's start, with the previous call's
+// mark kept as it was: a call the deadline then ends still counts. When
+// the same call has run n times in a row, it records a loop halt in the
+// session's fuse file: the next tool call is denied and the run ends at
+// its stop. n 0 is off: the calls are counted, never halted on. The
+// returned record gives the previous mark (From) and keeps this call's
+// (Done) in the file it holds open; it is nil when the call has no file.
+func RecordCall(root, session, agent, tool string, input json.RawMessage, n int) (*CallRecord, error) {
 	if tool == "" || root == "" || !state.PlainName(session) || (agent != "" && !state.PlainName(agent)) {
-		return nil
+		return nil, nil
 	}
 	dir := state.Dir(root)
 	name := callsName(dir, session, agent)
+	was := LoadCalls(root, session, agent)
 	// No lock: parallel calls are different calls, so a lost update only
 	// restarts a count that the next call restarts anyway (and leaves an
 	// older mark, which only makes the next reading look further); the
-	// file is rewritten in place (state.WriteInPlace), and a reader that
+	// file is rewritten in place (state.OpenInPlace), and a reader that
 	// catches a write half done reads no count, which restarts it too.
-	// This keeps the step to a read and a write on every PostToolUse call.
+	// This keeps the step to a read and a write on every PostToolUse call
+	// (and the mark's rewrite through the same descriptor).
 	//
 	// The common case, a call unlike the last, is told by comparing bytes:
 	// no JSON is decoded, whose first use in a process costs more than the
@@ -215,33 +221,74 @@ func RecordCall(root, session, agent, tool string, input json.RawMessage, n int,
 	// signature computed every time). Only two inputs of the same length
 	// that differ, which may be one call with its keys in another order,
 	// are compared by their canonical Signature.
-	key := callKey(tool, input)
-	count := 1
-	if was.count > 0 && sameCall(was.prev, key) {
-		count = was.count + 1
+	rec := &CallRecord{key: callKey(tool, input), from: was.Mark, count: 1}
+	if was.count > 0 && sameCall(was.prev, rec.key) {
+		rec.count = was.count + 1
 	}
-	data := []byte(strconv.Itoa(count) + " " + strconv.FormatInt(max(mark, 0), 10) + "\n" + key)
-	if err := state.WriteInPlace(name, data); err != nil {
+	f, err := state.OpenInPlace(name)
+	if err != nil {
 		if err := state.Ensure(dir); err != nil {
-			return err
+			return nil, err
 		}
-		if err := state.WriteInPlace(name, data); err != nil {
-			return err
+		if f, err = state.OpenInPlace(name); err != nil {
+			return nil, err
 		}
 	}
-	if n <= 0 || count < n {
-		return nil
+	rec.file, rec.open = f, true
+	if err := f.Write(rec.content(was.Mark)); err != nil {
+		rec.Done(0)
+		return nil, err
+	}
+	if n <= 0 || rec.count < n {
+		return rec, nil
 	}
 	call := Describe(tool, input)
 	if agent != "" {
 		call += " (in subagent " + agent + ")"
 	}
-	return ChangeArm(dir, session, func(a *Arm) error {
+	return rec, ChangeArm(dir, session, func(a *Arm) error {
 		if a.Loop == nil {
-			a.Loop = &Loop{Call: call, Count: count}
+			a.Loop = &Loop{Call: call, Count: rec.count}
 		}
 		return nil
 	})
+}
+
+// A CallRecord is a call RecordCall counted, with the calls file it wrote
+// held open for the call's reading mark.
+type CallRecord struct {
+	file  state.InPlace
+	open  bool
+	key   string
+	count int
+	from  int64
+}
+
+// From is the previous call's reading mark, 0 for none (or no record).
+func (r *CallRecord) From() int64 {
+	if r == nil {
+		return 0
+	}
+	return r.from
+}
+
+// Done keeps mark, this call's reading mark, in the calls file when it
+// moved (0: the call took no reading, and the previous one stays), and
+// closes the file. Silent on any error, like the rest of the step.
+func (r *CallRecord) Done(mark int64) {
+	if r == nil || !r.open {
+		return
+	}
+	if mark > 0 && mark != r.from {
+		r.file.Write(r.content(mark))
+	}
+	r.file.Close()
+	r.open = false
+}
+
+// content is the calls file for the call with mark.
+func (r *CallRecord) content(mark int64) []byte {
+	return []byte(strconv.Itoa(r.count) + " " + strconv.FormatInt(max(mark, 0), 10) + "\n" + r.key)
 }
 
 // clearCalls forgets the session's runs of calls, when a loop halt is

@@ -158,6 +158,9 @@ func FuzzLastFrom(f *testing.F) {
 	f.Add(lines(resp("m1", 100, 1, "t1"), toolResult(50), resp("m2", 200, 2, "t2"), resp("m2", 200, 3, "t3")), "t2", int64(40))
 	f.Add(lines(resp("m1", 100, 1, "t1"), resp("m2", 200, 2, "t2")), "t1", int64(300))
 	f.Add(lines(resp("m1", 100, 1, "t1")+resp("m2", 200, 2, "t2"), toolResult(10)), "t2", int64(1))
+	// A later response after the one holding the block: the forward look
+	// must not claim it (the reset of seen when a new message starts).
+	f.Add(lines(resp("m1", 100, 1, "t1"), resp("m2", 200, 2, "t2"), resp("m3", 300, 3, "t3")), "t2", int64(len(resp("m1", 100, 1, "t1"))+1))
 	long := []byte(toolResult(dropAfter*2) + "\n")
 	f.Fuzz(func(t *testing.T, data []byte, id string, from int64) {
 		if id == "" || strings.ContainsAny(id, "\"\\\n") {
@@ -197,4 +200,27 @@ func FuzzLastFrom(f *testing.F) {
 			t.Fatalf("mark %d: %+v seen %v (%v), backward %+v seen %v (%v)", from, got, seen, err, want, wantSeen, wantErr)
 		}
 	})
+}
+
+// TestLastForwardLaterResponse: a response after the one that holds the
+// call's block, before the long line, is the last one: the forward look
+// does not take the earlier one for it, and the answer is the backward
+// scan's (the block not seen).
+func TestLastForwardLaterResponse(t *testing.T) {
+	first := resp("m1", 100, 1, "t1")
+	data := lines(first, resp("m2", 200, 2, "t2"), resp("m3", 300, 3, "t3"), toolResult(dropAfter*2))
+	mark := int64(len(first) + 1)
+	if _, _, ok := lastForward(bytes.NewReader(data), mark, int64(len(data)), []byte(`"t2"`)); ok {
+		t.Fatal("the forward look claimed t2 with m3 after it")
+	}
+	got, seen, _, err := last(bytes.NewReader(data), int64(len(data)), "t2", mark)
+	if err != nil || seen || got.MessageID != "m3" {
+		t.Fatalf("from the mark: %+v seen %v (%v), want m3 unseen", got, seen, err)
+	}
+	// The same with the response that holds t2 last: found forward.
+	data = lines(first, resp("m3", 300, 3, "t3"), resp("m2", 200, 2, "t2"), toolResult(dropAfter*2))
+	r, at, ok := lastForward(bytes.NewReader(data), mark, int64(len(data)), []byte(`"t2"`))
+	if !ok || r.MessageID != "m2" || !bytes.HasPrefix(data[at:], []byte(resp("m2", 200, 2, "t2"))) {
+		t.Fatalf("m2 last: %+v at %d ok %v", r, at, ok)
+	}
 }

@@ -64,7 +64,10 @@ type Options struct {
 	// (ReadMarked): the start of a line at or before the response this
 	// call waits for. Where the transcript ends behind a long line, the
 	// response holding ToolUseID is looked for forward from there first
-	// (lastForward), so that the long line need not be crossed.
+	// (lastForward), so that the long line need not be crossed. The
+	// answer is then the message's, but may be an earlier record of it
+	// than the backward scan's last: the same tokens, model and version,
+	// not always the same Usage.OutputTokens or Time.
 	From int64
 }
 

@@ -8,14 +8,15 @@ import (
 	"github.com/muthur/context-budget/internal/atomicfile"
 )
 
-// writeInPlaceFast is WriteInPlace through atomicfile.OpenIn and the descriptor
-// alone; handled is false when it did not open the file, and nothing was
-// written.
-func writeInPlaceFast(root, rel string, data []byte) (handled bool, err error) {
-	fd, ok := atomicfile.OpenIn(root, rel, syscall.O_WRONLY|syscall.O_CREAT, 0o644)
-	if !ok {
-		return false, nil
-	}
+// openInPlaceFast opens rel under root for writing, creating it, in one
+// openat2 beneath root with no links (atomicfile.OpenIn); ok is false when
+// it did not, and the caller goes through os.Root.
+func openInPlaceFast(root, rel string) (fd int, ok bool) {
+	return atomicfile.OpenIn(root, rel, syscall.O_WRONLY|syscall.O_CREAT, 0o644)
+}
+
+// writeAtFd makes data the whole content of the file fd.
+func writeAtFd(fd int, data []byte) (err error) {
 	n := 0
 	for n < len(data) && err == nil {
 		var m int
@@ -33,8 +34,7 @@ func writeInPlaceFast(root, rel string, data []byte) (handled bool, err error) {
 			}
 		}
 	}
-	if cerr := syscall.Close(fd); err == nil {
-		err = cerr
-	}
-	return true, err
+	return err
 }
+
+func closeFd(fd int) error { return syscall.Close(fd) }

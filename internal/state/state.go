@@ -78,26 +78,63 @@ func WriteFile(name string, data []byte) error {
 // through the project root like WriteFile: a link that leads out of the
 // project, on the way or at name, is an error.
 func WriteInPlace(name string, data []byte) error {
-	root, rel := split(filepath.Dir(name))
-	if handled, err := writeInPlaceFast(root, rel+"/"+filepath.Base(name), data); handled {
-		return err
-	}
-	r, err := os.OpenRoot(root)
+	p, err := OpenInPlace(name)
 	if err != nil {
 		return err
 	}
-	defer r.Close()
-	f, err := r.OpenFile(rel+"/"+filepath.Base(name), os.O_WRONLY|os.O_CREATE, 0o644)
-	if err != nil {
-		return err
-	}
-	if _, err = f.WriteAt(data, 0); err == nil {
-		err = f.Truncate(int64(len(data)))
-	}
-	if cerr := f.Close(); err == nil {
+	err = p.Write(data)
+	if cerr := p.Close(); err == nil {
 		err = cerr
 	}
 	return err
+}
+
+// InPlace is a file of a state folder held open for rewriting in place
+// (OpenInPlace): a call that writes one file twice opens it once.
+type InPlace struct {
+	fd int      // the descriptor, when the one-call open took it; else -1
+	f  *os.File // otherwise
+}
+
+// OpenInPlace opens name, a file of a state folder, for WriteInPlace's
+// writes, creating it: through the project root, so that a link that
+// leads out of the project, on the way or at name, is an error.
+func OpenInPlace(name string) (InPlace, error) {
+	root, rel := split(filepath.Dir(name))
+	rel += "/" + filepath.Base(name)
+	if fd, ok := openInPlaceFast(root, rel); ok {
+		return InPlace{fd: fd}, nil
+	}
+	r, err := os.OpenRoot(root)
+	if err != nil {
+		return InPlace{fd: -1}, err
+	}
+	defer r.Close()
+	f, err := r.OpenFile(rel, os.O_WRONLY|os.O_CREATE, 0o644)
+	if err != nil {
+		return InPlace{fd: -1}, err
+	}
+	return InPlace{fd: -1, f: f}, nil
+}
+
+// Write makes data the whole content of the file.
+func (p InPlace) Write(data []byte) error {
+	if p.f == nil {
+		return writeAtFd(p.fd, data)
+	}
+	_, err := p.f.WriteAt(data, 0)
+	if err == nil {
+		err = p.f.Truncate(int64(len(data)))
+	}
+	return err
+}
+
+// Close closes the file.
+func (p InPlace) Close() error {
+	if p.f == nil {
+		return closeFd(p.fd)
+	}
+	return p.f.Close()
 }
 
 // Clean removes the temporary files that writers killed partway left in
