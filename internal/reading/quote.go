@@ -38,17 +38,3 @@ func closingQuoteGo(seg []byte, run int) (int, int) {
 		run = 0
 	}
 }
-
-// endsString reports whether the quote at seg[q] ends the string: the
-// backslashes before it, counted back into run at seg's start, are even.
-func endsString(seg []byte, q, run int) bool {
-	k := q
-	for k > 0 && seg[k-1] == '\\' {
-		k--
-	}
-	n := q - k
-	if k == 0 {
-		n += run
-	}
-	return n%2 == 0
-}

@@ -34,7 +34,7 @@ func closingQuoteFast(seg []byte, run int) (int, int) {
 		}
 		for ; m != 0; m &= m - 1 {
 			q := p + bits.TrailingZeros64(m)
-			if seg[q-1] != '\\' || endsString(seg, q, run) {
+			if seg[q-1] != '\\' || trailingBackslashes(seg[:q], run)%2 == 0 {
 				return q, 0
 			}
 		}
@@ -42,24 +42,11 @@ func closingQuoteFast(seg []byte, run int) (int, int) {
 	}
 	// The rest, shorter than a round; the backslashes just before p carry
 	// into it.
-	j, r := closingQuoteGo(seg[p:], backslashesBefore(seg, p, run))
+	j, r := closingQuoteGo(seg[p:], trailingBackslashes(seg[:p], run))
 	if j < 0 {
 		return -1, r
 	}
 	return p + j, 0
-}
-
-// backslashesBefore is the run of backslashes just before seg[p], counted
-// back into run at seg's start.
-func backslashesBefore(seg []byte, p, run int) int {
-	k := p
-	for k > 0 && seg[k-1] == '\\' {
-		k--
-	}
-	if k == 0 {
-		return run + p
-	}
-	return p - k
 }
 
 // quoteBlocks tests t in rounds of 64 positions from t[2], while a round
