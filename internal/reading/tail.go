@@ -166,9 +166,9 @@ func last(f io.ReaderAt, size int64, toolUseID string, from int64) (r Reading, s
 		}
 		return true
 	}
-	var long func(end int64) bool
+	var long func() bool
 	if needle != nil && from > 0 && from < size {
-		long = func(int64) bool { return found }
+		long = func() bool { return found }
 	}
 	err = scanBack(f, size, []byte(transcript.AssistantWord), long, visit)
 	if err == errLongLine {
@@ -306,9 +306,9 @@ const (
 // scanBack is ScanBack passing only the lines that contain filter (all
 // lines when filter is nil; then long lines are held, not streamed), and
 // with each line its offset in f. When long is not nil, it is asked once
-// the line being assembled, which ends at end, has reached firstBlock
-// bytes: false stops the scan there, with errLongLine.
-func scanBack(f io.ReaderAt, size int64, filter []byte, long func(end int64) bool, fn func(line []byte, at int64) bool) error {
+// the line being assembled has reached firstBlock bytes: false stops the
+// scan there, with errLongLine.
+func scanBack(f io.ReaderAt, size int64, filter []byte, long func() bool, fn func(line []byte, at int64) bool) error {
 	var b backBuffer
 	pos := size
 	skipping := false // the line being assembled is too long to keep
@@ -368,7 +368,7 @@ func scanBack(f io.ReaderAt, size int64, filter []byte, long func(end int64) boo
 		}
 		head := data[:end]
 		if long != nil && end >= firstBlock && !skipping && !dropping {
-			if !long(pos + int64(end)) {
+			if !long() {
 				return errLongLine
 			}
 			long = nil
