@@ -91,26 +91,26 @@ type hookSpecific struct {
 }
 
 // hookNotice decides the notice for one call: "" for silence. g keeps
-// the call's deadline. from is the previous call's reading mark; mark is
-// this call's (from again when it took no reading).
+// the call's deadline. from is the previous call's reading mark; the
+// mark returned is this call's, 0 when it took no reading.
 func hookNotice(p reading.Payload, getenv func(string) string, g *hookGuard, from int64) (string, int64, error) {
 	if p.Subagent || !state.PlainName(p.SessionID) || p.TranscriptPath == "" {
-		return "", from, nil
+		return "", 0, nil
 	}
 	s, err := config.FromEnv(getenv)
 	if err != nil {
-		return "", from, err
+		return "", 0, err
 	}
 	root := sessionRoot(getenv, p.Cwd)
 	if root == "" {
-		return "", from, nil
+		return "", 0, nil
 	}
 	opt := reading.DefaultOptions(p.ToolUseID)
 	opt.Wait = min(opt.Wait, time.Until(g.start.Add(recordWait)))
 	opt.From = from
 	r, at, err := reading.ReadMarked(p.TranscriptPath, opt)
 	if err != nil {
-		return "", from, err
+		return "", 0, err
 	}
 	dir := state.Dir(root)
 	call := &lines.Call{Dir: dir, ID: p.SessionID, Root: root, Transcript: p.TranscriptPath,
