@@ -27,8 +27,8 @@ const ChildTimeout = 2 * time.Second
 // kept in <dir>/<session>.operator. The look-up runs under a lock on
 // <dir>/<session>.operator.lock, so hooks that fire notices at the same
 // moment wait for one answer instead of asking twice, and can never record
-// two different answers. An answer that cannot be recorded is still
-// returned.
+// two different answers. A recorded answer is read without the lock. An
+// answer that cannot be recorded is still returned.
 func Operator(dir, session string, lookup func() string) string {
 	return OperatorBy(dir, session, time.Now().Add(ChildTimeout), func(context.Context) string { return lookup() })
 }
@@ -42,10 +42,16 @@ func OperatorBy(dir, session string, deadline time.Time, lookup func(ctx context
 	if !state.PlainName(session) {
 		return ""
 	}
+	// The answer is written whole (a temp file and a rename), so it can
+	// be read without the lock: once it is there, as on every notice
+	// after a session's first, the folder check and the lock are spared.
+	name := filepath.Join(dir, session+state.OperatorSuffix)
+	if login, ok := cached(name); ok {
+		return login
+	}
 	if err := state.Ensure(dir); err != nil {
 		return ""
 	}
-	name := filepath.Join(dir, session+state.OperatorSuffix)
 	unlock, err := state.LockBy(name+state.LockSuffix, deadline)
 	if err != nil {
 		return ""

@@ -9,6 +9,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/muthur/context-budget/internal/state"
 )
 
 func TestOperatorLooksUpOncePerSession(t *testing.T) {
@@ -119,5 +121,31 @@ func TestRunChildIsKilledOnTime(t *testing.T) {
 	}
 	if got != "" {
 		t.Errorf("RunChild = %q, want none", got)
+	}
+}
+
+// TestOperatorAnswerBesideAHeldLock: an answer already recorded is read
+// without the lock, so a lock held elsewhere (a stuck hook, a planted lock
+// file) neither delays the notice nor takes its operator away.
+func TestOperatorAnswerBesideAHeldLock(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "tmp", "context-budget")
+	if login := Operator(dir, "s1", func() string { return "octocat" }); login != "octocat" {
+		t.Fatalf("first call: Operator = %q, want octocat", login)
+	}
+	unlock, err := state.LockBy(filepath.Join(dir, "s1"+state.OperatorSuffix+state.LockSuffix), time.Now().Add(time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unlock()
+	start := time.Now()
+	login := OperatorBy(dir, "s1", time.Now().Add(300*time.Millisecond), func(context.Context) string {
+		t.Error("looked up again with an answer recorded")
+		return ""
+	})
+	if login != "octocat" {
+		t.Errorf("with the lock held: Operator = %q, want the recorded octocat", login)
+	}
+	if waited := time.Since(start); waited > 200*time.Millisecond {
+		t.Errorf("waited %v for a lock it did not need", waited)
 	}
 }
