@@ -279,8 +279,11 @@ func statusRoot(p statusPayload, getenv func(string) string) string {
 func statusLine(p statusPayload, getenv func(string) string, color bool) string {
 	root := statusRoot(p, getenv)
 	session := root != "" && state.PlainName(p.SessionID)
+	// The window file's value, once this call has read it.
+	var win int64
+	winKnown := false
 	if session && p.WindowSize > 0 {
-		recordWindow(state.Dir(root), p.SessionID, p.WindowSize)
+		win, winKnown = recordWindow(state.Dir(root), p.SessionID, p.WindowSize), true
 	}
 	// Read at once: the status line follows the transcript, it does not
 	// wait for a record the way the hook does. Without a readable
@@ -314,11 +317,15 @@ func statusLine(p statusPayload, getenv func(string) string, color bool) string 
 	ok := false
 	if session && !s.Fixed {
 		d, ok = lines.Cached(&lines.Call{Dir: state.Dir(root), ID: p.SessionID, Root: root, Transcript: p.TranscriptPath,
-			Settings: s, Getenv: getenv, Reading: r.Tokens, RequestedModel: r.RequestedModel, Version: r.Version})
+			Settings: s, Getenv: getenv, Reading: r.Tokens, RequestedModel: r.RequestedModel, Version: r.Version,
+			Window: win, WindowKnown: winKnown})
 	}
 	if !ok {
 		in := lines.Input{Settings: s, Reading: r.Tokens, RequestedModel: r.RequestedModel, Getenv: getenv, Version: r.Version}
-		if session {
+		switch {
+		case winKnown:
+			in.StatuslineWindow = win
+		case session:
 			in.StatuslineWindow = window.ReadFile(window.FileName(state.Dir(root), p.SessionID))
 		}
 		d = lines.Decide(in)
@@ -370,14 +377,20 @@ func colorize(l climb.Level, s string) string {
 
 // recordWindow keeps the window size Claude Code reported for a session in
 // <dir>/<session>.window, for the window cap (design §4.1). It writes only
-// when the value changed, atomically; any failure is silent.
-func recordWindow(dir, session string, size int64) {
+// when the value changed, atomically; any failure is silent. It returns
+// the value the file holds afterwards: size, or the old value when the
+// write failed.
+func recordWindow(dir, session string, size int64) int64 {
 	name := window.FileName(dir, session)
-	if window.ReadFile(name) == size {
-		return
+	old := window.ReadFile(name)
+	if old == size {
+		return size
 	}
 	if state.Ensure(dir) != nil {
-		return
+		return old
 	}
-	state.WriteFile(name, []byte(strconv.FormatInt(size, 10)+"\n"))
+	if state.WriteFile(name, []byte(strconv.FormatInt(size, 10)+"\n")) != nil {
+		return old
+	}
+	return size
 }

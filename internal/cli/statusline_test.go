@@ -22,9 +22,24 @@ func TestRecordWindow(t *testing.T) {
 	if fi, err := os.Stat(name); err != nil || !fi.ModTime().Equal(old) {
 		t.Errorf("unchanged size rewrote the file (mtime %v, want %v)", fi.ModTime(), old)
 	}
-	recordWindow(dir, "s1", 1000000)
+	if got := recordWindow(dir, "s1", 1000000); got != 1000000 {
+		t.Errorf("recordWindow after a change = %d, want 1000000", got)
+	}
 	if data, _ := os.ReadFile(name); string(data) != "1000000\n" {
 		t.Errorf("after a change the window file = %q, want 1000000", data)
+	}
+	// A write that fails leaves the old value, and says so: the caller
+	// passes it on as the file's value instead of reading it again. A
+	// folder where the file goes refuses the rename, even to root, and
+	// reads as no window.
+	if err := os.Remove(name); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(name, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if got := recordWindow(dir, "s1", 500000); got != 0 {
+		t.Errorf("recordWindow with the write refused = %d, want the old value, 0", got)
 	}
 }
 

@@ -65,6 +65,11 @@ type Call struct {
 	// hook holds and must not move the cache they come from, or the
 	// hook's next notice would depend on when the user typed.
 	NoSave bool
+	// Window is the window the status line recorded for the session
+	// (window.FileName), when WindowKnown: a caller that has just read or
+	// written that file passes its value on instead of a second read.
+	Window      int64
+	WindowKnown bool
 }
 
 // FileName is the cache file of a session.
@@ -111,6 +116,9 @@ func (call *Call) Key() string {
 }
 
 func (call *Call) statusline() int64 {
+	if call.WindowKnown {
+		return call.Window
+	}
 	return window.ReadFile(window.FileName(call.Dir, call.ID))
 }
 
