@@ -3,6 +3,7 @@ package main
 import (
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -82,5 +83,17 @@ func TestHookProgramLinksNoCommands(t *testing.T) {
 	}
 	if hot < 2 {
 		t.Fatalf("found %d of the hook's and the status line's functions in the symbols; is the table read right?", hot)
+	}
+}
+
+// TestHotProgramSettings: the program Claude Code starts on every call is
+// built with the GOMAXPROCS updater off (main.go says why).
+func TestHotProgramSettings(t *testing.T) {
+	out, err := exec.Command("go", "list", "-f", "{{.DefaultGODEBUG}}", ".").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	if !slices.Contains(strings.Split(strings.TrimSpace(string(out)), ","), "updatemaxprocs=0") {
+		t.Errorf("DefaultGODEBUG = %q, want updatemaxprocs=0 in it", strings.TrimSpace(string(out)))
 	}
 }

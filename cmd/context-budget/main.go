@@ -13,6 +13,14 @@
 // milliseconds.
 //
 // The manual: context-budget help manual.
+//
+// The runtime's GOMAXPROCS updater is off (updatemaxprocs=0): it is a
+// goroutine, and a re-read of the cgroup's CPU quota by sysmon, for a
+// limit that changes over seconds, in a process that lives milliseconds.
+// Measured: 2% less CPU per hook call. GOMAXPROCS still starts from the
+// cgroup's limit, as in any Go program.
+//
+//go:debug updatemaxprocs=0
 package main
 
 import (
