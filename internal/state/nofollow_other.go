@@ -16,3 +16,7 @@ func OpenNoFollow(name string) (*os.File, error) {
 	}
 	return os.OpenFile(name, os.O_RDWR|os.O_CREATE, 0o644)
 }
+
+// nonBlock opens a FIFO without waiting for a reader (the open then
+// fails, or the file is refused as not regular).
+const nonBlock = 0

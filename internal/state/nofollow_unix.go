@@ -13,3 +13,7 @@ import (
 func OpenNoFollow(name string) (*os.File, error) {
 	return os.OpenFile(name, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW, 0o644)
 }
+
+// nonBlock opens a FIFO without waiting for a reader (the open then
+// fails, or the file is refused as not regular).
+const nonBlock = syscall.O_NONBLOCK

@@ -96,13 +96,23 @@ type InPlace struct {
 	f  *os.File // otherwise
 }
 
+// ErrNotRegular reports a state file that is not a regular file (a FIFO,
+// a device): OpenInPlace will not write into it.
+var ErrNotRegular = errors.New("not a regular file")
+
 // OpenInPlace opens name, a file of a state folder, for WriteInPlace's
 // writes, creating it: through the project root, so that a link that
-// leads out of the project, on the way or at name, is an error.
+// leads out of the project, on the way or at name, is an error. It opens
+// without blocking and refuses what is not a regular file: a FIFO
+// planted at name would otherwise hold the call until its deadline.
 func OpenInPlace(name string) (InPlace, error) {
 	root, rel := split(filepath.Dir(name))
 	rel += "/" + filepath.Base(name)
 	if fd, ok := openInPlaceFast(root, rel); ok {
+		if !regularFd(fd) {
+			closeFd(fd)
+			return InPlace{fd: -1}, &os.PathError{Op: "open", Path: name, Err: ErrNotRegular}
+		}
 		return InPlace{fd: fd}, nil
 	}
 	r, err := os.OpenRoot(root)
@@ -110,9 +120,13 @@ func OpenInPlace(name string) (InPlace, error) {
 		return InPlace{fd: -1}, err
 	}
 	defer r.Close()
-	f, err := r.OpenFile(rel, os.O_WRONLY|os.O_CREATE, 0o644)
+	f, err := r.OpenFile(rel, os.O_WRONLY|os.O_CREATE|nonBlock, 0o644)
 	if err != nil {
 		return InPlace{fd: -1}, err
+	}
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		f.Close()
+		return InPlace{fd: -1}, &os.PathError{Op: "open", Path: name, Err: ErrNotRegular}
 	}
 	return InPlace{fd: -1, f: f}, nil
 }
