@@ -65,6 +65,7 @@ var hostileTargets = []struct {
 	{"state record", "tmp/context-budget/s1", []string{"hook", "statusline", "lines", "doctor"}},
 	{"line cache", "tmp/context-budget/s1.line", []string{"hook", "statusline", "lines", "doctor"}},
 	{"window", "tmp/context-budget/s1.window", []string{"hook", "statusline", "lines", "doctor"}},
+	{"calls", "tmp/context-budget/s1.calls", []string{"hook"}},
 	{"orientation", "tmp/context-budget/s1.orientation", []string{"hook", "lines"}},
 	{"orientation search", "tmp/context-budget/s1.orientation-search", []string{"hook", "lines"}},
 	{"operator", "tmp/context-budget/s1.operator", []string{"hook", "ledger-record"}},

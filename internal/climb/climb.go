@@ -8,7 +8,8 @@
 // lines in force when it fired. Claude Code runs PostToolUse hooks
 // concurrently for parallel tool calls, so the read-decide-write step runs
 // under an exclusive lock on <dir>/<session_id>.lock, and the file is
-// replaced atomically (temp file, rename). A notice is sent only after its
+// rewritten in place under that lock (a reader without it rejects a record
+// caught half written, and takes the lock). A notice is sent only after its
 // record is on disk: one that cannot be recorded would repeat on every
 // call. A call with nothing to record or clear (the common one, under the
 // warn line or already announced) decides from an unlocked read and
