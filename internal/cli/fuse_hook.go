@@ -11,12 +11,13 @@ import (
 )
 
 // fuseHook answers a PreToolUse, Stop or SubagentStop call: the spend
-// fuse's deny, warning or halt, or silence. Like the rest of the hook it
-// never fails loudly.
-func fuseHook(p reading.Payload, stdout, stderr io.Writer) int {
+// fuse's deny, warning or halt, or silence. armed is called once the fuse
+// is found armed (the hook's deadline starts there). Like the rest of the
+// hook it never fails loudly.
+func fuseHook(p reading.Payload, armed func(), stdout, stderr io.Writer) int {
 	a, err := fuse.Decide(fuse.Call{Event: p.HookEventName, Root: sessionRoot(os.Getenv, p.Cwd), Session: p.SessionID,
 		Transcript: p.TranscriptPath, Agent: p.AgentID, ToolName: p.ToolName,
-		ToolInput: json.RawMessage(p.ToolInput), Now: time.Now(), Getenv: os.Getenv})
+		ToolInput: json.RawMessage(p.ToolInput), Now: time.Now(), Getenv: os.Getenv, Armed: armed})
 	if err != nil {
 		reportConfig(err, stderr)
 		return 0

@@ -42,14 +42,19 @@ func runHook(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		g.answer(nil)
 		return 0
 	}
+	switch p.HookEventName {
+	case "PreToolUse", "Stop", "SubagentStop":
+		// The fuse's deadline starts once it is found armed: the unarmed
+		// check, on every tool call, is an environment look-up and one
+		// open, under the deadline set above.
+		return fuseHook(p, g.begin, stdout, stderr)
+	}
 	g.begin()
 	switch p.HookEventName {
 	case "UserPromptSubmit":
 		return promptHook(p, stdout, stderr)
 	case "SessionStart":
 		return startHook(p, stderr)
-	case "PreToolUse", "Stop", "SubagentStop":
-		return fuseHook(p, stdout, stderr)
 	}
 	// PostToolUse: the call is counted for the loop step first, whatever
 	// the reading then takes; the session's calls file gives the previous

@@ -32,6 +32,10 @@ type Call struct {
 	ToolInput json.RawMessage
 	Now       time.Time
 	Getenv    func(string) string
+	// Armed, when set, is called once the fuse is found armed, before any
+	// of its work: the hook starts its deadline's timers there, which the
+	// unarmed check, an environment look-up and one open, does not need.
+	Armed func()
 }
 
 // Answer is what the fuse says; all empty is silence.
@@ -66,6 +70,9 @@ func Decide(c Call) (Answer, error) {
 	arm, armed := LoadArm(dir, c.Session)
 	if !s.Metered() && !armed {
 		return Answer{}, nil
+	}
+	if c.Armed != nil {
+		c.Armed()
 	}
 	if arm.Loop != nil {
 		return loopAnswer(c, dir, arm.Loop)

@@ -80,6 +80,24 @@ func TestUnarmedTouchesNothing(t *testing.T) {
 	}
 }
 
+// TestArmedCalledOnlyWhenArmed: the hook starts its deadline's timers in
+// Call.Armed; the unarmed check never calls it, an armed one once.
+func TestArmedCalledOnlyWhenArmed(t *testing.T) {
+	root, tr := project(t, 1)
+	for _, c := range []struct {
+		e    env
+		want int
+	}{{env{}, 0}, {env{EnvSpend: "$5"}, 1}} {
+		n := 0
+		cl := call(root, tr, PreToolUse, c.e, "Bash", bashLs)
+		cl.Armed = func() { n++ }
+		decide(t, cl)
+		if n != c.want {
+			t.Errorf("env %v: Armed called %d times, want %d", c.e, n, c.want)
+		}
+	}
+}
+
 func TestCapHoldsDeniesAndStops(t *testing.T) {
 	root, tr := project(t, 3, 2.5)
 	e := env{EnvSpend: "$5"}
