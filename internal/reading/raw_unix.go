@@ -42,6 +42,12 @@ func openRegular(path string) (regular, int64, error) {
 	return f, size, nil
 }
 
+// RegularFd reports whether fd, opened elsewhere, is a regular file.
+func RegularFd(fd int) bool {
+	_, mode, err := regular{fd}.stat()
+	return err == nil && mode&syscall.S_IFMT == syscall.S_IFREG
+}
+
 func (f regular) stat() (size int64, mode uint32, err error) {
 	var st syscall.Stat_t
 	for {

@@ -6,25 +6,20 @@ import (
 	"syscall"
 
 	"github.com/muthur/context-budget/internal/atomicfile"
+	"github.com/muthur/context-budget/internal/reading"
 )
 
 // openInPlaceFast opens rel under root for writing, creating it, in one
 // openat2 beneath root with no links (atomicfile.OpenIn); ok is false when
 // it did not, and the caller goes through os.Root.
 func openInPlaceFast(root, rel string) (fd int, ok bool) {
-	return atomicfile.OpenIn(root, rel, syscall.O_WRONLY|syscall.O_CREAT|syscall.O_NONBLOCK, 0o644)
-}
-
-// regularFd reports whether fd is a regular file.
-func regularFd(fd int) bool {
-	var st syscall.Stat_t
-	for {
-		err := syscall.Fstat(fd, &st)
-		if err == syscall.EINTR {
-			continue
-		}
-		return err == nil && st.Mode&syscall.S_IFMT == syscall.S_IFREG
+	fd, ok = atomicfile.OpenIn(root, rel, syscall.O_WRONLY|syscall.O_CREAT|syscall.O_NONBLOCK, 0o644)
+	if ok && !reading.RegularFd(fd) {
+		// Not a regular file: os.Root's path refuses it, with the error.
+		closeFd(fd)
+		return -1, false
 	}
+	return fd, ok
 }
 
 // writeAtFd makes data the whole content of the file fd.

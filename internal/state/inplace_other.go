@@ -13,5 +13,4 @@ var errNoFd = errors.New("no descriptor")
 // writeAtFd and closeFd are never reached here: an InPlace holds an
 // os.File.
 func writeAtFd(int, []byte) error { return errNoFd }
-func regularFd(int) bool          { return false }
 func closeFd(int) error           { return errNoFd }

@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 
 	"github.com/muthur/context-budget/internal/atomicfile"
+	"github.com/muthur/context-budget/internal/reading"
 )
 
 // Dir is the state folder of a project root.
@@ -96,10 +97,6 @@ type InPlace struct {
 	f  *os.File // otherwise
 }
 
-// ErrNotRegular reports a state file that is not a regular file (a FIFO,
-// a device): OpenInPlace will not write into it.
-var ErrNotRegular = errors.New("not a regular file")
-
 // OpenInPlace opens name, a file of a state folder, for WriteInPlace's
 // writes, creating it: through the project root, so that a link that
 // leads out of the project, on the way or at name, is an error. It opens
@@ -109,10 +106,6 @@ func OpenInPlace(name string) (InPlace, error) {
 	root, rel := split(filepath.Dir(name))
 	rel += "/" + filepath.Base(name)
 	if fd, ok := openInPlaceFast(root, rel); ok {
-		if !regularFd(fd) {
-			closeFd(fd)
-			return InPlace{fd: -1}, &os.PathError{Op: "open", Path: name, Err: ErrNotRegular}
-		}
 		return InPlace{fd: fd}, nil
 	}
 	r, err := os.OpenRoot(root)
@@ -126,7 +119,7 @@ func OpenInPlace(name string) (InPlace, error) {
 	}
 	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
 		f.Close()
-		return InPlace{fd: -1}, &os.PathError{Op: "open", Path: name, Err: ErrNotRegular}
+		return InPlace{fd: -1}, &os.PathError{Op: "open", Path: name, Err: reading.ErrNotRegular}
 	}
 	return InPlace{fd: -1, f: f}, nil
 }
