@@ -279,11 +279,15 @@ func statusRoot(p statusPayload, getenv func(string) string) string {
 func statusLine(p statusPayload, getenv func(string) string, color bool) string {
 	root := statusRoot(p, getenv)
 	session := root != "" && state.PlainName(p.SessionID)
-	// The window file's value, once this call has read it.
+	// The session's window file is read once, here, for the line cache's
+	// key and the lines decided without it alike.
 	var win int64
-	winKnown := false
-	if session && p.WindowSize > 0 {
-		win, winKnown = recordWindow(state.Dir(root), p.SessionID, p.WindowSize), true
+	if session {
+		if p.WindowSize > 0 {
+			win = recordWindow(state.Dir(root), p.SessionID, p.WindowSize)
+		} else {
+			win = window.ReadFile(window.FileName(state.Dir(root), p.SessionID))
+		}
 	}
 	// Read at once: the status line follows the transcript, it does not
 	// wait for a record the way the hook does. Without a readable
@@ -318,17 +322,11 @@ func statusLine(p statusPayload, getenv func(string) string, color bool) string 
 	if session && !s.Fixed {
 		d, ok = lines.Cached(&lines.Call{Dir: state.Dir(root), ID: p.SessionID, Root: root, Transcript: p.TranscriptPath,
 			Settings: s, Getenv: getenv, Reading: r.Tokens, RequestedModel: r.RequestedModel, Version: r.Version,
-			Window: win, WindowKnown: winKnown})
+			Window: win, WindowKnown: true})
 	}
 	if !ok {
-		in := lines.Input{Settings: s, Reading: r.Tokens, RequestedModel: r.RequestedModel, Getenv: getenv, Version: r.Version}
-		switch {
-		case winKnown:
-			in.StatuslineWindow = win
-		case session:
-			in.StatuslineWindow = window.ReadFile(window.FileName(state.Dir(root), p.SessionID))
-		}
-		d = lines.Decide(in)
+		d = lines.Decide(lines.Input{Settings: s, Reading: r.Tokens, RequestedModel: r.RequestedModel, Getenv: getenv,
+			Version: r.Version, StatuslineWindow: win})
 	}
 	ls := d.Lines
 	var next string
