@@ -53,7 +53,7 @@ check:
 # (BenchmarkHit) and as a process against the floor (BenchmarkHookCacheHit);
 # first the ledger's (bench-ledger), last replay's (bench-replay).
 bench: bench-ledger
-	GO=$(GO) $(GO) run ./bench/run
+	GO=$(GO) $(GO) run ./tools/bench
 	$(GO) test -run '^$$' -bench . -benchmem ./internal/reading/
 	$(GO) test -run '^$$' -bench 'Recompute|ColdPass|Hit' -benchtime 20x ./internal/lines/
 	$(GO) test -run '^$$' -bench HookCacheHit -benchtime 1x ./cmd/context-budget/

@@ -63,7 +63,7 @@ func TestHookProgramLinksNoCommands(t *testing.T) {
 	}
 	const mod = "github.com/muthur/context-budget/"
 	banned := []string{mod + "internal/replay.", mod + "internal/settings.", mod + "internal/report.",
-		mod + "internal/gen.", "text/tabwriter.", mod + "internal/cli.runReplay", mod + "internal/cli.runInstall",
+		mod + "tools/gen.", "text/tabwriter.", mod + "internal/cli.runReplay", mod + "internal/cli.runInstall",
 		mod + "internal/cli.runDoctor", mod + "internal/cli.runLines", mod + "internal/cli.runLedger", mod + "internal/cli.runBudget"}
 	hot := 0
 	for _, line := range strings.Split(string(out), "\n") {

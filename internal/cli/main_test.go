@@ -13,7 +13,7 @@ import (
 	"github.com/muthur/context-budget/internal/operator/gh"
 	"github.com/muthur/context-budget/internal/report"
 
-	"github.com/muthur/context-budget/internal/sharedtest"
+	"github.com/muthur/context-budget/tools/sharedtest"
 )
 
 func TestMain(m *testing.M) {

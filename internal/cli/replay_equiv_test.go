@@ -10,11 +10,11 @@ import (
 	"testing"
 
 	"github.com/muthur/context-budget/internal/config"
-	"github.com/muthur/context-budget/internal/gen"
 	"github.com/muthur/context-budget/internal/notice"
 	"github.com/muthur/context-budget/internal/reading"
 	"github.com/muthur/context-budget/internal/replay"
-	"github.com/muthur/context-budget/internal/sharedtest"
+	"github.com/muthur/context-budget/tools/gen"
+	"github.com/muthur/context-budget/tools/sharedtest"
 )
 
 // noticeKeys writes notices as "pause@39 109000 152k window": response,

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/muthur/context-budget/internal/replay"
-	"github.com/muthur/context-budget/internal/sharedtest"
+	"github.com/muthur/context-budget/tools/sharedtest"
 )
 
 // driveInProcess runs the hook's code in the test process instead of the

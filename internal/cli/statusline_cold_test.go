@@ -10,11 +10,11 @@ import (
 
 	"github.com/muthur/context-budget/internal/cold"
 	"github.com/muthur/context-budget/internal/config"
-	"github.com/muthur/context-budget/internal/gen"
 	"github.com/muthur/context-budget/internal/lines"
 	"github.com/muthur/context-budget/internal/reading"
-	"github.com/muthur/context-budget/internal/sharedtest"
 	"github.com/muthur/context-budget/internal/state"
+	"github.com/muthur/context-budget/tools/gen"
+	"github.com/muthur/context-budget/tools/sharedtest"
 )
 
 // coldMarkWhole is coldMark as it was before the cache's header held the

@@ -7,10 +7,10 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/muthur/context-budget/internal/gen"
 	"github.com/muthur/context-budget/internal/reading"
-	"github.com/muthur/context-budget/internal/sharedtest"
 	"github.com/muthur/context-budget/internal/transcript"
+	"github.com/muthur/context-budget/tools/gen"
+	"github.com/muthur/context-budget/tools/sharedtest"
 )
 
 // compactedSlow is CompactedSince as it was: every line of the tail

@@ -1,6 +1,6 @@
 package forecast
 
-//go:generate go run ./fit -out prior_gen.go
+//go:generate go run ../../tools/fit -out prior_gen.go
 
 // Fit is a prior fitted on a corpus of real sessions: what the forecast
 // shrinks a session's pace towards, how much evidence moves it, and how

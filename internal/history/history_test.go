@@ -12,8 +12,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/muthur/context-budget/internal/sharedtest"
 	"github.com/muthur/context-budget/internal/transcript"
+	"github.com/muthur/context-budget/tools/sharedtest"
 )
 
 // response is one assistant record line: id, context split into input,

@@ -13,7 +13,7 @@ import (
 	"github.com/muthur/context-budget/internal/prices"
 	"github.com/muthur/context-budget/ledger"
 
-	"github.com/muthur/context-budget/internal/sharedtest"
+	"github.com/muthur/context-budget/tools/sharedtest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden rows")

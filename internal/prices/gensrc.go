@@ -5,7 +5,7 @@ import (
 	"strconv"
 )
 
-//go:generate go run ./gentable
+//go:generate go run ../../tools/gentable
 
 // GoSource is the Go source of the generated file table_gen.go for t (not
 // yet gofmt'd): the embedded table as a composite literal, so that a hook

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/muthur/context-budget/internal/gen"
 	"github.com/muthur/context-budget/internal/reading"
+	"github.com/muthur/context-budget/tools/gen"
 )
 
 // transcriptFile writes a generated transcript to a temporary file.

@@ -7,9 +7,9 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/muthur/context-budget/internal/gen"
-	"github.com/muthur/context-budget/internal/sharedtest"
 	"github.com/muthur/context-budget/internal/transcript"
+	"github.com/muthur/context-budget/tools/gen"
+	"github.com/muthur/context-budget/tools/sharedtest"
 )
 
 // agreeFast checks fastRecord against transcript.Decode on one line:

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/muthur/context-budget/internal/gen"
+	"github.com/muthur/context-budget/tools/gen"
 )
 
 // hookCall is one PostToolUse hook call in a transcript: the tool_use id,

@@ -9,8 +9,8 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/muthur/context-budget/internal/gen"
 	"github.com/muthur/context-budget/internal/transcript"
+	"github.com/muthur/context-budget/tools/gen"
 )
 
 // escapedTexts are long texts of the kinds the tail scan streams through,

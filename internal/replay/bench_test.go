@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/muthur/context-budget/internal/gen"
 	"github.com/muthur/context-budget/internal/replay"
+	"github.com/muthur/context-budget/tools/gen"
 )
 
 // cpuTime is the CPU this process has used, user and system. On a shared
@@ -44,7 +44,7 @@ func BenchmarkReplayFile(b *testing.B) {
 }
 
 // benchCorpus writes (once; it is kept in the temporary folder between
-// runs) at least size bytes of sessions from internal/gen, the bench's own
+// runs) at least size bytes of sessions from tools/gen, the bench's own
 // generator: 0.5–40 MB each, climbing to their compactions, with its
 // occasional multi-megabyte tool results. It returns the folder, its size
 // and the responses and compactions gen says it wrote.

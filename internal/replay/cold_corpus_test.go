@@ -8,7 +8,7 @@ import (
 	"github.com/muthur/context-budget/internal/config"
 	"github.com/muthur/context-budget/internal/prices"
 	"github.com/muthur/context-budget/internal/replay"
-	"github.com/muthur/context-budget/internal/sharedtest"
+	"github.com/muthur/context-budget/tools/sharedtest"
 )
 
 // TestColdCorpus pins the cold re-writes replay counts in the shared

@@ -6,9 +6,9 @@ import (
 	"testing"
 
 	"github.com/muthur/context-budget/internal/config"
-	"github.com/muthur/context-budget/internal/gen"
 	"github.com/muthur/context-budget/internal/prices"
 	"github.com/muthur/context-budget/internal/replay"
+	"github.com/muthur/context-budget/tools/gen"
 )
 
 // TestFidelity measures the cost model against what sessions really spent

@@ -11,11 +11,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/muthur/context-budget/internal/gen"
 	"github.com/muthur/context-budget/internal/lines"
 	"github.com/muthur/context-budget/internal/replay"
+	"github.com/muthur/context-budget/tools/gen"
 
-	"github.com/muthur/context-budget/internal/sharedtest"
+	"github.com/muthur/context-budget/tools/sharedtest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")

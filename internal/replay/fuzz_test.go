@@ -6,9 +6,9 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/muthur/context-budget/internal/gen"
 	"github.com/muthur/context-budget/internal/lines"
 	"github.com/muthur/context-budget/internal/transcript"
+	"github.com/muthur/context-budget/tools/gen"
 )
 
 type flatPrices struct{}

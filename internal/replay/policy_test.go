@@ -15,8 +15,8 @@ import (
 	"github.com/muthur/context-budget/internal/reading"
 	"github.com/muthur/context-budget/internal/replay"
 
-	"github.com/muthur/context-budget/internal/gen"
-	"github.com/muthur/context-budget/internal/sharedtest"
+	"github.com/muthur/context-budget/tools/gen"
+	"github.com/muthur/context-budget/tools/sharedtest"
 )
 
 // TestPolicyModelAgreesWithTheLineCache cuts each transcript after every

@@ -8,10 +8,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/muthur/context-budget/internal/gen"
 	"github.com/muthur/context-budget/internal/lines"
 	"github.com/muthur/context-budget/internal/replay"
 	"github.com/muthur/context-budget/internal/report"
+	"github.com/muthur/context-budget/tools/gen"
 )
 
 var caps = lines.Lines{

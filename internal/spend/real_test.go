@@ -10,7 +10,7 @@ import (
 
 	"github.com/muthur/context-budget/internal/orientation"
 	"github.com/muthur/context-budget/internal/prices"
-	"github.com/muthur/context-budget/internal/sharedtest"
+	"github.com/muthur/context-budget/tools/sharedtest"
 )
 
 // TestTallyMatchesLedgerOnRealSessions: on the shared real transcripts,

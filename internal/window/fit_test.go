@@ -13,8 +13,8 @@ import (
 	"testing"
 
 	"github.com/muthur/context-budget/internal/reading"
-	"github.com/muthur/context-budget/internal/sharedtest"
 	"github.com/muthur/context-budget/internal/transcript"
+	"github.com/muthur/context-budget/tools/sharedtest"
 )
 
 // updateTable rewrites fitted.go from the corpus:

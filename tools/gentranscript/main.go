@@ -1,7 +1,7 @@
 // Command gen writes a synthetic Claude Code transcript to standard output,
 // for looking at what the benchmarks read or for trying the hook by hand:
 //
-//	go run ./bench/gen -size 100MB -seed 1 -tail huge > /tmp/t.jsonl
+//	go run ./tools/gentranscript -size 100MB -seed 1 -tail huge > /tmp/t.jsonl
 //
 // It prints the Result (the reading a correct reader returns, the last
 // tool_use id) on standard error.
@@ -14,7 +14,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/muthur/context-budget/internal/gen"
+	"github.com/muthur/context-budget/tools/gen"
 )
 
 func main() {

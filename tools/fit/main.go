@@ -10,7 +10,7 @@
 // It is a development tool, not installed for users:
 //
 //	go generate ./internal/forecast        # refit from ../shared/data/corpus
-//	go run ./internal/forecast/fit -corpus DIR -out FILE
+//	go run ./tools/fit -corpus DIR -out FILE
 //
 // and it prints what it measured (the figures README quotes) on stderr.
 package main
@@ -21,7 +21,7 @@ import (
 	"os"
 
 	"github.com/muthur/context-budget/internal/prices"
-	"github.com/muthur/context-budget/internal/sharedtest"
+	"github.com/muthur/context-budget/tools/sharedtest"
 )
 
 func main() {

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/muthur/context-budget/internal/gen"
+	"github.com/muthur/context-budget/tools/gen"
 )
 
 // A 1 MB transcript whose last response sits behind a 3 MB tool result;

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/muthur/context-budget/internal/gen"
+	"github.com/muthur/context-budget/tools/gen"
 )
 
 // sample is one run of a program.

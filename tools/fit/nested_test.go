@@ -12,7 +12,7 @@ import (
 // error there, which flatters it; this is the honest estimate of what the
 // search generalises to. It runs the search five times (ten minutes on a
 // loaded machine): CONTEXT_BUDGET_NESTED=1 go test -v -run NestedCV
-// -timeout 30m ./internal/forecast/fit.
+// -timeout 30m ./tools/fit.
 func TestNestedCV(t *testing.T) {
 	if os.Getenv("CONTEXT_BUDGET_NESTED") == "" {
 		t.Skip("set CONTEXT_BUDGET_NESTED=1 to run the search five times")

@@ -3,7 +3,7 @@
 //
 // It builds context-budget the way `make build` does and the floor
 // (bench/floor: a stdlib-only Go program that reads stdin to EOF), writes
-// synthetic transcripts with internal/gen into .cache/bench/ (reused while
+// synthetic transcripts with tools/gen into .cache/bench/ (reused while
 // the generator's source is unchanged), then for each case runs the floor
 // and the hook alternately, many times, each with the same payload on
 // stdin, and reports the median wall time of each, their ratio and the
@@ -29,7 +29,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/muthur/context-budget/internal/gen"
+	"github.com/muthur/context-budget/tools/gen"
 )
 
 // Peak memory budget of design §11 (issue 16).

@@ -9,7 +9,7 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/muthur/context-budget/internal/gen"
+	"github.com/muthur/context-budget/tools/gen"
 )
 
 // report prints the table, the verdict against each case's budget, the

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/muthur/context-budget/internal/prices"
-	"github.com/muthur/context-budget/internal/sharedtest"
+	"github.com/muthur/context-budget/tools/sharedtest"
 )
 
 var (
@@ -44,7 +44,7 @@ func corpusFit(t *testing.T) *result {
 }
 
 // TestCorpusFigures prints what the fit measures on the corpus (go test
-// -v -run CorpusFigures ./internal/forecast/fit) and holds the issue's
+// -v -run CorpusFigures ./tools/fit) and holds the issue's
 // bars: cross-validated by session, the forecast is at least as good as
 // the best single corpus-wide constant and better than the design's
 // estimator and the forecast before the fit, and the band holds the share
@@ -80,7 +80,7 @@ func TestShippedPriorIsCurrent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := os.ReadFile("../prior_gen.go")
+	got, err := os.ReadFile("../../internal/forecast/prior_gen.go")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/muthur/context-budget/internal/gen"
 	"github.com/muthur/context-budget/internal/reading"
 	"github.com/muthur/context-budget/internal/transcript"
+	"github.com/muthur/context-budget/tools/gen"
 )
 
 // wholeFile is an independent reading: every line decoded in order, the

@@ -14,8 +14,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/muthur/context-budget/internal/gen"
 	"github.com/muthur/context-budget/internal/state"
+	"github.com/muthur/context-budget/tools/gen"
 )
 
 // build compiles the hook as `make build` does, and the floor, with the go
@@ -28,7 +28,7 @@ func build(cache string) (hook, floor string, err error) {
 	if gobin == "" {
 		gobin = "go"
 	}
-	for _, b := range []struct{ out, pkg string }{{hook, "./cmd/context-budget"}, {floor, "./bench/floor"}} {
+	for _, b := range []struct{ out, pkg string }{{hook, "./cmd/context-budget"}, {floor, "./tools/bench/floor"}} {
 		cmd := exec.Command(gobin, "build", "-trimpath", "-ldflags", "-s -w", "-o", b.out, b.pkg)
 		cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
 		if err := cmd.Run(); err != nil {
@@ -364,9 +364,9 @@ func transcript(cache string, size int64, tail gen.Tail) (string, gen.Result, er
 // genVersion is a hash of the generator's source, so that a change to it
 // regenerates the cached transcripts.
 func genVersion() (string, error) {
-	files, err := filepath.Glob(filepath.Join("internal", "gen", "*.go"))
+	files, err := filepath.Glob(filepath.Join("tools", "gen", "*.go"))
 	if err != nil || len(files) == 0 {
-		return "", fmt.Errorf("run from the repository root: no internal/gen/*.go here")
+		return "", fmt.Errorf("run from the repository root: no tools/gen/*.go here")
 	}
 	h := sha256.New()
 	for _, name := range files {

@@ -8,8 +8,8 @@ import (
 	"regexp"
 	"time"
 
-	"github.com/muthur/context-budget/internal/gen"
 	"github.com/muthur/context-budget/internal/reading"
+	"github.com/muthur/context-budget/tools/gen"
 )
 
 func init() { register("cold cache", coldCases) }
