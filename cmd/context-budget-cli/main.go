@@ -14,6 +14,5 @@ import (
 )
 
 func main() {
-	cli.GrowStack()
 	os.Exit(cli.Run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }

@@ -20,6 +20,9 @@ type flagSet struct {
 	topic string
 }
 
+// maxPayload bounds a hook payload read from stdin by a command.
+const maxPayload = 64 << 20
+
 // newFlags starts the flags of the subcommand name; usage is its synopsis.
 func newFlags(name, usage string) *flagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)

@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/muthur/context-budget/internal/reading"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/muthur/context-budget/internal/hook"
+	"github.com/muthur/context-budget/internal/reading"
 )
 
 // coldTranscript writes a session of 40 responses growing from 20k to
@@ -131,19 +133,16 @@ func TestStatuslineCold(t *testing.T) {
 	clearColdEnv(t)
 	last := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
 	root, path := coldTranscript(t, last)
-	defer func(f func() time.Time) { statusNow = f }(statusNow)
-	p := statusPayload{SessionID: "cold1", TranscriptPath: path, Cwd: root}
+	p := hook.StatusPayload{SessionID: "cold1", TranscriptPath: path, Cwd: root}
 	// The status line prices nothing itself: the hook's call after the
 	// last tool call left the line cache it reads.
-	if _, _, err := hookNotice(reading.Payload{HookEventName: "PostToolUse", SessionID: "cold1", TranscriptPath: path, Cwd: root}, os.Getenv, testOnlyNoDeadline(), 0); err != nil {
+	if _, err := hook.TestOnlyNotice(reading.Payload{HookEventName: "PostToolUse", SessionID: "cold1", TranscriptPath: path, Cwd: root}, os.Getenv, inProcess{}); err != nil {
 		t.Fatal(err)
 	}
-	statusNow = func() time.Time { return last.Add(14 * time.Minute) }
-	if got := statusLine(p, os.Getenv, false); !strings.Contains(got, " · cold 14m · re-write $1.") {
+	if got := hook.StatusLine(p, os.Getenv, false, last.Add(14*time.Minute)); !strings.Contains(got, " · cold 14m · re-write $1.") {
 		t.Errorf("cold: %q", got)
 	}
-	statusNow = func() time.Time { return last.Add(time.Minute) }
-	if got := statusLine(p, os.Getenv, false); strings.Contains(got, "cold") {
+	if got := hook.StatusLine(p, os.Getenv, false, last.Add(time.Minute)); strings.Contains(got, "cold") {
 		t.Errorf("warm: %q", got)
 	}
 }

@@ -14,6 +14,12 @@ import (
 	"github.com/muthur/context-budget/internal/state"
 )
 
+// The hook's budgets for one call (package hook, deadline.go).
+const (
+	quietBudget = time.Second
+	totalBudget = 2500 * time.Millisecond
+)
+
 // deadlineCase is one hook process on a session past the 400k pause line
 // (fixed lines), in a project of its own.
 type deadlineCase struct {

@@ -147,7 +147,7 @@ func (d *doctor) checkTranscript(name, root string, s config.Settings) {
 			notice.K(sc.last), notice.K(sc.peak),
 			notice.K(ls.Warn.Tokens), ls.Warn.SetBy, notice.K(ls.Pause.Tokens), ls.Pause.SetBy)
 		if m := dec.Money(sc.last); m != nil {
-			d.printf(" · relaying now %s", relayWords(m))
+			d.printf(" · relaying now %s", notice.RelayWords(m))
 		}
 		d.printf("\n")
 		if past := dec.PastCompaction(); len(past) > 0 {

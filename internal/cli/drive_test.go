@@ -13,6 +13,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/muthur/context-budget/internal/hook"
 	"github.com/muthur/context-budget/internal/lines"
 	"github.com/muthur/context-budget/internal/reading"
 	"github.com/muthur/context-budget/internal/replay"
@@ -160,16 +161,11 @@ func inProcessHook(payload []byte, environ []string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	// As runHook: the previous call's mark from the calls file, and this
-	// call's kept there.
-	getenv := func(k string) string { return env[k] }
-	rec := fuseRecordCall(p, getenv)
-	text, mark, err := hookNotice(p, getenv, testOnlyNoDeadline(), rec.From())
-	rec.Done(mark)
+	text, err := hook.TestOnlyNotice(p, func(k string) string { return env[k] }, inProcess{})
 	if err != nil || text == "" {
 		return nil, err
 	}
-	return json.Marshal(hookOutput{Specific: hookSpecific{Event: "PostToolUse", Context: text}})
+	return json.Marshal(map[string]any{"hookSpecificOutput": map[string]string{"hookEventName": "PostToolUse", "additionalContext": text}})
 }
 
 // driveHookWith plays the transcript at path to the hook with run (the
@@ -227,7 +223,11 @@ func driveHookWith(run hookRunner, path, tmp string, env map[string]string) (dri
 		if len(out) == 0 {
 			continue
 		}
-		var o hookOutput
+		var o struct {
+			Specific struct {
+				Context string `json:"additionalContext"`
+			} `json:"hookSpecificOutput"`
+		}
 		if err := json.Unmarshal(out, &o); err != nil {
 			return d, fmt.Errorf("response %d: %v: %q", k, err, out)
 		}

@@ -4,217 +4,111 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime/debug"
+	"strconv"
 	"time"
 
-	"github.com/muthur/context-budget/internal/climb"
+	"github.com/muthur/context-budget/internal/cold"
 	"github.com/muthur/context-budget/internal/config"
+	"github.com/muthur/context-budget/internal/hook"
 	"github.com/muthur/context-budget/internal/lines"
-	"github.com/muthur/context-budget/internal/notice"
-	"github.com/muthur/context-budget/internal/operator"
+	"github.com/muthur/context-budget/internal/prices"
 	"github.com/muthur/context-budget/internal/reading"
 	"github.com/muthur/context-budget/internal/state"
-	"github.com/muthur/context-budget/internal/window"
 )
 
-// maxPayload bounds what the hook reads from stdin; a payload past it is
-// not one Claude Code sends, and it fails to parse.
-const maxPayload = 64 << 20
-
-// runHook is the PostToolUse hook. It never fails loudly: whatever it
-// cannot read is silence and exit status 0 (design §2).
+// runHook is the hook command as this program runs it: the hook package
+// with the recompute and the cold check in process.
 func runHook(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if wantsHelp(args) {
-		newFlags("hook", "context-budget hook < hook-payload.json   (Claude Code runs it after each tool call)").printHelp(stdout)
+		newFlags("hook", "context-budget hook < hook-payload.json   (Claude Code runs it for each hook event)").printHelp(stdout)
 		return 0
 	}
-	// Keep the heap small: the hook's budget is 16 MiB of peak memory, and
-	// a tail scan through a multi-megabyte tool result leaves garbage.
-	debug.SetMemoryLimit(8 << 20)
-	// One deadline for the whole call, from here: past it the hook is
-	// silent (hook_deadline.go).
-	g := newHookGuard(stdout)
-	defer g.stop()
-	// The payload streams through a small window: a multi-megabyte
-	// tool_response is skipped, never held.
-	p, err := reading.ReadPayloadInput(io.LimitReader(stdin, maxPayload))
-	if err != nil {
-		g.answer(nil)
+	return hook.Run(stdin, stdout, stderr, inProcess{})
+}
+
+// runStatusline is the statusline command.
+func runStatusline(args []string, stdin io.Reader, stdout, _ io.Writer) int {
+	if wantsHelp(args) {
+		fs := newFlags("statusline", "context-budget statusline [--color] < statusline-payload.json   (Claude Code runs it)")
+		fs.Bool("color", false, "colour the line by level")
+		fs.printHelp(stdout)
 		return 0
 	}
-	switch p.HookEventName {
-	case "PreToolUse", "Stop", "SubagentStop":
-		// The fuse's deadline starts once it is found armed: the unarmed
-		// check, on every tool call, is an environment look-up and one
-		// open, under the deadline set above.
-		return fuseHook(p, g.begin, stdout, stderr)
-	}
-	g.begin()
-	switch p.HookEventName {
-	case "UserPromptSubmit":
-		return promptHook(p, stdout, stderr)
-	case "SessionStart":
-		return startHook(p, stderr)
-	}
-	// PostToolUse: the call is counted for the loop step first, whatever
-	// the reading then takes; the session's calls file gives the previous
-	// call's reading mark and keeps this call's.
-	rec := fuseRecordCall(p, os.Getenv)
-	text, mark, err := hookNotice(p, os.Getenv, g, rec.From())
-	rec.Done(mark)
-	if err != nil {
-		reportConfig(err, stderr)
-		g.answer(nil)
-		return 0
-	}
-	g.answer(hookAnswer(p, text))
-	return 0
+	return hook.Statusline(args, stdin, stdout)
 }
 
-// hookAnswer is the hook's output for a notice: one JSON object (hookJSON)
-// and a newline; nothing for no notice.
-func hookAnswer(p reading.Payload, text string) []byte {
-	if text == "" {
-		return nil
-	}
-	event := p.HookEventName
-	if event == "" {
-		event = "PostToolUse"
-	}
-	return append(hookJSON(event, text), '\n')
+// inProcess is the full program as the hook reaches it from this
+// program: in process.
+type inProcess struct{}
+
+// Recompute decides the call's lines with the project's price table and
+// saves them. The deadline is the hook's, which ends the process.
+func (inProcess) Recompute(call *lines.Call, _ time.Time) error {
+	call.Table = prices.ForProject(call.Root, call.Getenv)
+	_, _, err := lines.DecideCached(call)
+	return err
 }
 
-// hookOutput is the shape of the hook's answer; hookJSON writes it
-// (the tests check it against json.Marshal of this type).
-type hookOutput struct {
-	Specific hookSpecific `json:"hookSpecificOutput"`
-}
-
-type hookSpecific struct {
-	Event   string `json:"hookEventName"`
-	Context string `json:"additionalContext"`
-}
-
-// hookNotice decides the notice for one call: "" for silence. g keeps
-// the call's deadline. from is the previous call's reading mark; the
-// mark returned is this call's, 0 when it took no reading.
-func hookNotice(p reading.Payload, getenv func(string) string, g *hookGuard, from int64) (string, int64, error) {
-	if p.Subagent || !state.PlainName(p.SessionID) || p.TranscriptPath == "" {
-		return "", 0, nil
+// HandOver answers a prompt (the cold check) or a resumed session's
+// start.
+func (inProcess) HandOver(p reading.Payload, stdout, stderr io.Writer) {
+	if p.AgentID != "" || !state.PlainName(p.SessionID) || p.TranscriptPath == "" {
+		return
 	}
-	s, err := config.FromEnv(getenv)
-	if err != nil {
-		return "", 0, err
-	}
-	root := sessionRoot(getenv, p.Cwd)
+	root := hook.SessionRoot(os.Getenv, p.Cwd)
 	if root == "" {
-		return "", 0, nil
+		return
 	}
-	opt := reading.DefaultOptions(p.ToolUseID)
-	opt.Wait = min(opt.Wait, time.Until(g.start.Add(recordWait)))
-	opt.From = from
-	r, at, err := reading.ReadMarked(p.TranscriptPath, opt)
-	if err != nil {
-		return "", 0, err
+	c := cold.Call{Payload: p, Root: root, Getenv: os.Getenv, Now: time.Now()}
+	if p.HookEventName == "SessionStart" {
+		reportConfig(cold.OnStart(c), stderr)
+		return
 	}
-	dir := state.Dir(root)
-	call := &lines.Call{Dir: dir, ID: p.SessionID, Root: root, Transcript: p.TranscriptPath,
-		Settings: s, Getenv: getenv, Reading: r.Tokens, RequestedModel: r.RequestedModel, Version: r.Version}
-	bounds := climb.Options{LockDeadline: g.recordDeadline(), Gate: g.beginRecord}
-	// The common call, a line-cache hit with nothing to announce, is
-	// answered from the cache's header: the lines in tokens, no JSON.
-	// Only a call that announces needs the whole decision, for its text.
-	if !s.Fixed {
-		var buf lines.HeaderBuf
-		if hit, ok := lines.Hit(call, &buf); ok {
-			bounds.Compactions = hit.Compactions()
-			level, err := climb.AdvanceWith(dir, p.SessionID, r.Tokens, hit.Lines(), bounds)
-			if err != nil || level == climb.None {
-				return "", at, err
-			}
-			// The notice's facts from the header that decided the level.
-			d, ok := hit.Notice()
-			if !ok {
-				d = decide(call)
-			}
-			return noticeText(p, s, root, level, r.Tokens, d, getenv, g), at, nil
-		}
-	}
-	d := decideBy(call, g.pricingDeadline())
-	bounds.Compactions = d.Compactions
-	level, err := climb.AdvanceWith(dir, p.SessionID, r.Tokens, d.Lines.Tokens(), bounds)
-	if err != nil || level == climb.None {
-		return "", at, err
-	}
-	return noticeText(p, s, root, level, r.Tokens, d, getenv, g), at, nil
-}
-
-// noticeText is the notice for a level that fired and is recorded.
-func noticeText(p reading.Payload, s config.Settings, root string, level climb.Level, reading int64, d lines.Decision,
-	getenv func(string) string, g *hookGuard) string {
-	facts := notice.Facts{
-		Level:       level,
-		Reading:     reading,
-		Lines:       d.Lines,
-		Money:       d.Money(reading),
-		WindowWords: notice.WindowWords(d.Window),
-		SkillPrefix: skillPrefix(getenv),
-	}
-	// The level is on disk: from here the notice must go out. Should the
-	// operator not come in time, it goes out as it reads with no operator.
-	none := operator.Decide(s.Manual, root, func() string { return "" })
-	facts.Manual, facts.Offer = none.Manual, none.Offer
-	g.recordedWith(string(hookAnswer(p, notice.Text(facts))))
-	// Only now, with a notice about to fire, is the operator worth a
-	// look-up: a child process, at most once per session (design §7).
-	deadline := g.operatorDeadline()
-	mr := operator.Decide(s.Manual, root, func() string {
-		return operator.OperatorBy(state.Dir(root), p.SessionID, deadline, operator.LookupContext)
-	})
-	facts.Manual, facts.Offer = mr.Manual, mr.Offer
-	return notice.Text(facts)
-}
-
-// decideBy is decide, bounded: priced lines not computed by deadline (a
-// first pricing pass over a long transcript on a slow disk) give way to
-// the fixed lines for this call. Pricing only ever moves a line earlier,
-// so the caps never fire a notice the priced lines would not have.
-func decideBy(call *lines.Call, deadline time.Time) lines.Decision {
-	if call.Settings.Fixed {
-		return decide(call)
-	}
-	fixed := *call
-	fixed.Settings.Fixed = true
-	done := make(chan lines.Decision, 1)
-	go func() { done <- decide(call) }()
-	timer := time.NewTimer(time.Until(deadline))
-	defer timer.Stop()
-	select {
-	case d := <-done:
-		return d
-	case <-timer.C:
-		return decide(&fixed)
+	o, err := cold.OnPrompt(c)
+	reportConfig(err, stderr)
+	switch {
+	case o.Block:
+		stdout.Write(hook.BlockAnswer(o.Reason))
+	case o.Context != "":
+		stdout.Write(hook.ContextAnswer("UserPromptSubmit", o.Context))
 	}
 }
 
-// decide applies the policy for one call. With the lines fixed it does no
-// pricing work at all and keeps no line cache; otherwise the session's
-// line cache answers, recomputing when it must. A cache that cannot be
-// saved still gives its lines.
-func decide(call *lines.Call) lines.Decision {
-	if call.Settings.Fixed {
-		return lines.Decide(lines.Input{Settings: call.Settings, Reading: call.Reading,
-			RequestedModel: call.RequestedModel, Getenv: call.Getenv, Version: call.Version,
-			StatuslineWindow: window.ReadFile(window.FileName(call.Dir, call.ID))})
-	}
-	d, _, _ := lines.DecideCached(call)
-	return d
-}
-
-// reportConfig prints an invalid variable's one line, the hook's one
-// way to speak on any event (design §12); any other error is silence.
+// reportConfig prints an invalid variable's one line; any other error is
+// silence.
 func reportConfig(err error, stderr io.Writer) {
 	if ce, ok := err.(*config.Error); ok {
 		fmt.Fprintf(stderr, "context-budget: %v\n", ce)
 	}
+}
+
+// runRecompute is the recompute command, which the hook's program runs
+// when a session's line cache does not hold: it decides the session's
+// lines and saves them in the cache. It prints nothing; a failure is its
+// exit status.
+func runRecompute(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	fs := newFlags("recompute", "context-budget recompute --root DIR --session ID --transcript PATH --reading N   (the hook runs it)")
+	root := fs.String("root", "", "the project root")
+	session := fs.String("session", "", "the session id")
+	transcript := fs.String("transcript", "", "the session's transcript")
+	readingFlag := fs.String("reading", "", "the session's reading, in tokens")
+	model := fs.String("requested-model", "", "the reading's requestedModel")
+	version := fs.String("cc-version", "", "the Claude Code version of the reading's record")
+	if code, ok := parseFlags(fs, args, stdout, stderr); !ok {
+		return code
+	}
+	n, err := strconv.ParseInt(*readingFlag, 10, 64)
+	if err != nil || n < 0 || *root == "" || !state.PlainName(*session) || *transcript == "" {
+		return usageError(stderr, "recompute", fmt.Errorf("recompute needs --root, --session, --transcript and --reading"))
+	}
+	s, err := config.FromEnv(os.Getenv)
+	if err != nil {
+		return fail(stderr, err, "")
+	}
+	call := &lines.Call{Dir: state.Dir(*root), ID: *session, Root: *root, Transcript: *transcript, Settings: s,
+		Getenv: os.Getenv, Reading: n, RequestedModel: *model, Version: *version}
+	if err := (inProcess{}).Recompute(call, time.Time{}); err != nil {
+		return fail(stderr, err, "")
+	}
+	return 0
 }

@@ -18,7 +18,8 @@ func init() {
 	scriptCmds["jsoneq"] = cmdJSONEq
 }
 
-// cmdInstallbin copies the context-budget under test into a folder, so a
+// cmdInstallbin copies the programs under test (context-budget and
+// context-budget-cli) into a folder, as make install places them, so a
 // script knows the path that install will register:
 //
 //	installbin DIR
@@ -26,18 +27,21 @@ func cmdInstallbin(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 1 {
 		ts.Fatalf("usage: installbin DIR")
 	}
-	src, err := exec.LookPath("context-budget")
-	ts.Check(err)
 	dir := ts.MkAbs(args[0])
 	ts.Check(os.MkdirAll(dir, 0o755))
-	// cp, not os.WriteFile: an executable this process held open for
-	// writing would leak its descriptor into any child forked meanwhile by
-	// a parallel script, and exec would fail with "text file busy".
-	dst := filepath.Join(dir, "context-budget")
-	if out, err := exec.Command("cp", src, dst).CombinedOutput(); err != nil {
-		ts.Fatalf("cp: %v: %s", err, out)
+	for _, name := range []string{"context-budget", "context-budget-cli"} {
+		src, err := exec.LookPath(name)
+		ts.Check(err)
+		// cp, not os.WriteFile: an executable this process held open for
+		// writing would leak its descriptor into any child forked
+		// meanwhile by a parallel script, and exec would fail with "text
+		// file busy".
+		dst := filepath.Join(dir, name)
+		if out, err := exec.Command("cp", src, dst).CombinedOutput(); err != nil {
+			ts.Fatalf("cp: %v: %s", err, out)
+		}
+		ts.Check(os.Chmod(dst, 0o755))
 	}
-	ts.Check(os.Chmod(dst, 0o755))
 }
 
 // cmdJSONEq compares two JSON files by meaning, not by bytes:

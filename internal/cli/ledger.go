@@ -4,13 +4,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/muthur/context-budget/internal/history"
 	"io"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/muthur/context-budget/internal/history"
+	"github.com/muthur/context-budget/internal/hook"
 
 	"github.com/muthur/context-budget/internal/notice"
 	"github.com/muthur/context-budget/internal/operator"
@@ -156,7 +158,7 @@ func runLedgerRecord(args []string, stdin io.Reader, stdout, stderr io.Writer) i
 	if err != nil || p.Subagent || !state.PlainName(p.SessionID) || p.TranscriptPath == "" {
 		return 0
 	}
-	root := sessionRoot(os.Getenv, p.Cwd)
+	root := hook.SessionRoot(os.Getenv, p.Cwd)
 	if root == "" {
 		return 0
 	}

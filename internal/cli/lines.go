@@ -13,6 +13,7 @@ import (
 
 	"github.com/muthur/context-budget/internal/config"
 	"github.com/muthur/context-budget/internal/history"
+	"github.com/muthur/context-budget/internal/hook"
 	"github.com/muthur/context-budget/internal/lines"
 	"github.com/muthur/context-budget/internal/notice"
 	"github.com/muthur/context-budget/internal/prices"
@@ -117,7 +118,7 @@ func runLines(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		path, session = p.TranscriptPath, p.SessionID
 		if root == "" {
-			root = sessionRoot(os.Getenv, p.Cwd)
+			root = hook.SessionRoot(os.Getenv, p.Cwd)
 		}
 	} else if session == "" {
 		session = strings.TrimSuffix(filepath.Base(path), ".jsonl")
@@ -239,7 +240,7 @@ func transcriptInput(s config.Settings, r reading.Reading, table *prices.Table, 
 }
 
 // cachedDecision is the hook's cached decision for the session when it
-// still answers for this reading under the same Key: the hook would apply
+// still answers for this reading: the hook would apply
 // it at its next call.
 func cachedDecision(s config.Settings, path, root, session string, getenv func(string) string, r reading.Reading) (lines.Decision, bool) {
 	if s.Fixed || !state.PlainName(session) {
@@ -247,8 +248,8 @@ func cachedDecision(s config.Settings, path, root, session string, getenv func(s
 	}
 	ls := &lines.Call{Dir: state.Dir(root), ID: session, Root: root, Transcript: path,
 		Settings: s, Getenv: getenv, Reading: r.Tokens, RequestedModel: r.RequestedModel, Version: r.Version}
-	e, ok := lines.Load(lines.FileName(ls.Dir, session))
-	if !ok || !e.Fresh(ls.Key(), r.Tokens) {
+	e, ok := lines.Load(ls.Dir, session)
+	if !ok || !e.Holds(ls) {
 		return lines.Decision{}, false
 	}
 	return e.Decision, true

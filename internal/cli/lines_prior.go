@@ -15,10 +15,15 @@ func keepClimbPrior(h *history.History, root, session, path string) {
 	if root == "" || !state.PlainName(session) {
 		return
 	}
-	e, ok := lines.Load(lines.FileName(state.Dir(root), session))
-	if !ok || e.Transcript != path || e.History.Boundaries != h.Boundaries || e.History.Pace.Prior == nil {
+	dir := state.Dir(root)
+	e, ok := lines.Load(dir, session)
+	if !ok || e.Transcript != path {
 		return
 	}
-	pr := *e.History.Pace.Prior
-	h.Pace.Prior, h.Pace.PriorFrom = &pr, e.History.Pace.PriorFrom
+	saved, ok := lines.SavedHistory(dir, session)
+	if !ok || saved.Boundaries != h.Boundaries || saved.Pace.Prior == nil {
+		return
+	}
+	pr := *saved.Pace.Prior
+	h.Pace.Prior, h.Pace.PriorFrom = &pr, saved.Pace.PriorFrom
 }

@@ -6,10 +6,10 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"github.com/muthur/context-budget/internal/hook"
 	"github.com/muthur/context-budget/internal/operator/gh"
 	"github.com/muthur/context-budget/internal/report"
 
@@ -23,13 +23,15 @@ func TestMain(m *testing.M) {
 		if os.Getenv(testOnlyLongDeadlines) != "" {
 			// A call's decision must not depend on the machine's load
 			// where a test compares it with replay's (drive_test.go).
-			quietBudget, operatorBudget, recordWait, pricingBudget = 60*time.Second, 60*time.Second, 50*time.Second, 55*time.Second
-			totalBudget = quietBudget + operatorBudget
+			hook.TestOnlyLongDeadlines()
 		}
 		programMain()
 	}
 	testscript.Main(isolated{m}, map[string]func(){
-		"context-budget":          programMain,
+		// context-budget answers the hook and the status line and runs
+		// context-budget-cli for the rest, as installed.
+		"context-budget":          func() { os.Exit(hook.Main(os.Args[1:])) },
+		"context-budget-cli":      programMain,
 		"context-budget-operator": operatorMain,
 		// The report's own program, which replay --html runs.
 		"context-budget-report": func() { os.Exit(report.Command(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
@@ -40,7 +42,6 @@ func TestMain(m *testing.M) {
 // hook and the status line included), for the scripts and for the tests
 // that start real hook processes.
 func programMain() {
-	GrowStack()
 	os.Exit(Run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 

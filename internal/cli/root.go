@@ -10,21 +10,6 @@ import (
 // status line, to the project's root.
 const envProjectDir = "CLAUDE_PROJECT_DIR"
 
-// sessionRoot is the project of a hook or status line call:
-// $CLAUDE_PROJECT_DIR, else the first of the payload's folders that is
-// set (project_dir, cwd); "" when none is.
-func sessionRoot(getenv func(string) string, folders ...string) string {
-	if d := getenv(envProjectDir); d != "" {
-		return d
-	}
-	for _, d := range folders {
-		if d != "" {
-			return d
-		}
-	}
-	return ""
-}
-
 // projectRoot is the project a subcommand works on: the --project flag's
 // value when given, else $CLAUDE_PROJECT_DIR (inside a Claude Code
 // session), else the top of the git work tree around the current folder,

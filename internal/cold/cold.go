@@ -118,6 +118,14 @@ func LastResponse(stamp string) (time.Time, bool) {
 	return t, err == nil
 }
 
+// MayBeCold reports whether the response of reading r is old enough at
+// now for the session's cache to have gone cold: older than the shortest
+// lifetime, TTL5m. A response with no timestamp that reads is not.
+func MayBeCold(r reading.Reading, now time.Time) bool {
+	last, ok := LastResponse(r.Time)
+	return ok && now.Sub(last) >= TTL5m
+}
+
 // Look checks the session s at now: whether its cache is cold and, if
 // so, its figures. priced is false when the cache is cold but the session cannot
 // be priced. A response younger than TTL5m ends the check at once: no
@@ -141,8 +149,8 @@ func Look(s *Input, now time.Time) (f Figures, isCold, priced bool) {
 		Version: s.Reading.Version}
 	// The lines the hook holds, decided without saving: a prompt must not
 	// move the cache the PostToolUse notices come from.
-	d, h := lines.Peek(ls)
-	return At(&d, &h, s.Reading, now)
+	e := lines.Peek(ls)
+	return At(&e.Decision, &history.History{First: e.First, TTL1h: e.TTL1h}, s.Reading, now)
 }
 
 // At is the check on figures already at hand: the policy's decision d at

@@ -2,7 +2,6 @@ package lines
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -70,13 +69,14 @@ func BenchmarkRecompute(b *testing.B) {
 		b.Fatal(err)
 	}
 	f.Close()
-	saved, _ := json.Marshal(Entry{Key: "stale", Transcript: path, History: partial})
-	name := FileName(s.Dir, s.ID)
+	stale := Entry{Format: Format, Transcript: path, Decision: Decision{Lines: Fixed(s.Settings)}}
 	runtime.GC()
 	b.ResetTimer()
 	for b.Loop() {
 		b.StopTimer()
-		os.WriteFile(name, saved, 0o644)
+		if err := save(s.Dir, s.ID, &stale, &partial); err != nil {
+			b.Fatal(err)
+		}
 		b.StartTimer()
 		if _, hit, err := DecideCached(s); hit || err != nil {
 			b.Fatal(hit, err)
@@ -108,39 +108,6 @@ func BenchmarkHit(b *testing.B) {
 	for b.Loop() {
 		if _, hit, _ := DecideCached(s); !hit {
 			b.Fatal("miss")
-		}
-	}
-}
-
-// coldCache prices a 1 MB transcript once and returns its cache file.
-func coldCache(b *testing.B) string {
-	path := bigTranscript(b, b.TempDir(), 1<<20)
-	s := benchCall(b, path)
-	if _, _, err := DecideCached(s); err != nil {
-		b.Fatal(err)
-	}
-	return FileName(s.Dir, s.ID)
-}
-
-// BenchmarkColdHeader is what an idle session's status line reads to
-// price the re-write: the cache's S and C header lines (Cold).
-// BenchmarkColdWhole is the same from the whole entry (Load), as it read
-// before the C line. In process the JSON types are warm after the first
-// loop; a fresh process pays for them too (see bench/run's cold row).
-func BenchmarkColdHeader(b *testing.B) {
-	name := coldCache(b)
-	for b.Loop() {
-		if _, _, ok := Cold(name); !ok {
-			b.Fatal("no cold line")
-		}
-	}
-}
-
-func BenchmarkColdWhole(b *testing.B) {
-	name := coldCache(b)
-	for b.Loop() {
-		if _, ok := Load(name); !ok {
-			b.Fatal("no cache")
 		}
 	}
 }

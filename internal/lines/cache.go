@@ -12,37 +12,92 @@ import (
 	"github.com/muthur/context-budget/internal/reading"
 	"github.com/muthur/context-budget/internal/state"
 	"github.com/muthur/context-budget/internal/window"
+	"github.com/muthur/context-budget/ledger"
 )
 
 // Regrowth is the growth of the reading after which the lines are
 // recomputed.
 const Regrowth = 10_000
 
-// PassSlice bounds the transcript bytes one call's history pass reads. A
-// slice must finish well inside the hook's pricing budget (under a
-// second, hook_deadline.go): a call that runs out of it answers with the
-// fixed lines and exits, and its slice is lost. 64 MB took ~0.8 s here on
-// a 100 MB transcript, too close; 16 MB takes a fifth of that, and a 1 GB
-// transcript catches up in 64 calls instead of one call of seconds.
+// PassSlice bounds the transcript bytes one recompute's history pass
+// reads, so that a recompute finishes well inside the hook's pricing
+// budget: a pass that starts far behind (the first priced call on a 1 GB
+// transcript, a lost cache) catches up over several calls.
 const PassSlice = 16 << 20
 
 // passSlice is PassSlice, smaller in tests.
 var passSlice int64 = PassSlice
 
-// version changes the Key when the cache's meaning changes between builds.
-const version = "3"
+// Format is the line cache's format. An entry of another format is a
+// miss, and the next recompute replaces it.
+const Format = 4
 
-// Entry is what a session's .line file holds.
+// Entry is what a session's line cache holds (<state>/<session>.line):
+// one JSON object, written whole by the recompute. The history the
+// decision was made from is kept beside it (<session>.history), read only
+// by the next recompute.
 type Entry struct {
-	Key      string   `json:"key"`
-	Reading  int64    `json:"reading"`
+	Format int `json:"format"`
+	// Settings are the settings the decision was made under, Deps what
+	// else it depends on besides the reading.
+	Settings config.Settings `json:"settings"`
+	Deps     Deps            `json:"deps"`
+	// Reading is the reading the decision was made at; Version the Claude
+	// Code version of its record; Transcript the transcript it read.
+	Reading    int64  `json:"reading"`
+	Version    string `json:"version,omitempty"`
+	Transcript string `json:"transcript"`
+	// Partial says the history's pass has not caught up with the
+	// transcript: the decision is provisional and the next call resumes
+	// the pass.
+	Partial  bool     `json:"partial,omitempty"`
 	Decision Decision `json:"decision"`
-	// Transcript is the path History was read from.
-	Transcript string          `json:"transcript"`
-	History    history.History `json:"history"`
-	// Partial says the pass has not caught up with the transcript: the
-	// Decision is provisional and the next call resumes the pass.
-	Partial bool `json:"partial,omitempty"`
+	// First and TTL1h are what an idle session's cold mark needs of the
+	// history: the first response's figures and whether the session
+	// writes to the 1-hour cache.
+	First *history.Response `json:"first,omitempty"`
+	TTL1h bool              `json:"ttl_1h,omitempty"`
+}
+
+// Deps names what a decision depends on besides the reading and the
+// transcript: the variables it read, and the files whose size and time
+// (or, for Present, whose existence) it saw. The recompute records them;
+// a hook call checks them without knowing what they are, so the program
+// Claude Code runs on every tool call reads no settings or price file.
+type Deps struct {
+	Env     map[string]string `json:"env,omitempty"`
+	Files   map[string]string `json:"files,omitempty"`
+	Present map[string]bool   `json:"present,omitempty"`
+}
+
+// Stamp is a file's size and modification time as Deps records them, ""
+// when it cannot be stat'ed.
+func Stamp(name string) string {
+	fi, err := os.Stat(name)
+	if err != nil {
+		return ""
+	}
+	return strconv.FormatInt(fi.Size(), 10) + " " + strconv.FormatInt(fi.ModTime().UnixNano(), 10)
+}
+
+// Hold reports whether every dependency still reads as recorded.
+func (d *Deps) Hold(getenv func(string) string) bool {
+	for k, v := range d.Env {
+		if getenv(k) != v {
+			return false
+		}
+	}
+	for name, s := range d.Files {
+		if Stamp(name) != s {
+			return false
+		}
+	}
+	for name, p := range d.Present {
+		if _, err := os.Stat(name); (err == nil) != p {
+			return false
+		}
+	}
+	return true
 }
 
 // Call is one call's view of a session: a hook call's, the status
@@ -60,16 +115,13 @@ type Call struct {
 	RequestedModel string
 	// Version is the Claude Code version of the reading's record.
 	Version string
+	// Table is the price table to price with; nil is the embedded one.
+	Table *prices.Table
 	// NoSave makes DecideCached write nothing: a caller other than the
 	// PostToolUse hook (the cold check on a prompt) reads the lines the
 	// hook holds and must not move the cache they come from, or the
 	// hook's next notice would depend on when the user typed.
 	NoSave bool
-	// Window is the window the status line recorded for the session
-	// (window.FileName), when WindowKnown: a caller that has just read or
-	// written that file passes its value on instead of a second read.
-	Window      int64
-	WindowKnown bool
 }
 
 // FileName is the cache file of a session.
@@ -77,104 +129,70 @@ func FileName(dir, id string) string {
 	return filepath.Join(dir, id+state.LineSuffix)
 }
 
-// Key names everything a Decision depends on besides the reading and the
-// transcript, cheaply: it is computed on every hook call.
-func (call *Call) Key() string {
-	// strconv, not fmt: the same text, without fmt's reflection on every
-	// hook call.
-	st := call.Settings
-	b := make([]byte, 0, 512)
-	num := func(n int64) { b = append(strconv.AppendInt(b, n, 10), ' ') }
-	b = append(b, "v"+version+"|caps "...)
-	num(config.WarnCap)
-	b = strconv.AppendInt(b, config.PauseCap, 10)
-	b = append(b, "|env "...)
-	num(st.Warn)
-	b = strconv.AppendInt(b, st.Pause, 10)
-	b = append(b, "|usd "...)
-	b = append(strconv.AppendFloat(b, st.WarnSaving, 'g', -1, 64), ' ')
-	b = strconv.AppendFloat(b, st.PauseSaving, 'g', -1, 64)
-	b = append(b, "|fixed "...)
-	b = strconv.AppendBool(b, st.Fixed)
-	b = append(b, "|window "...)
-	b = strconv.AppendInt(b, st.Window, 10)
-	b = append(b, "|rate "+st.Rate+"|compact "...)
-	b = append(strconv.AppendQuote(b, call.Getenv(window.EnvPctOverride)), ' ')
-	b = strconv.AppendQuote(b, call.Getenv(window.EnvCompactLimit))
-	b = append(b, "|cc "+call.Version+"|as_of "+prices.EmbeddedAsOf()+"|"...)
+// historyFile is the file the recompute keeps the session's history in.
+func historyFile(dir, id string) string {
+	return filepath.Join(dir, id+state.HistorySuffix)
+}
+
+// envDeps are the variables a decision reads besides those of its
+// Settings.
+var envDeps = []string{window.EnvPctOverride, window.EnvCompactLimit, "HOME", "XDG_CONFIG_HOME"}
+
+// deps records what a decision made now for call depends on.
+func (call *Call) deps() Deps {
+	d := Deps{Env: map[string]string{}, Files: map[string]string{}, Present: map[string]bool{}}
+	for _, k := range envDeps {
+		d.Env[k] = call.Getenv(k)
+	}
 	for _, name := range prices.OverrideFiles(call.Root, call.Getenv) {
-		if fi, err := os.Stat(name); err == nil {
-			b = append(b, name+" "...)
-			num(fi.Size())
-			b = append(strconv.AppendInt(b, fi.ModTime().UnixNano(), 10), '|')
+		d.Files[name] = Stamp(name)
+	}
+	d.Files[window.FileName(call.Dir, call.ID)] = Stamp(window.FileName(call.Dir, call.ID))
+	if call.Root != "" {
+		// The successor's reorientation comes from the ledger: a row
+		// added, replaced or removed changes its folder's time.
+		dir := ledger.Dir(call.Root)
+		d.Files[dir] = Stamp(dir)
+		if months, err := os.ReadDir(dir); err == nil && len(months) > 0 {
+			newest := filepath.Join(dir, months[len(months)-1].Name())
+			d.Files[newest] = Stamp(newest)
+		}
+		if state.PlainName(call.ID) {
+			own := filepath.Join(state.Dir(call.Root), call.ID+state.OrientationSuffix)
+			_, err := os.Stat(own)
+			d.Present[own] = err == nil
 		}
 	}
-	b = append(b, "statusline "...)
-	b = append(strconv.AppendInt(b, call.statusline(), 10), '|')
-	b = append(b, "reorient "+ReorientStamp(call.Root, call.ID, call.Transcript)+"|transcript "+call.Transcript...)
-	return string(b)
+	return d
 }
 
-func (call *Call) statusline() int64 {
-	if call.WindowKnown {
-		return call.Window
-	}
-	return window.ReadFile(window.FileName(call.Dir, call.ID))
-}
-
-// Load reads a cache file; ok is false when it is missing or unreadable.
-func Load(name string) (e Entry, ok bool) {
-	c, ok := load(name)
-	if !ok || !c.history(&e.History) {
+// Load reads a session's cache file; ok is false when it is missing,
+// unreadable or of another format.
+func Load(dir, id string) (e Entry, ok bool) {
+	data, err := reading.ReadFile(FileName(dir, id), reading.MaxCacheFile)
+	if err != nil || json.Unmarshal(data, &e) != nil || e.Format != Format {
 		return Entry{}, false
 	}
-	e.Key, e.Reading, e.Decision, e.Transcript, e.Partial = c.Key, c.Reading, c.Decision, c.Transcript, c.Partial
+	// The cache is a file like any other: lines no computation gives (a
+	// line at or under zero would pause every call) are a miss.
+	if ls := e.Decision.Lines; ls.Warn.Tokens <= 0 || ls.Pause.Tokens <= 0 {
+		return Entry{}, false
+	}
 	return e, true
 }
 
-// cached is an Entry with its History left undecoded: a hit, most calls,
-// does not need it, and a fresh process pays for every type it decodes.
-type cached struct {
-	Key        string          `json:"key"`
-	Reading    int64           `json:"reading"`
-	Decision   Decision        `json:"decision"`
-	Transcript string          `json:"transcript"`
-	History    json.RawMessage `json:"history"`
-	Partial    bool            `json:"partial,omitempty"`
-	// headless: the file lacks some header line (an older build wrote it).
-	headless bool
+// Made reports whether e was made for call's session as it stands now,
+// whatever the reading: same transcript, Claude Code version and
+// settings, every dependency unchanged. The status line shows such an entry's lines.
+func (e *Entry) Made(call *Call) bool {
+	return e.Transcript == call.Transcript && e.Version == call.Version && e.Settings == call.Settings &&
+		e.Deps.Hold(call.Getenv)
 }
 
-// load reads a cache file: its header line (see Hit), then the entry.
-func load(name string) (c cached, ok bool) {
-	data, err := reading.ReadFile(name, reading.MaxCacheFile)
-	if err != nil {
-		return cached{}, false
-	}
-	_, js, whole := entryJSON(data)
-	if json.Unmarshal(js, &c) != nil {
-		return cached{}, false
-	}
-	c.headless = !whole
-	// The cache is a file like any other: lines no computation gives (a
-	// line at or under zero would pause every call) are a miss.
-	if ls := c.Decision.Lines.Tokens(); ls.Warn <= 0 || ls.Pause <= 0 {
-		return cached{}, false
-	}
-	return c, true
-}
-
-// history decodes the History into h; false when it does not decode.
-func (c *cached) history(h *history.History) bool {
-	if len(c.History) == 0 {
-		return true
-	}
-	return json.Unmarshal(c.History, h) == nil
-}
-
-// Fresh reports whether e still answers for a reading under key.
-func (e *Entry) Fresh(key string, reading int64) bool {
-	return !e.Partial && e.Key == key && Fresh(e.Reading, reading)
+// Holds reports whether e still answers for call: made for it (Made),
+// complete, and still fresh at its reading (Fresh).
+func (e *Entry) Holds(call *Call) bool {
+	return !e.Partial && Fresh(e.Reading, call.Reading) && e.Made(call)
 }
 
 // Fresh reports whether lines computed at reading at still hold at
@@ -185,116 +203,103 @@ func Fresh(at, now int64) bool {
 	return now >= at && now < at+Regrowth && !(now > window.Standard && at <= window.Standard)
 }
 
-// DecideCached returns the session's Decision: the cached one when fresh, else a
-// new one, saved; while the history's pass is catching up (see Bounded
-// passes) a provisional one. A price override that does not parse is ignored (the
-// hook must not fail; `lines` reports it). hit reports a cache hit. The
+// DecideCached returns the session's Decision: the cached one when it
+// holds, else a new one, saved; while the history's pass is catching up
+// (see Bounded passes) a provisional one. hit reports a cache hit. The
 // error is only the save's: the Decision is good either way.
 func DecideCached(call *Call) (d Decision, hit bool, err error) {
 	e, hit, err := call.decide()
 	return e.Decision, hit, err
 }
 
-// Peek is DecideCached without saving (NoSave), and with the history the
-// decision came from: what the cold check on a prompt prices with.
-func Peek(call *Call) (Decision, history.History) {
+// Peek is DecideCached without saving (NoSave), also returning the
+// entry: what the cold check on a prompt prices with.
+func Peek(call *Call) Entry {
 	ps := *call
 	ps.NoSave = true
-	if c, ok := load(FileName(call.Dir, call.ID)); ok && c.hit(ps.Key(), call.Reading) {
-		var h history.History
-		c.history(&h)
-		return c.Decision, h
-	}
 	e, _, _ := ps.decide()
-	return e.Decision, e.History
+	return e
 }
 
-// hit reports whether the cached entry answers for a reading under key.
-func (c *cached) hit(key string, reading int64) bool {
-	return !c.Partial && c.Key == key && Fresh(c.Reading, reading)
-}
-
-// decide is DecideCached, returning the whole entry; on a hit only its Decision
-// is filled (the history stays undecoded, as the hot path wants).
+// decide is DecideCached, returning the whole entry.
 func (call *Call) decide() (Entry, bool, error) {
-	name := FileName(call.Dir, call.ID)
-	key := call.Key()
-	c, ok := load(name)
-	if ok && c.hit(key, call.Reading) {
-		if c.headless && !call.NoSave {
-			// Written by an older build: write the header once, so that
-			// the next calls are answered by Hit and the status line. The
-			// cold line needs the history; one that does not decode
-			// writes none of it, as Load, failing, gives the cold mark
-			// none.
-			e := Entry{Key: c.Key, Reading: c.Reading, Decision: c.Decision}
-			var h history.History
-			if c.history(&h) {
-				e.History = h
-			}
-			if data, err := reading.ReadFile(name, reading.MaxCacheFile); err == nil {
-				_, js, _ := entryJSON(data)
-				state.WriteFile(name, append(headers(&e), js...))
-			}
-		}
-		return Entry{Decision: c.Decision}, true, nil
+	old, ok := Load(call.Dir, call.ID)
+	if ok && old.Holds(call) {
+		return old, true, nil
 	}
-	e := Entry{Transcript: call.Transcript}
-	// known is the previous decision when it was complete and made under
-	// this key: what the lines stay at while a pass catches up.
+	e := Entry{Format: Format, Settings: call.Settings, Deps: call.deps(), Reading: call.Reading, Version: call.Version, Transcript: call.Transcript}
+	// known is the previous decision when it was complete and made for
+	// the session as it stands: what the lines stay at while a pass
+	// catches up.
 	var known *Decision
-	if ok && c.Transcript == call.Transcript && c.history(&e.History) {
-		if !c.Partial && c.Key == key {
-			known = &c.Decision
+	var h history.History
+	if ok && old.Transcript == call.Transcript && loadHistory(call.Dir, call.ID, &h) {
+		if !old.Partial && old.Made(call) {
+			known = &old.Decision
 		}
-	} else {
-		e.History = history.History{}
 	}
-	caughtUp, err := e.History.UpdateSome(call.Transcript, passSlice)
+	caughtUp, err := h.UpdateSome(call.Transcript, passSlice)
 	if err != nil {
 		// Without a history the decision falls back to the caps; the next
 		// call starts the pass over.
-		e.History, caughtUp = history.History{}, true
+		h, caughtUp = history.History{}, true
 	}
-	e.Key, e.Reading, e.Partial = key, call.Reading, !caughtUp
-	if e.Partial && known != nil {
+	e.Partial = !caughtUp
+	e.First, e.TTL1h = h.First, h.TTL1h
+	switch {
+	case e.Partial && known != nil:
 		e.Decision = *known
-		return e, false, call.save(&e, name)
-	}
-	h := &e.History
-	if e.Partial {
+	case e.Partial:
 		// Only the window's evidence so far: no pricing from a history
 		// whose latest response is not the session's.
-		h = &history.History{Peak: h.Peak, Window1M: h.Window1M, AutoCompactAt: h.AutoCompactAt}
+		e.Decision = call.decideWith(&history.History{Peak: h.Peak, Window1M: h.Window1M, AutoCompactAt: h.AutoCompactAt})
+	default:
+		e.Decision = call.decideWith(&h)
 	}
-	table := prices.ForProject(call.Root, call.Getenv)
-	e.Decision = Decide(Input{
+	if call.NoSave {
+		return e, false, nil
+	}
+	return e, false, save(call.Dir, call.ID, &e, &h)
+}
+
+// decideWith applies the rule for call with the history h.
+func (call *Call) decideWith(h *history.History) Decision {
+	table := call.Table
+	if table == nil {
+		table, _ = prices.Embedded()
+	}
+	return Decide(Input{
 		Settings: call.Settings, Table: table, History: h,
 		Reading: call.Reading, RequestedModel: call.RequestedModel,
 		Root: call.Root, SessionID: call.ID, TranscriptPath: call.Transcript,
-		StatuslineWindow: call.statusline(), Getenv: call.Getenv, Version: call.Version,
+		StatuslineWindow: window.ReadFile(window.FileName(call.Dir, call.ID)), Getenv: call.Getenv, Version: call.Version,
 	})
-	return e, false, call.save(&e, name)
 }
 
-// save writes the entry to the session's cache file, unless NoSave.
-func (call *Call) save(e *Entry, name string) error {
-	if call.NoSave {
-		return nil
-	}
-	return e.save(call.Dir, name)
+// SavedHistory is the history the session's last recompute saved.
+func SavedHistory(dir, id string) (history.History, bool) {
+	var h history.History
+	ok := loadHistory(dir, id, &h)
+	return h, ok
 }
 
-// save writes the entry to the cache file name in the state folder dir.
-func (e *Entry) save(dir, name string) error {
-	data, _ := json.Marshal(e)
+// loadHistory reads the session's saved history into h.
+func loadHistory(dir, id string, h *history.History) bool {
+	data, err := reading.ReadFile(historyFile(dir, id), reading.MaxCacheFile)
+	return err == nil && json.Unmarshal(data, h) == nil
+}
+
+// save writes the history, then the entry that was decided from it: a
+// call that stops between the two leaves an entry that a later recompute
+// replaces, resuming from the history's offset.
+func save(dir, id string, e *Entry, h *history.History) error {
 	if err := state.Ensure(dir); err != nil {
 		return err
 	}
-	// A provisional entry has no header: Hit must not answer from it.
-	var head []byte
-	if !e.Partial {
-		head = headers(e)
+	hd, _ := json.Marshal(h)
+	if err := state.WriteFile(historyFile(dir, id), append(hd, '\n')); err != nil {
+		return err
 	}
-	return state.WriteFile(name, append(append(head, data...), '\n'))
+	ed, _ := json.Marshal(e)
+	return state.WriteFile(FileName(dir, id), append(ed, '\n'))
 }

@@ -64,15 +64,3 @@ func sessionOf(session, transcriptPath string) string {
 	}
 	return strings.TrimSuffix(filepath.Base(transcriptPath), ".jsonl")
 }
-
-// ReorientStamp is a cheap fingerprint of what Reorient reads: the
-// ledger folder's and its newest month's modification times, and whether
-// the session's orientation is measured. The line cache recomputes when it
-// changes. It runs on every hook call, so it reads two directory entries
-// and stats one file.
-func ReorientStamp(root, session, transcriptPath string) string {
-	if root == "" {
-		return string(SourceEstimate)
-	}
-	return orientation.Stamp(root, sessionOf(session, transcriptPath))
-}

@@ -11,13 +11,14 @@ import (
 
 // TestReorientFromTheLedger: with a root whose ledger holds measured
 // relayed sessions, the reorientation is their mean, named so, and the
-// priced lines move with it; the stamp the line cache keys on changes
-// when a row is written.
+// priced lines move with it; the line cache's dependencies no longer
+// hold once a row is written.
 func TestReorientFromTheLedger(t *testing.T) {
 	root := t.TempDir()
 	transcript := filepath.Join(root, "s.jsonl")
 	os.WriteFile(transcript, nil, 0o644)
-	before := ReorientStamp(root, "s", transcript)
+	call := Call{Dir: t.TempDir(), ID: "s", Root: root, Transcript: transcript, Getenv: func(string) string { return "" }}
+	deps := call.deps()
 
 	in := Input{Settings: settings(t, nil), Table: table(t), History: climbHistory("claude-opus-4-6", 210_000), Reading: 210_000,
 		Root: root, SessionID: "s", TranscriptPath: transcript}
@@ -32,8 +33,8 @@ func TestReorientFromTheLedger(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if after := ReorientStamp(root, "s", transcript); after == before {
-		t.Error("the stamp did not change when rows were written")
+	if deps.Hold(call.Getenv) {
+		t.Error("the cache's dependencies still hold after rows were written")
 	}
 	d := Decide(in)
 	want := Reorientation{Tokens: 50_000, CostUSD: 0.30, Source: SourceLedgerRelayed, Count: 2, Words: "the mean of 2 relayed sessions in the ledger"}

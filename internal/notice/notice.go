@@ -159,3 +159,12 @@ func Text(f Facts) string {
 	}
 	return b.String()
 }
+
+// RelayWords says what relaying now does over the next 100k tokens:
+// "saves $0.12" or "costs $2.76".
+func RelayWords(m *lines.Money) string {
+	if m.SavingUSD >= 0 {
+		return "saves " + USD(m.SavingUSD)
+	}
+	return "costs " + USD(-m.SavingUSD)
+}

@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/muthur/context-budget/internal/prices"
@@ -326,29 +325,4 @@ func listLedger(dir string) (files []string, key string, recent bool, err error)
 		}
 	}
 	return files, strconv.FormatUint(h.Sum64(), 16), recent, nil
-}
-
-// Stamp is a cheap fingerprint of what Successor reads, for a cache of
-// its callers: the ledger folder's modification time and its newest month
-// folder's name and time (a stop writes there), and whether the session's
-// own orientation is measured. A row pulled into an older month is not
-// seen until the caller recomputes for another reason.
-func Stamp(root, session string) string {
-	var b strings.Builder
-	dir := ledger.Dir(root)
-	if info, err := os.Stat(dir); err == nil {
-		b.WriteString(strconv.FormatInt(info.ModTime().UnixNano(), 36))
-		if months, err := os.ReadDir(dir); err == nil && len(months) > 0 {
-			newest := months[len(months)-1]
-			if mi, err := newest.Info(); err == nil {
-				b.WriteString(" " + newest.Name() + " " + strconv.FormatInt(mi.ModTime().UnixNano(), 36))
-			}
-		}
-	}
-	if state.PlainName(session) {
-		if _, err := os.Stat(filepath.Join(state.Dir(root), session+state.OrientationSuffix)); err == nil {
-			b.WriteString(" own")
-		}
-	}
-	return b.String()
 }

@@ -20,6 +20,9 @@ const (
 	LockSuffix = ".lock"
 	// LineSuffix: the line cache (package lines).
 	LineSuffix = ".line"
+	// HistorySuffix: the history the line cache's decision was made
+	// from, resumed by the next recompute.
+	HistorySuffix = ".history"
 	// WindowSuffix: the window the status line recorded (package window).
 	WindowSuffix = ".window"
 	// OperatorSuffix: the operator the hook resolved (package operator).
@@ -66,7 +69,8 @@ func Files() []File {
 		{Gitignore, "state", "keeps the folder out of git status"},
 		{s, "climb", "the once-per-climb record: the level announced in this climb and the lines it fired at"},
 		{s + LockSuffix, "climb", "the record's lock"},
-		{s + LineSuffix, "lines", "the line cache: the decision, its header lines and the history's offset"},
+		{s + LineSuffix, "lines", "the line cache: the decision and what it depends on"},
+		{s + HistorySuffix, "lines", "the history the decision was made from, resumed by the next recompute"},
 		{s + WindowSuffix, "window", "the context window the status line was given"},
 		{s + OperatorSuffix, "operator", "the GitHub login the hook resolved"},
 		{s + OperatorSuffix + LockSuffix, "operator", "its lock, held while the look-up runs"},

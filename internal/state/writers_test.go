@@ -76,7 +76,7 @@ func TestWritersWriteListedFiles(t *testing.T) {
 	}
 	const s = state.SessionID
 	var want []string
-	for _, kind := range []string{state.Gitignore, s, s + state.LockSuffix, s + state.LineSuffix,
+	for _, kind := range []string{state.Gitignore, s, s + state.LockSuffix, s + state.LineSuffix, s + state.HistorySuffix,
 		s + state.FuseSuffix, s + state.FuseSuffix + state.LockSuffix, s + state.CallsSuffix,
 		s + "-" + state.AgentID + state.CallsSuffix, s + state.ColdSuffix} {
 		want = append(want, named(t, kind))

@@ -1,4 +1,4 @@
-package cli
+package hook
 
 import (
 	"os"
@@ -25,7 +25,7 @@ func FuzzSkillPrefix(f *testing.F) {
 		if err := os.WriteFile(filepath.Join(root, ".claude-plugin", "plugin.json"), manifest, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		got := skillPrefix(func(k string) string {
+		got := SkillPrefix(func(k string) string {
 			if k == "CLAUDE_PLUGIN_ROOT" {
 				return root
 			}
@@ -59,7 +59,7 @@ func TestSkillPrefix(t *testing.T) {
 			return ""
 		}
 	}
-	if got := skillPrefix(env("")); got != "" {
+	if got := SkillPrefix(env("")); got != "" {
 		t.Errorf("from the settings: %q, want none", got)
 	}
 	for manifest, want := range map[string]string{
@@ -70,7 +70,7 @@ func TestSkillPrefix(t *testing.T) {
 		`[`:                                           "",
 	} {
 		os.WriteFile(filepath.Join(root, ".claude-plugin", "plugin.json"), []byte(manifest), 0o644)
-		if got := skillPrefix(env(root)); got != want {
+		if got := SkillPrefix(env(root)); got != want {
 			t.Errorf("manifest %s: %q, want %q", manifest, got, want)
 		}
 	}

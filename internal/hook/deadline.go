@@ -1,4 +1,4 @@
-package cli
+package hook
 
 import (
 	"io"
@@ -18,7 +18,7 @@ import (
 // recorded level is never left unsent by the deadline, and a level not
 // recorded is never sent (record before sending, design §5). They are
 // variables only so that a test driving the real program over hundreds of
-// sessions on a loaded machine can lengthen them (main_test.go).
+// sessions on a loaded machine can lengthen them (TestOnlyLongDeadlines).
 var (
 	quietBudget    = time.Second
 	operatorBudget = 1500 * time.Millisecond
@@ -41,9 +41,9 @@ const (
 	answered
 )
 
-// hookGuard keeps the deadline of one hook call. Its timers run beside
+// guard keeps the deadline of one hook call. Its timers run beside
 // the call; a blocked read cannot hold them up.
-type hookGuard struct {
+type guard struct {
 	start time.Time
 	out   io.Writer
 	// exit ends the process; nil when the hook runs inside another
@@ -57,13 +57,13 @@ type hookGuard struct {
 	timers   []*time.Timer
 }
 
-// newHookGuard starts the guard of a call, before its payload is read:
+// newGuard starts the guard of a call, before its payload is read:
 // a payload that has not come by totalBudget (stdin left open) is
 // silence. When the hook is the process (its output is the process's
 // stdout) a deadline ends the process; otherwise the call goes silent but
 // runs on.
-func newHookGuard(stdout io.Writer) *hookGuard {
-	g := &hookGuard{start: time.Now(), out: stdout}
+func newGuard(stdout io.Writer) *guard {
+	g := &guard{start: time.Now(), out: stdout}
 	if f, ok := stdout.(*os.File); ok && f == os.Stdout {
 		g.exit = os.Exit
 	}
@@ -74,7 +74,7 @@ func newHookGuard(stdout io.Writer) *hookGuard {
 // begin starts the call's budget once its payload is in: Claude Code
 // writes it at once, and parallel calls may be started before any of
 // them gets it.
-func (g *hookGuard) begin() {
+func (g *guard) begin() {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.timers[0].Stop()
@@ -85,13 +85,13 @@ func (g *hookGuard) begin() {
 }
 
 // stop ends the guard when the call returns on its own.
-func (g *hookGuard) stop() {
+func (g *guard) stop() {
 	for _, t := range g.timers {
 		t.Stop()
 	}
 }
 
-func (g *hookGuard) quietDeadline() {
+func (g *guard) quietDeadline() {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.phase != deciding {
@@ -103,7 +103,7 @@ func (g *hookGuard) quietDeadline() {
 	}
 }
 
-func (g *hookGuard) totalDeadline() {
+func (g *guard) totalDeadline() {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.phase == recorded && g.fallback != "" {
@@ -120,14 +120,14 @@ func (g *hookGuard) totalDeadline() {
 
 // pricingDeadline is when priced lines must be ready, leaving the rest of
 // the quiet budget to record.
-func (g *hookGuard) pricingDeadline() time.Time { return g.start.Add(pricingBudget) }
+func (g *guard) pricingDeadline() time.Time { return g.start.Add(pricingBudget) }
 
 // recordDeadline is when the wait for the session's lock must end.
-func (g *hookGuard) recordDeadline() time.Time { return g.start.Add(quietBudget) }
+func (g *guard) recordDeadline() time.Time { return g.start.Add(quietBudget) }
 
 // operatorDeadline is when the operator look-up must end: its bound from
 // now, and in time to answer before the total deadline.
-func (g *hookGuard) operatorDeadline() time.Time {
+func (g *guard) operatorDeadline() time.Time {
 	d := time.Now().Add(operatorBudget)
 	if last := g.start.Add(totalBudget - 50*time.Millisecond); d.After(last) {
 		d = last
@@ -137,7 +137,7 @@ func (g *hookGuard) operatorDeadline() time.Time {
 
 // beginRecord is asked under the session's lock before a level is
 // recorded: false past the quiet deadline, when the call has gone silent.
-func (g *hookGuard) beginRecord() bool {
+func (g *guard) beginRecord() bool {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.phase != deciding || time.Since(g.start) >= quietBudget {
@@ -149,7 +149,7 @@ func (g *hookGuard) beginRecord() bool {
 
 // recordedWith notes that the level is on disk, and the notice to send if
 // the operator does not come in time.
-func (g *hookGuard) recordedWith(fallback string) {
+func (g *guard) recordedWith(fallback string) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.phase == recording {
@@ -159,7 +159,7 @@ func (g *hookGuard) recordedWith(fallback string) {
 
 // answer writes the call's output unless the deadline answered first; it
 // reports whether it wrote.
-func (g *hookGuard) answer(out []byte) bool {
+func (g *guard) answer(out []byte) bool {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.phase == answered {
@@ -174,6 +174,14 @@ func (g *hookGuard) answer(out []byte) bool {
 
 // testOnlyNoDeadline is a guard whose deadlines never come, for tests
 // that compare decisions, not timings, on a loaded machine.
-func testOnlyNoDeadline() *hookGuard {
-	return &hookGuard{start: time.Now().Add(24 * time.Hour), out: io.Discard}
+func testOnlyNoDeadline() *guard {
+	return &guard{start: time.Now().Add(24 * time.Hour), out: io.Discard}
+}
+
+// TestOnlyLongDeadlines gives every deadline of a call a minute, for
+// tests that drive the real program over many sessions on a loaded
+// machine and compare its decisions, not its timings.
+func TestOnlyLongDeadlines() {
+	quietBudget, operatorBudget, recordWait, pricingBudget = 60*time.Second, 60*time.Second, 50*time.Second, 55*time.Second
+	totalBudget = quietBudget + operatorBudget
 }

@@ -1,4 +1,4 @@
-package cli
+package hook
 
 import (
 	"os"
@@ -12,18 +12,18 @@ import (
 func TestRecordWindow(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "tmp", "context-budget")
 	name := filepath.Join(dir, "s1.window")
-	recordWindow(dir, "s1", 200000)
+	RecordWindow(dir, "s1", 200000)
 	if data, err := os.ReadFile(name); err != nil || string(data) != "200000\n" {
 		t.Fatalf("window file = %q, %v; want 200000", data, err)
 	}
 	old := time.Now().Add(-time.Hour).Truncate(time.Second)
 	os.Chtimes(name, old, old)
-	recordWindow(dir, "s1", 200000)
+	RecordWindow(dir, "s1", 200000)
 	if fi, err := os.Stat(name); err != nil || !fi.ModTime().Equal(old) {
 		t.Errorf("unchanged size rewrote the file (mtime %v, want %v)", fi.ModTime(), old)
 	}
-	if got := recordWindow(dir, "s1", 1000000); got != 1000000 {
-		t.Errorf("recordWindow after a change = %d, want 1000000", got)
+	if got := RecordWindow(dir, "s1", 1000000); got != 1000000 {
+		t.Errorf("RecordWindow after a change = %d, want 1000000", got)
 	}
 	if data, _ := os.ReadFile(name); string(data) != "1000000\n" {
 		t.Errorf("after a change the window file = %q, want 1000000", data)
@@ -38,8 +38,8 @@ func TestRecordWindow(t *testing.T) {
 	if err := os.Mkdir(name, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if got := recordWindow(dir, "s1", 500000); got != 0 {
-		t.Errorf("recordWindow with the write refused = %d, want the old value, 0", got)
+	if got := RecordWindow(dir, "s1", 500000); got != 0 {
+		t.Errorf("RecordWindow with the write refused = %d, want the old value, 0", got)
 	}
 }
 
@@ -48,29 +48,29 @@ func TestRecordWindow(t *testing.T) {
 func TestParseStatusPayload(t *testing.T) {
 	tests := []struct {
 		in   string
-		want statusPayload
+		want StatusPayload
 		ok   bool
 	}{
 		{`{"session_id":"a","transcript_path":"/t.jsonl","cwd":"/c","workspace":{"current_dir":"/c","project_dir":"/p"},"context_window":{"context_window_size":200000}}`,
-			statusPayload{SessionID: "a", TranscriptPath: "/t.jsonl", Cwd: "/c", ProjectDir: "/p", WindowSize: 200000}, true},
+			StatusPayload{SessionID: "a", TranscriptPath: "/t.jsonl", Cwd: "/c", ProjectDir: "/p", WindowSize: 200000}, true},
 		{`{"session_id":1,"transcript_path":"/t.jsonl","workspace":{"current_dir":"/w"},"context_window":{"context_window_size":"x"}}`,
-			statusPayload{TranscriptPath: "/t.jsonl", Cwd: "/w"}, true},
-		{`{"context_window":{"context_window_size":-5}}`, statusPayload{}, true},
+			StatusPayload{TranscriptPath: "/t.jsonl", Cwd: "/w"}, true},
+		{`{"context_window":{"context_window_size":-5}}`, StatusPayload{}, true},
 		{`{"context_window":{"current_usage":{"input_tokens":5,"output_tokens":7,"cache_creation_input_tokens":10,"cache_read_input_tokens":100}}}`,
-			statusPayload{Usage: 115, HasUsage: true}, true},
-		{`{"context_window":{"current_usage":{"input_tokens":-5,"cache_read_input_tokens":100}}}`, statusPayload{}, true},
-		{`{"context_window":{"current_usage":{"input_tokens":1.5}}}`, statusPayload{}, true},
-		{`{"context_window":{"current_usage":{"input_tokens":9223372036854775807,"cache_read_input_tokens":9223372036854775807}}}`, statusPayload{}, true},
-		{`{"context_window":{"current_usage":{"output_tokens":3}}}`, statusPayload{}, true},
-		{`{"context_window":{"current_usage":null}}`, statusPayload{}, true},
-		{`[1,2]`, statusPayload{}, false},
-		{`null`, statusPayload{}, false},
-		{``, statusPayload{}, false},
+			StatusPayload{Usage: 115, HasUsage: true}, true},
+		{`{"context_window":{"current_usage":{"input_tokens":-5,"cache_read_input_tokens":100}}}`, StatusPayload{}, true},
+		{`{"context_window":{"current_usage":{"input_tokens":1.5}}}`, StatusPayload{}, true},
+		{`{"context_window":{"current_usage":{"input_tokens":9223372036854775807,"cache_read_input_tokens":9223372036854775807}}}`, StatusPayload{}, true},
+		{`{"context_window":{"current_usage":{"output_tokens":3}}}`, StatusPayload{}, true},
+		{`{"context_window":{"current_usage":null}}`, StatusPayload{}, true},
+		{`[1,2]`, StatusPayload{}, false},
+		{`null`, StatusPayload{}, false},
+		{``, StatusPayload{}, false},
 	}
 	for _, tt := range tests {
-		got, ok := parseStatusPayload([]byte(tt.in))
+		got, ok := ParseStatusPayload([]byte(tt.in))
 		if got != tt.want || ok != tt.ok {
-			t.Errorf("parseStatusPayload(%s) = %+v, %v; want %+v, %v", tt.in, got, ok, tt.want, tt.ok)
+			t.Errorf("ParseStatusPayload(%s) = %+v, %v; want %+v, %v", tt.in, got, ok, tt.want, tt.ok)
 		}
 	}
 }
@@ -82,12 +82,12 @@ func FuzzStatusline(f *testing.F) {
 	f.Add([]byte(`{"workspace":{"project_dir":1}}`))
 	f.Add([]byte("garbage"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		p, ok := parseStatusPayload(data)
+		p, ok := ParseStatusPayload(data)
 		if !ok {
 			return
 		}
 		p.ProjectDir, p.Cwd = "", "" // never write outside the test
-		line := statusLine(p, func(string) string { return "" }, false)
+		line := StatusLine(p, func(string) string { return "" }, false, time.Now())
 		if line == "" {
 			t.Fatalf("empty line for %q", data)
 		}

@@ -1,6 +1,6 @@
 //go:build !unix
 
-package main
+package hook
 
 import (
 	"errors"
@@ -8,8 +8,6 @@ import (
 	"os"
 	"os/exec"
 )
-
-const exeSuffix = ".exe"
 
 // run starts prog with this process's streams, waits, and exits with its
 // status. It returns only when prog could not be started.

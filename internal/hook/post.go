@@ -1,0 +1,167 @@
+package hook
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"time"
+
+	"github.com/muthur/context-budget/internal/climb"
+	"github.com/muthur/context-budget/internal/config"
+	"github.com/muthur/context-budget/internal/fuse"
+	"github.com/muthur/context-budget/internal/lines"
+	"github.com/muthur/context-budget/internal/notice"
+	"github.com/muthur/context-budget/internal/operator"
+	"github.com/muthur/context-budget/internal/reading"
+	"github.com/muthur/context-budget/internal/state"
+	"github.com/muthur/context-budget/internal/window"
+)
+
+// post decides a PostToolUse call's notice: "" for silence. g keeps the
+// call's deadline.
+func post(p reading.Payload, getenv func(string) string, g *guard, full Full) (string, error) {
+	if p.Subagent || !state.PlainName(p.SessionID) || p.TranscriptPath == "" {
+		return "", nil
+	}
+	s, err := config.FromEnv(getenv)
+	if err != nil {
+		return "", err
+	}
+	root := SessionRoot(getenv, p.Cwd)
+	if root == "" {
+		return "", nil
+	}
+	opt := reading.DefaultOptions(p.ToolUseID)
+	opt.Wait = min(opt.Wait, time.Until(g.start.Add(recordWait)))
+	r, err := reading.Read(p.TranscriptPath, opt)
+	if err != nil {
+		return "", err
+	}
+	dir := state.Dir(root)
+	call := &lines.Call{Dir: dir, ID: p.SessionID, Root: root, Transcript: p.TranscriptPath,
+		Settings: s, Getenv: getenv, Reading: r.Tokens, RequestedModel: r.RequestedModel, Version: r.Version}
+	d := decision(call, full, g.pricingDeadline())
+	level, err := climb.AdvanceWith(dir, p.SessionID, r.Tokens, d.Lines.Tokens(),
+		climb.Options{Compactions: d.Compactions, LockDeadline: g.recordDeadline(), Gate: g.beginRecord})
+	if err != nil || level == climb.None {
+		return "", err
+	}
+	return noticeText(p, s, root, level, r.Tokens, d, getenv, g), nil
+}
+
+// decision is the session's lines for call: the line cache's when they
+// hold, else the ones full recomputes by deadline. Should the recompute
+// fail or come late, the cache's last lines for this transcript stand,
+// else the lines decided without pricing or history, which are also
+// the lines of MUTHUR_CONTEXT_BUDGET_LINES=fixed. Pricing only ever
+// moves a line earlier, so those never fire a notice the priced lines
+// would not have.
+func decision(call *lines.Call, full Full, deadline time.Time) lines.Decision {
+	if call.Settings.Fixed {
+		return fixedDecision(call)
+	}
+	if e, ok := lines.Load(call.Dir, call.ID); ok && e.Holds(call) {
+		return e.Decision
+	}
+	full.Recompute(call, deadline)
+	if e, ok := lines.Load(call.Dir, call.ID); ok && e.Transcript == call.Transcript {
+		return e.Decision
+	}
+	return fixedDecision(call)
+}
+
+// fixedDecision is the lines decided for call without pricing or a
+// history: the caps, or the environment's lines, under the window's cap.
+func fixedDecision(call *lines.Call) lines.Decision {
+	fixed := call.Settings
+	fixed.Fixed = true
+	return lines.Decide(lines.Input{Settings: fixed, Reading: call.Reading, RequestedModel: call.RequestedModel,
+		Getenv: call.Getenv, Version: call.Version,
+		StatuslineWindow: window.ReadFile(window.FileName(call.Dir, call.ID))})
+}
+
+// noticeText is the notice for a level that fired and is recorded.
+func noticeText(p reading.Payload, s config.Settings, root string, level climb.Level, reading int64, d lines.Decision,
+	getenv func(string) string, g *guard) string {
+	facts := notice.Facts{
+		Level:       level,
+		Reading:     reading,
+		Lines:       d.Lines,
+		Money:       d.Money(reading),
+		WindowWords: notice.WindowWords(d.Window),
+		SkillPrefix: SkillPrefix(getenv),
+	}
+	// The level is on disk: from here the notice must go out. Should the
+	// operator not come in time, it goes out as it reads with no operator.
+	none := operator.Decide(s.Manual, root, func() string { return "" })
+	facts.Manual, facts.Offer = none.Manual, none.Offer
+	g.recordedWith(string(ContextAnswer(p.HookEventName, notice.Text(facts))))
+	// Only now, with a notice about to fire, is the operator worth a
+	// look-up: a child process, at most once per session (design §7).
+	deadline := g.operatorDeadline()
+	mr := operator.Decide(s.Manual, root, func() string {
+		return operator.OperatorBy(state.Dir(root), p.SessionID, deadline, operator.LookupContext)
+	})
+	facts.Manual, facts.Offer = mr.Manual, mr.Offer
+	return notice.Text(facts)
+}
+
+// countCall counts a PostToolUse call for the loop fuse: the session's
+// calls file keeps the last call. Any error is silent.
+func countCall(p reading.Payload, getenv func(string) string) {
+	s, err := fuse.FromEnv(getenv)
+	if err != nil {
+		return
+	}
+	if rec, _ := fuse.RecordCall(SessionRoot(getenv, p.Cwd), p.SessionID, p.AgentID, p.ToolName, json.RawMessage(p.ToolInput), s.Loop); rec != nil {
+		rec.Done(0)
+	}
+}
+
+// SkillPrefix is how the skills are named where the hook runs: "" when
+// they are installed into .claude/skills/ (/relay), the plugin's name and
+// a colon when the hook runs from a plugin (/context-budget:relay), read
+// from the plugin's manifest.
+func SkillPrefix(getenv func(string) string) string {
+	root := getenv("CLAUDE_PLUGIN_ROOT")
+	if root == "" {
+		return ""
+	}
+	data, err := reading.ReadFile(filepath.Join(root, ".claude-plugin", "plugin.json"), 64<<10)
+	if err != nil {
+		return ""
+	}
+	var m struct {
+		Name string `json:"name"`
+	}
+	if json.Unmarshal(data, &m) != nil || !kebab(m.Name) {
+		return ""
+	}
+	return m.Name + ":"
+}
+
+// kebab reports whether s is a plugin name as Claude Code takes one:
+// lower-case letters, digits and single inner hyphens, at most 64.
+func kebab(s string) bool {
+	if s == "" || len(s) > 64 || s[0] == '-' || s[len(s)-1] == '-' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= 'a' && c <= 'z', c >= '0' && c <= '9':
+		case c == '-' && s[i-1] != '-':
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// TestOnlyNotice decides a PostToolUse call's notice as a hook call
+// does, the loop step counted, with getenv and no deadline: for tests
+// that compare the hook's decisions with replay's over many sessions in
+// one process.
+func TestOnlyNotice(p reading.Payload, getenv func(string) string, full Full) (string, error) {
+	countCall(p, getenv)
+	return post(p, getenv, testOnlyNoDeadline(), full)
+}

@@ -1,0 +1,251 @@
+package hook
+
+import (
+	"encoding/json"
+	"flag"
+	"io"
+	"os"
+	"strconv"
+	"time"
+
+	"github.com/muthur/context-budget/internal/climb"
+	"github.com/muthur/context-budget/internal/cold"
+	"github.com/muthur/context-budget/internal/config"
+	"github.com/muthur/context-budget/internal/history"
+	"github.com/muthur/context-budget/internal/lines"
+	"github.com/muthur/context-budget/internal/notice"
+	"github.com/muthur/context-budget/internal/reading"
+	"github.com/muthur/context-budget/internal/state"
+	"github.com/muthur/context-budget/internal/window"
+)
+
+// maxStatusPayload bounds the status line's stdin; Claude Code sends a
+// few kilobytes.
+const maxStatusPayload = 1 << 20
+
+// neutralStatus is what the status line shows when it cannot tell.
+const neutralStatus = "ctx –"
+
+// Statusline is Claude Code's statusLine command: one short line on
+// stdout, exit status 0 whatever happens, as a failing status line
+// blanks the bar. Its one flag, --color, colours the line by level.
+func Statusline(args []string, stdin io.Reader, stdout io.Writer) int {
+	fs := flag.NewFlagSet("statusline", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	color := fs.Bool("color", false, "")
+	// Anything else on the command line is ignored.
+	fs.Parse(args)
+	data, err := io.ReadAll(io.LimitReader(stdin, maxStatusPayload))
+	line := neutralStatus
+	if err == nil {
+		if p, ok := ParseStatusPayload(data); ok {
+			line = StatusLine(p, os.Getenv, *color, time.Now())
+		}
+	}
+	io.WriteString(stdout, line+"\n")
+	return 0
+}
+
+// StatusPayload is the part of Claude Code's statusLine input we read.
+type StatusPayload struct {
+	SessionID      string
+	TranscriptPath string
+	Cwd            string
+	ProjectDir     string
+	WindowSize     int64
+	// Usage is context_window.current_usage's context (input + cache
+	// creation + cache read), HasUsage whether the payload had one: the
+	// reading when the transcript cannot be read.
+	Usage    int64
+	HasUsage bool
+}
+
+// maxUsageTokens bounds each count of current_usage: no context holds
+// more, and the sum of three cannot overflow.
+const maxUsageTokens = 1 << 40
+
+// ParseStatusPayload reads the payload field by field, so that a field of
+// an unexpected type costs that field, not the line. ok is false when the
+// payload is not a JSON object.
+func ParseStatusPayload(data []byte) (StatusPayload, bool) {
+	var top map[string]json.RawMessage
+	if json.Unmarshal(data, &top) != nil || top == nil {
+		return StatusPayload{}, false
+	}
+	var p StatusPayload
+	json.Unmarshal(top["session_id"], &p.SessionID)
+	json.Unmarshal(top["transcript_path"], &p.TranscriptPath)
+	json.Unmarshal(top["cwd"], &p.Cwd)
+	var ws map[string]json.RawMessage
+	if json.Unmarshal(top["workspace"], &ws) == nil {
+		json.Unmarshal(ws["project_dir"], &p.ProjectDir)
+		if p.Cwd == "" {
+			json.Unmarshal(ws["current_dir"], &p.Cwd)
+		}
+	}
+	var cw map[string]json.RawMessage
+	if json.Unmarshal(top["context_window"], &cw) == nil {
+		var n json.Number
+		if json.Unmarshal(cw["context_window_size"], &n) == nil {
+			if v, err := n.Int64(); err == nil && v > 0 {
+				p.WindowSize = v
+			}
+		}
+		p.Usage, p.HasUsage = currentUsage(cw["current_usage"])
+	}
+	return p, true
+}
+
+// currentUsage reads context_window.current_usage: the context of the
+// last request is its input plus cache creation plus cache read tokens. A
+// count that is missing, negative, fractional or absurd makes the whole
+// usage unknown rather than a wrong number.
+func currentUsage(raw json.RawMessage) (int64, bool) {
+	var u map[string]json.RawMessage
+	if json.Unmarshal(raw, &u) != nil || u == nil {
+		return 0, false
+	}
+	var sum int64
+	seen := false
+	for _, k := range []string{"input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens"} {
+		v, ok := u[k]
+		if !ok {
+			continue
+		}
+		var n json.Number
+		if json.Unmarshal(v, &n) != nil {
+			return 0, false
+		}
+		i, err := n.Int64()
+		if err != nil || i < 0 || i > maxUsageTokens {
+			return 0, false
+		}
+		sum += i
+		seen = true
+	}
+	return sum, seen
+}
+
+// StatusLine renders the line for one payload at now.
+func StatusLine(p StatusPayload, getenv func(string) string, color bool, now time.Time) string {
+	root := SessionRoot(getenv, p.ProjectDir, p.Cwd)
+	session := root != "" && state.PlainName(p.SessionID)
+	if session && p.WindowSize > 0 {
+		RecordWindow(state.Dir(root), p.SessionID, p.WindowSize)
+	}
+	// Read at once: the status line follows the transcript, it does not
+	// wait for a record the way the hook does. Without a readable
+	// transcript, Claude Code's own figure for the last request stands in.
+	var r reading.Reading
+	var err error
+	if p.TranscriptPath != "" {
+		r, err = reading.Read(p.TranscriptPath, reading.Options{})
+	}
+	if p.TranscriptPath == "" || err != nil {
+		if !p.HasUsage {
+			return neutralStatus
+		}
+		r = reading.Reading{Tokens: p.Usage}
+	}
+	head := "ctx " + notice.K(r.Tokens)
+	s, err := config.FromEnv(getenv)
+	if err != nil {
+		if ce, ok := err.(*config.Error); ok {
+			return head + " · bad " + ce.Var
+		}
+		return head
+	}
+	// The lines the hook last decided for this session, from its line
+	// cache, so the bar shows the numbers the agent is told. The status
+	// line never prices on its own: it runs every few hundred
+	// milliseconds, and the hook keeps the cache fresh after every tool
+	// call. Without a cache for the session as it stands, the lines are
+	// decided without pricing.
+	var e lines.Entry
+	ok := false
+	if session {
+		call := &lines.Call{Dir: state.Dir(root), ID: p.SessionID, Root: root, Transcript: p.TranscriptPath,
+			Settings: s, Getenv: getenv, Reading: r.Tokens, RequestedModel: r.RequestedModel, Version: r.Version}
+		if e, ok = lines.Load(call.Dir, call.ID); ok && !e.Made(call) {
+			ok = false
+		}
+	}
+	if !ok {
+		var win int64
+		if session {
+			win = window.ReadFile(window.FileName(state.Dir(root), p.SessionID))
+		}
+		e = lines.Entry{Decision: lines.Decide(lines.Input{Settings: s, Reading: r.Tokens, RequestedModel: r.RequestedModel,
+			Getenv: getenv, Version: r.Version, StatuslineWindow: win})}
+	}
+	d := &e.Decision
+	ls := d.Lines
+	var next string
+	level := ls.Tokens().Due(r.Tokens)
+	switch level {
+	case climb.None:
+		next = "warn " + notice.K(ls.Warn.Tokens) + " (" + string(ls.Warn.SetBy) + ")"
+	case climb.Warn:
+		next = "pause " + notice.K(ls.Pause.Tokens) + " (" + string(ls.Pause.SetBy) + ")"
+	default:
+		next = "past pause " + notice.K(ls.Pause.Tokens) + " (" + string(ls.Pause.SetBy) + ")"
+	}
+	if color {
+		head = colorize(level, head)
+	}
+	line := head + " · " + next
+	if m := d.Money(r.Tokens); m != nil {
+		line += " · relay " + notice.RelayWords(m)
+	}
+	if session {
+		line += coldMark(p.TranscriptPath, &e, r, getenv, now)
+	}
+	return line
+}
+
+// coldMark is the status line's note on an idle session whose cache went
+// cold: " · cold 14m · re-write $1.20 …", or "".
+func coldMark(path string, e *lines.Entry, r reading.Reading, getenv func(string) string, now time.Time) string {
+	if !cold.MayBeCold(r, now) {
+		return ""
+	}
+	if cs, err := config.ColdFromEnv(getenv); err != nil || cs.Mode == config.ColdOff || cold.CompactedSince(path) {
+		return ""
+	}
+	f, isCold, priced := cold.At(&e.Decision, &history.History{First: e.First, TTL1h: e.TTL1h}, r, now)
+	if !isCold {
+		return ""
+	}
+	return " · " + cold.Status(f, priced)
+}
+
+// colorize wraps s in the ANSI colour of a level: green, yellow, red.
+func colorize(l climb.Level, s string) string {
+	code := "32"
+	switch l {
+	case climb.Warn:
+		code = "33"
+	case climb.Pause:
+		code = "31"
+	}
+	return "\x1b[" + code + "m" + s + "\x1b[0m"
+}
+
+// RecordWindow keeps the window size Claude Code reported for a session
+// in <dir>/<session>.window, for the window cap (design §4.1). It writes
+// only when the value changed; any failure is silent. It returns the
+// value the file holds afterwards.
+func RecordWindow(dir, session string, size int64) int64 {
+	name := window.FileName(dir, session)
+	old := window.ReadFile(name)
+	if old == size {
+		return size
+	}
+	if state.Ensure(dir) != nil {
+		return old
+	}
+	if state.WriteFile(name, []byte(strconv.FormatInt(size, 10)+"\n")) != nil {
+		return old
+	}
+	return size
+}
