@@ -39,9 +39,22 @@ func post(p reading.Payload, getenv func(string) string, g *guard, full Full) (s
 	dir := state.Dir(root)
 	call := &lines.Call{Dir: dir, ID: p.SessionID, Root: root, Transcript: p.TranscriptPath,
 		Settings: s, Getenv: getenv, Reading: r.Tokens, RequestedModel: r.RequestedModel, Version: r.Version}
+	bounds := climb.Options{LockDeadline: g.recordDeadline(), Gate: g.beginRecord}
+	// The common call: the cache holds, and nothing is due. Only a call
+	// that announces needs the whole decision, for its words.
+	if q, ok := lines.LoadQuick(dir, call.ID); ok && !s.Fixed && q.Holds(call) {
+		bounds.Compactions = q.Decision.Compactions
+		level, err := climb.AdvanceWith(dir, p.SessionID, r.Tokens, q.Tokens(), bounds)
+		if err != nil || level == climb.None {
+			return "", err
+		}
+		if e, ok := lines.Load(dir, call.ID); ok && e.Holds(call) {
+			return noticeText(p, s, root, level, r.Tokens, e.Decision, getenv, g), nil
+		}
+	}
 	d := decision(call, full, g.pricingDeadline())
-	level, err := climb.AdvanceWith(dir, p.SessionID, r.Tokens, d.Lines.Tokens(),
-		climb.Options{Compactions: d.Compactions, LockDeadline: g.recordDeadline(), Gate: g.beginRecord})
+	bounds.Compactions = d.Compactions
+	level, err := climb.AdvanceWith(dir, p.SessionID, r.Tokens, d.Lines.Tokens(), bounds)
 	if err != nil || level == climb.None {
 		return "", err
 	}

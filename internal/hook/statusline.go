@@ -166,7 +166,7 @@ func StatusLine(p StatusPayload, getenv func(string) string, color bool, now tim
 	if session {
 		call := &lines.Call{Dir: state.Dir(root), ID: p.SessionID, Root: root, Transcript: p.TranscriptPath,
 			Settings: s, Getenv: getenv, Reading: r.Tokens, RequestedModel: r.RequestedModel, Version: r.Version}
-		if e, ok = lines.Load(call.Dir, call.ID); ok && !e.Made(call) {
+		if e, ok = lines.Load(call.Dir, call.ID); ok && !e.For(call) {
 			ok = false
 		}
 	}

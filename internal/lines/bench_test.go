@@ -69,7 +69,7 @@ func BenchmarkRecompute(b *testing.B) {
 		b.Fatal(err)
 	}
 	f.Close()
-	stale := Entry{Format: Format, Transcript: path, Decision: Decision{Lines: Fixed(s.Settings)}}
+	stale := Entry{Made: Made{Format: Format, Transcript: path}, Decision: Decision{Lines: Fixed(s.Settings)}}
 	runtime.GC()
 	b.ResetTimer()
 	for b.Loop() {

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strconv"
 
+	"github.com/muthur/context-budget/internal/climb"
 	"github.com/muthur/context-budget/internal/config"
 	"github.com/muthur/context-budget/internal/history"
 	"github.com/muthur/context-budget/internal/prices"
@@ -37,6 +38,18 @@ const Format = 4
 // decision was made from is kept beside it (<session>.history), read only
 // by the next recompute.
 type Entry struct {
+	Made
+	Decision Decision `json:"decision"`
+	// First and TTL1h are what an idle session's cold mark needs of the
+	// history: the first response's figures and whether the session
+	// writes to the 1-hour cache.
+	First *history.Response `json:"first,omitempty"`
+	TTL1h bool              `json:"ttl_1h,omitempty"`
+}
+
+// Made is what an entry's decision was made for: everything the hook
+// checks before it takes the entry's lines.
+type Made struct {
 	Format int `json:"format"`
 	// Settings are the settings the decision was made under, Deps what
 	// else it depends on besides the reading.
@@ -50,13 +63,21 @@ type Entry struct {
 	// Partial says the history's pass has not caught up with the
 	// transcript: the decision is provisional and the next call resumes
 	// the pass.
-	Partial  bool     `json:"partial,omitempty"`
-	Decision Decision `json:"decision"`
-	// First and TTL1h are what an idle session's cold mark needs of the
-	// history: the first response's figures and whether the session
-	// writes to the 1-hour cache.
-	First *history.Response `json:"first,omitempty"`
-	TTL1h bool              `json:"ttl_1h,omitempty"`
+	Partial bool `json:"partial,omitempty"`
+}
+
+// Quick is the part of an entry a quiet hook call needs: what it was
+// made for, the lines in tokens and the compactions.
+type Quick struct {
+	Made
+	Decision struct {
+		Lines struct {
+			Warn, Pause struct {
+				Tokens int64 `json:"tokens"`
+			}
+		} `json:"lines"`
+		Compactions int `json:"compactions,omitempty"`
+	} `json:"decision"`
 }
 
 // Deps names what a decision depends on besides the reading and the
@@ -169,30 +190,52 @@ func (call *Call) deps() Deps {
 // Load reads a session's cache file; ok is false when it is missing,
 // unreadable or of another format.
 func Load(dir, id string) (e Entry, ok bool) {
-	data, err := reading.ReadFile(FileName(dir, id), reading.MaxCacheFile)
-	if err != nil || json.Unmarshal(data, &e) != nil || e.Format != Format {
-		return Entry{}, false
-	}
-	// The cache is a file like any other: lines no computation gives (a
-	// line at or under zero would pause every call) are a miss.
-	if ls := e.Decision.Lines; ls.Warn.Tokens <= 0 || ls.Pause.Tokens <= 0 {
+	if !load(dir, id, &e) || !positive(e.Decision.Lines.Tokens()) {
 		return Entry{}, false
 	}
 	return e, true
 }
 
-// Made reports whether e was made for call's session as it stands now,
-// whatever the reading: same transcript, Claude Code version and
-// settings, every dependency unchanged. The status line shows such an entry's lines.
-func (e *Entry) Made(call *Call) bool {
-	return e.Transcript == call.Transcript && e.Version == call.Version && e.Settings == call.Settings &&
-		e.Deps.Hold(call.Getenv)
+// LoadQuick is Load for a quiet hook call: the entry's Quick part alone,
+// which spares a fresh process the decoding of the whole decision.
+func LoadQuick(dir, id string) (q Quick, ok bool) {
+	if !load(dir, id, &q) || !positive(q.Tokens()) {
+		return Quick{}, false
+	}
+	return q, true
 }
 
-// Holds reports whether e still answers for call: made for it (Made),
-// complete, and still fresh at its reading (Fresh).
-func (e *Entry) Holds(call *Call) bool {
-	return !e.Partial && Fresh(e.Reading, call.Reading) && e.Made(call)
+// positive reports whether both lines are above zero. The cache is a
+// file like any other: lines no computation gives (a line at or under
+// zero would pause every call) are a miss.
+func positive(ls climb.LineTokens) bool { return ls.Warn > 0 && ls.Pause > 0 }
+
+// load decodes a session's cache file into v, an *Entry or a *Quick.
+func load(dir, id string, v interface{ format() int }) bool {
+	data, err := reading.ReadFile(FileName(dir, id), reading.MaxCacheFile)
+	return err == nil && json.Unmarshal(data, v) == nil && v.format() == Format
+}
+
+func (m *Made) format() int { return m.Format }
+
+// Tokens is the quick entry's lines in tokens.
+func (q *Quick) Tokens() climb.LineTokens {
+	return climb.LineTokens{Warn: q.Decision.Lines.Warn.Tokens, Pause: q.Decision.Lines.Pause.Tokens}
+}
+
+// For reports whether the entry was made for call's session as it
+// stands now, whatever the reading: same transcript, Claude Code version
+// and settings, every dependency unchanged. The status line shows such an
+// entry's lines.
+func (m *Made) For(call *Call) bool {
+	return m.Transcript == call.Transcript && m.Version == call.Version && m.Settings == call.Settings &&
+		m.Deps.Hold(call.Getenv)
+}
+
+// Holds reports whether the entry still answers for call: made for it
+// (For), complete, and still fresh at its reading (Fresh).
+func (m *Made) Holds(call *Call) bool {
+	return !m.Partial && Fresh(m.Reading, call.Reading) && m.For(call)
 }
 
 // Fresh reports whether lines computed at reading at still hold at
@@ -227,14 +270,15 @@ func (call *Call) decide() (Entry, bool, error) {
 	if ok && old.Holds(call) {
 		return old, true, nil
 	}
-	e := Entry{Format: Format, Settings: call.Settings, Deps: call.deps(), Reading: call.Reading, Version: call.Version, Transcript: call.Transcript}
+	e := Entry{Made: Made{Format: Format, Settings: call.Settings, Deps: call.deps(), Reading: call.Reading,
+		Version: call.Version, Transcript: call.Transcript}}
 	// known is the previous decision when it was complete and made for
 	// the session as it stands: what the lines stay at while a pass
 	// catches up.
 	var known *Decision
 	var h history.History
 	if ok && old.Transcript == call.Transcript && loadHistory(call.Dir, call.ID, &h) {
-		if !old.Partial && old.Made(call) {
+		if !old.Partial && old.For(call) {
 			known = &old.Decision
 		}
 	}

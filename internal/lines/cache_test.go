@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -168,6 +169,68 @@ func TestMovedLines(t *testing.T) {
 		got, err := climb.Advance(dir, "s", st.reading, st.lines)
 		if err != nil || got != st.want {
 			t.Errorf("%s: %v %v, want %v", st.name, got, err, st.want)
+		}
+	}
+}
+
+// TestLoadRefusesHostileFiles: a cache file no recompute wrote — garbage,
+// another format, lines at zero, a folder, a FIFO — is a miss, never a
+// decision, and a FIFO does not block the call.
+func TestLoadRefusesHostileFiles(t *testing.T) {
+	f := newFixture(t)
+	f.at(150_000)
+	name := FileName(f.call.Dir, f.call.ID)
+	good, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := Load(f.call.Dir, f.call.ID); !ok {
+		t.Fatal("the recompute's own entry does not load")
+	}
+	for _, tc := range []struct {
+		name  string
+		plant func()
+	}{
+		{"garbage", func() { os.WriteFile(name, []byte("not json"), 0o644) }},
+		{"another format", func() {
+			os.WriteFile(name, []byte(strings.Replace(string(good), `"format":4`, `"format":3`, 1)), 0o644)
+		}},
+		{"lines at zero", func() {
+			os.WriteFile(name, []byte(strings.Replace(string(good), `"warn":{"tokens":`, `"warn":{"tokens":0,"x":`, 1)), 0o644)
+		}},
+		{"a torn write", func() { os.WriteFile(name, good[:len(good)/2], 0o644) }},
+		{"a folder", func() { os.Remove(name); os.Mkdir(name, 0o755) }},
+		{"a FIFO", func() { os.Remove(name); syscall.Mkfifo(name, 0o644) }},
+	} {
+		os.RemoveAll(name)
+		tc.plant()
+		start := time.Now()
+		if _, ok := Load(f.call.Dir, f.call.ID); ok {
+			t.Errorf("%s: Load took it", tc.name)
+		}
+		if _, ok := LoadQuick(f.call.Dir, f.call.ID); ok {
+			t.Errorf("%s: LoadQuick took it", tc.name)
+		}
+		if took := time.Since(start); took > time.Second {
+			t.Errorf("%s: took %v", tc.name, took)
+		}
+	}
+}
+
+// TestQuickAgreesWithEntry: the quick part of an entry, which a quiet
+// hook call reads, says what the whole entry says.
+func TestQuickAgreesWithEntry(t *testing.T) {
+	f := newFixture(t)
+	for _, c := range []int64{60_000, 150_000, 210_000, 260_000} {
+		f.at(c)
+		e, ok := Load(f.call.Dir, f.call.ID)
+		q, qok := LoadQuick(f.call.Dir, f.call.ID)
+		if !ok || !qok {
+			t.Fatalf("at %d: loads %v %v", c, ok, qok)
+		}
+		if q.Tokens() != e.Decision.Lines.Tokens() || q.Decision.Compactions != e.Decision.Compactions ||
+			q.Holds(&f.call) != e.Holds(&f.call) || !q.Holds(&f.call) {
+			t.Errorf("at %d: quick %+v, entry %+v", c, q, e)
 		}
 	}
 }
