@@ -11,9 +11,11 @@ import (
 	"os"
 
 	"github.com/muthur/context-budget/internal/cli"
+	"github.com/muthur/context-budget/internal/prices/override"
 )
 
 func main() {
+	cli.LoadPrices = override.Load
 	cli.GrowStack()
 	os.Exit(cli.Run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }

@@ -97,3 +97,30 @@ func TestHotProgramSettings(t *testing.T) {
 		t.Errorf("DefaultGODEBUG = %q, want updatemaxprocs=0 in it", strings.TrimSpace(string(out)))
 	}
 }
+
+// TestHookReadsNoTOML: the hook program, and the price table it links,
+// reach no TOML package. BurntSushi/toml's package initialisation reads
+// /etc/localtime, which would run on every hook call; price files are
+// read by package override, in context-budget-cli only, and the hook
+// takes the merged table from the cache that program writes.
+func TestHookReadsNoTOML(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the go command")
+	}
+	const mod = "github.com/muthur/context-budget/"
+	for _, pkg := range []string{".", mod + "internal/prices", mod + "cmd/context-budget-cli"} {
+		out, err := exec.Command("go", "list", "-deps", pkg).Output()
+		if err != nil {
+			t.Fatalf("go list -deps %s: %v", pkg, err)
+		}
+		deps := strings.Fields(string(out))
+		toml := slices.ContainsFunc(deps, func(p string) bool {
+			return p == "github.com/BurntSushi/toml" || p == mod+"internal/prices/override"
+		})
+		// The commands' program reads price files: the test would pass
+		// for nothing if the list never held the package.
+		if want := pkg == mod+"cmd/context-budget-cli"; toml != want {
+			t.Errorf("go list -deps %s: TOML reader linked %v, want %v", pkg, toml, want)
+		}
+	}
+}

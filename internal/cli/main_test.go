@@ -11,12 +11,14 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/muthur/context-budget/internal/operator/gh"
+	"github.com/muthur/context-budget/internal/prices/override"
 	"github.com/muthur/context-budget/internal/report"
 
 	"github.com/muthur/context-budget/tools/sharedtest"
 )
 
 func TestMain(m *testing.M) {
+	LoadPrices = override.Load
 	// Tests that start real hook processes run this test binary with
 	// testOnlyRunMain set: it then is the program.
 	if os.Getenv(testOnlyRunMain) != "" {

@@ -70,6 +70,9 @@ type Call struct {
 	// written that file passes its value on instead of a second read.
 	Window      int64
 	WindowKnown bool
+	// Table is the price table a recompute prices with; nil is the
+	// built-in table.
+	Table *prices.Table
 }
 
 // FileName is the cache file of a session.
@@ -267,7 +270,10 @@ func (call *Call) decide() (Entry, bool, error) {
 		// whose latest response is not the session's.
 		h = &history.History{Peak: h.Peak, Window1M: h.Window1M, AutoCompactAt: h.AutoCompactAt}
 	}
-	table := prices.ForProject(call.Root, call.Getenv)
+	table := call.Table
+	if table == nil {
+		table, _ = prices.Embedded()
+	}
 	e.Decision = Decide(Input{
 		Settings: call.Settings, Table: table, History: h,
 		Reading: call.Reading, RequestedModel: call.RequestedModel,
