@@ -92,12 +92,21 @@ context. The warn line is the context where relaying saves $0.20 over that
 slice, the pause line where it saves $0.80, each used only when it lies
 below its cap (300,000 and 400,000 tokens): pricing only moves a line
 earlier. The rates come from a price table built into the binary (as_of
-dated) by the last response's model and speed; a file of the same shape at
-$XDG_CONFIG_HOME/context-budget/prices.toml, then
-<project>/.claude/context-budget/prices.toml, overrides or extends it.
-Every rate in it must be a finite number from 0 to 1,000,000; a file that
-fails that, or does not parse, is ignored and the built-in table used. An
-unknown model is unpriced: the lines stay at the caps.
+dated) by the last response's model and speed. Your own file of the same
+shape, $XDG_CONFIG_HOME/context-budget/prices.toml (else
+~/.config/context-budget/prices.toml), may change any rate and add
+models; a project's committed <project>/.claude/context-budget/prices.toml
+may only add models the table lacks (lines and doctor name a row it
+ignores), so that a repository cannot change what you are charged. Every
+rate must lie within ten times the built-in table's range for its kind
+(the error gives the range); a file that fails that, is larger than 64
+KiB, nests deeper than a price table needs or does not parse is refused
+whole, and the built-in table used. A key it does not know is skipped.
+An unknown model is unpriced: the lines stay at the caps. The hook reads
+no price file: lines and ledger record leave the merged table in
+<project>/tmp/context-budget/prices.json, which the spend fuse prices
+from while the files are unchanged; the hook's own lines use the
+built-in table.
 
 The lines also respect the context window: Claude Code compacts on its own
 20,000 + 13,000 tokens short of the window (167,000 on a 200k window,

@@ -14,7 +14,6 @@ import (
 
 	"github.com/muthur/context-budget/internal/config"
 	"github.com/muthur/context-budget/internal/fuse"
-	"github.com/muthur/context-budget/internal/prices"
 	"github.com/muthur/context-budget/internal/reading"
 	"github.com/muthur/context-budget/internal/settings"
 	"github.com/muthur/context-budget/skills"
@@ -280,9 +279,10 @@ func (d *doctor) checkTuning(scopes []scopeSettings) config.Settings {
 }
 
 // checkPrices reports the price table's date and the user files laid
-// over the built-in table; a file that does not parse is a problem.
+// over the built-in table, with what was skipped or ignored in them; a
+// file that is refused is a problem.
 func (d *doctor) checkPrices() {
-	t, err := prices.Load(prices.OverrideFiles(projectRoot(""), os.Getenv))
+	t, warnings, err := priceTable(projectRoot(""), os.Getenv, false)
 	if err != nil {
 		d.printf("\nprice table: %v\n", err)
 		d.problem("price table: %v", err)
@@ -295,6 +295,9 @@ func (d *doctor) checkPrices() {
 		d.printf(", built in")
 	}
 	d.printf("\n")
+	for _, w := range warnings {
+		d.printf("  warning: %s\n", w)
+	}
 }
 
 func (d *doctor) checkTranscripts(s config.Settings) {

@@ -106,13 +106,13 @@ func scanTranscript(r io.Reader) (transcriptScan, error) {
 }
 
 // transcriptDecision decides the lines for a transcript as the hook
-// would, from a fresh pass (transcriptInput), with the price table the
-// hook would use: the built-in one when an override does not parse
-// (checkPrices reports that).
+// would, from a fresh pass (transcriptInput), with the project's price
+// table: the built-in one when an override is refused (checkPrices
+// reports that).
 func transcriptDecision(name string, s config.Settings, root string, sc transcriptScan) (lines.Decision, error) {
 	var table *prices.Table
 	if !s.Fixed {
-		table = prices.ForProject(root, os.Getenv)
+		table, _, _ = priceTable(root, os.Getenv, false)
 	}
 	r := reading.Reading{Tokens: sc.last, RequestedModel: sc.requestedModel, Version: sc.version}
 	in, err := transcriptInput(s, r, table, name, root, strings.TrimSuffix(filepath.Base(name), ".jsonl"), os.Getenv)

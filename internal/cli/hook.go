@@ -11,7 +11,6 @@ import (
 	"github.com/muthur/context-budget/internal/config"
 	"github.com/muthur/context-budget/internal/hook"
 	"github.com/muthur/context-budget/internal/lines"
-	"github.com/muthur/context-budget/internal/prices"
 	"github.com/muthur/context-budget/internal/reading"
 	"github.com/muthur/context-budget/internal/state"
 )
@@ -42,9 +41,13 @@ func runStatusline(args []string, stdin io.Reader, stdout, _ io.Writer) int {
 type inProcess struct{}
 
 // Recompute decides the call's lines with the project's price table and
-// saves them. The deadline is the hook's, which ends the process.
+// saves them. A price file that does not read leaves the built-in table
+// (the hook must not fail; `lines` and doctor say why). The deadline is
+// the hook's, which ends the process.
 func (inProcess) Recompute(call *lines.Call, _ time.Time) error {
-	call.Table = prices.ForProject(call.Root, call.Getenv)
+	if t, _, err := priceTable(call.Root, call.Getenv, true); err == nil {
+		call.Table = t
+	}
 	_, _, err := lines.DecideCached(call)
 	return err
 }

@@ -17,7 +17,6 @@ import (
 	"github.com/muthur/context-budget/internal/notice"
 	"github.com/muthur/context-budget/internal/operator"
 	"github.com/muthur/context-budget/internal/orientation"
-	"github.com/muthur/context-budget/internal/prices"
 	"github.com/muthur/context-budget/internal/reading"
 	"github.com/muthur/context-budget/internal/state"
 	"github.com/muthur/context-budget/ledger"
@@ -210,17 +209,15 @@ func recordRow(root, transcriptPath, session string, getenv func(string) string,
 		}
 		root = s.Cwd
 	}
-	tab, err := prices.Load(prices.OverrideFiles(root, getenv))
+	// A refused override (a rate that is not a price among them) costs
+	// the override, never the row: one line on stderr, the row priced
+	// with the built-in table and saying so. What a command would warn
+	// of (a project's row for a model already priced) is left unsaid.
+	tab, _, err := priceTable(root, getenv, true)
 	warning := ""
 	if err != nil {
-		// A bad override (a NaN, infinite or negative rate among them)
-		// costs the override, never the row: one line on stderr, the row
-		// priced with the built-in table and saying so.
 		warning = fmt.Sprintf("price overrides not applied: %v", err)
 		fmt.Fprintf(stderr, "context-budget: %s; using the built-in prices\n", warning)
-		if tab, err = prices.Embedded(); err != nil {
-			return "", err
-		}
 	}
 	row := orientation.Row(s, orientation.NewPricer(tab), operatorOf(root, s.ID), orientation.Options{Finished: true})
 	// The session's pace, which the project's later forecasts average

@@ -168,8 +168,9 @@ func linesForEnv(s config.Settings, path, root, session string, getenv func(stri
 	}
 	asOf := prices.EmbeddedAsOf()
 	var table *prices.Table
+	var priceWarnings []string
 	if !s.Fixed {
-		if table, err = prices.Load(prices.OverrideFiles(root, getenv)); err != nil {
+		if table, priceWarnings, err = priceTable(root, getenv, true); err != nil {
 			return nil, fmt.Errorf("price table: %w", err)
 		}
 		asOf = table.AsOf
@@ -209,6 +210,7 @@ func linesForEnv(s config.Settings, path, root, session string, getenv func(stri
 		rep.Warnings = append(rep.Warnings, fmt.Sprintf("the %s line fixed by MUTHUR_CONTEXT_BUDGET_%s lies at or past the compaction point (%s tokens): Claude Code will compact before it fires",
 			name, strings.ToUpper(name), notice.Thousands(d.Window.CompactsAt)))
 	}
+	rep.Warnings = append(rep.Warnings, priceWarnings...)
 	if cs, err := config.ColdFromEnv(os.Getenv); err == nil && cs.Mode != config.ColdOff {
 		coldLines(rep, path, &d, in.History, r, cs.SavingUSD)
 	}

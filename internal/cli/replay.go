@@ -11,7 +11,6 @@ import (
 
 	"github.com/muthur/context-budget/internal/config"
 	"github.com/muthur/context-budget/internal/lines"
-	"github.com/muthur/context-budget/internal/prices"
 	"github.com/muthur/context-budget/internal/replay"
 	"github.com/muthur/context-budget/internal/settings"
 )
@@ -57,7 +56,7 @@ func runReplay(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	// The lines to show the peaks against: a session's on the default
 	// 200k window before pricing moves them.
 	ls := lines.Decide(lines.Input{Settings: s, Getenv: os.Getenv}).Lines
-	table, err := prices.Load(prices.OverrideFiles(projectRoot(""), os.Getenv))
+	table, _, err := priceTable(projectRoot(""), os.Getenv, false)
 	if err != nil {
 		return fail(stderr, err, "fix or remove the price file")
 	}

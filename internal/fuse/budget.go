@@ -2,8 +2,10 @@ package fuse
 
 import (
 	"errors"
+	"path/filepath"
 	"time"
 
+	"github.com/muthur/context-budget/internal/prices"
 	"github.com/muthur/context-budget/internal/spend"
 	"github.com/muthur/context-budget/internal/state"
 	"github.com/muthur/context-budget/ledger"
@@ -68,7 +70,7 @@ func update(tg Target, change func(t *spend.Tally, a *Arm, s Settings) error) er
 		tg.Transcript = t.Transcript
 	}
 	if tg.Transcript != "" {
-		t.Update(spend.Files(tg.Transcript), t.CachedPricer(tg.Root, tg.Getenv))
+		t.Update(spend.Files(tg.Transcript), t.CachedPricer(filepath.Join(dir, prices.CacheName), tg.Root, tg.Getenv))
 	}
 	s := settingsFor(tg.Getenv, t)
 	a, _ := LoadArm(dir, tg.ID)

@@ -4,9 +4,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"path/filepath"
 	"strings"
 	"time"
 
+	"github.com/muthur/context-budget/internal/prices"
 	"github.com/muthur/context-budget/internal/spend"
 	"github.com/muthur/context-budget/internal/state"
 	"github.com/muthur/context-budget/ledger"
@@ -162,7 +164,7 @@ func meter(c Call, dir string, s Settings, caps []capState) (metered, error) {
 	t := spend.Load(TallyName(dir, c.Session))
 	notesBefore := maps.Clone(t.Notes)
 	ratesBefore := len(t.Rates)
-	changed := t.Update(spend.Files(c.Transcript), t.CachedPricer(c.Root, c.Getenv))
+	changed := t.Update(spend.Files(c.Transcript), t.CachedPricer(filepath.Join(dir, prices.CacheName), c.Root, c.Getenv))
 	day := c.Now.UTC().Format(time.DateOnly)
 	// The CLI runs in the user's shell, without the session's env: keep
 	// the caps from launch where budget status can read them.

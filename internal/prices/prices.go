@@ -1,52 +1,50 @@
 // Package prices holds the price table: USD per million tokens for each
-// Claude model and speed (design §4). The table ships embedded: its source
-// is prices.toml, compiled into Go data (table_gen.go, by go generate) so
-// that a hook call parses nothing. A user file of the same shape as
-// prices.toml overrides or extends it; it is read with this package's own
-// reader of the TOML it needs (parse.go), which has no package
-// initialisation.
+// Claude model and speed (design §4), and its lookup. The table ships
+// embedded: its source is prices.toml, compiled into Go data
+// (table_gen.go, by go generate) so that a hook call parses nothing.
+//
+// The user's own file and a project's committed one are laid over it by
+// package override, which reads TOML; this package does not, so that the
+// hook, which links it, runs no TOML package initialisation. The hook
+// takes the merged table from the cache the full program writes
+// (WriteCache, ReadCache).
 package prices
 
 import (
-	"errors"
-	"os"
 	"path/filepath"
 	"strings"
 
-	"github.com/muthur/context-budget/internal/reading"
 	"github.com/muthur/context-budget/internal/transcript"
 )
 
+//go:generate go run ../../tools/gentable
+
 // Rates are USD per million tokens.
 type Rates struct {
-	Input        float64 `toml:"input"`
-	Output       float64 `toml:"output"`
-	CacheRead    float64 `toml:"cache_read"`
-	CacheWrite5m float64 `toml:"cache_write_5m"`
-	CacheWrite1h float64 `toml:"cache_write_1h"`
+	Input, Output, CacheRead, CacheWrite5m, CacheWrite1h float64
 }
 
 // Row is one model and speed.
 type Row struct {
-	ID    string `toml:"id"`
-	Speed string `toml:"speed"`
+	ID    string
+	Speed string
 	Rates
 	// BandAbove, when set, bills every token of a request whose prompt is
 	// above it at Band's rates.
-	BandAbove int64  `toml:"band_above"`
-	Band      *Rates `toml:"band"`
+	BandAbove int64
+	Band      *Rates
 }
 
 // Table is a price table.
 type Table struct {
-	AsOf string `toml:"as_of"`
-	Rows []Row  `toml:"model"`
+	AsOf string
+	Rows []Row
 	// Files lists the override files merged into the table, in order.
-	Files []string `toml:"-"`
+	Files []string
 }
 
 // Embedded returns the table built into the binary: a fresh copy, which
-// the caller may change.
+// the caller may change. The error is always nil.
 func Embedded() (*Table, error) {
 	t := &Table{AsOf: embeddedAsOf, Rows: make([]Row, len(embeddedRows))}
 	copy(t.Rows, embeddedRows[:])
@@ -63,92 +61,51 @@ func Embedded() (*Table, error) {
 // keys on it on every hook call).
 func EmbeddedAsOf() string { return embeddedAsOf }
 
-// OverrideFiles lists the user files that may override the table, in the
-// order they apply (a later one wins): the user's, then the project's.
-func OverrideFiles(root string, getenv func(string) string) []string {
-	var files []string
+// UserFile is the user's own price file, under their config folder
+// ($XDG_CONFIG_HOME, else ~/.config), or "" when neither is set.
+func UserFile(getenv func(string) string) string {
 	cfg := getenv("XDG_CONFIG_HOME")
 	if cfg == "" {
 		if home := getenv("HOME"); home != "" {
 			cfg = filepath.Join(home, ".config")
 		}
 	}
-	if cfg != "" {
-		files = append(files, filepath.Join(cfg, "context-budget", "prices.toml"))
+	if cfg == "" {
+		return ""
 	}
-	if root != "" {
-		files = append(files, filepath.Join(root, ".claude", "context-budget", "prices.toml"))
+	return filepath.Join(cfg, "context-budget", "prices.toml")
+}
+
+// ProjectFile is a project's committed price file, or "" without a root.
+func ProjectFile(root string) string {
+	if root == "" {
+		return ""
+	}
+	return filepath.Join(root, ".claude", "context-budget", "prices.toml")
+}
+
+// OverrideFiles lists the files that may be laid over the table, in the
+// order they apply: the user's, then the project's.
+func OverrideFiles(root string, getenv func(string) string) []string {
+	var files []string
+	for _, f := range []string{UserFile(getenv), ProjectFile(root)} {
+		if f != "" {
+			files = append(files, f)
+		}
 	}
 	return files
 }
 
-// ForProject is the price table a project's calls are priced with, as the
-// hook loads it: the embedded table with the project's and the user's
-// override files, or the embedded table alone when an override does not
-// parse (the commands that can speak report that; the hook cannot).
-func ForProject(root string, getenv func(string) string) *Table {
-	t, err := Load(OverrideFiles(root, getenv))
-	if err != nil || t == nil {
-		t, _ = Embedded()
-	}
-	return t
-}
-
-// Load returns the embedded table merged with the override files that
-// exist. A file that does not parse is an error naming it; callers that
-// must not fail (the hook) fall back to Embedded.
-func Load(files []string) (*Table, error) {
-	t, err := Embedded()
-	if err != nil {
-		return nil, err
-	}
-	for _, name := range files {
-		data, err := readOverride(name)
-		if errors.Is(err, os.ErrNotExist) {
-			continue
-		}
-		if err != nil {
-			return t, err
-		}
-		o, err := Parse(data, name)
-		if err != nil {
-			return t, err
-		}
-		t.merge(o)
-		t.Files = append(t.Files, name)
-	}
-	return t, nil
-}
-
-// maxOverride bounds what is read of an override file. The project's file
-// is committed content the hook reads on a recompute, under a memory budget
-// of 16 MiB; a real table is a few kilobytes.
-const maxOverride = 1 << 20
-
-// readOverride reads an override file: a regular file of at most
-// maxOverride bytes (a FIFO or a link to /dev/zero is refused, not read).
-func readOverride(name string) ([]byte, error) {
-	return reading.ReadFile(name, maxOverride)
-}
-
-// merge lays o over t: a row of o replaces t's row of the same id and
-// speed, or is added; o's as_of, if set, becomes the table's.
-func (t *Table) merge(o *Table) {
-	if o.AsOf != "" {
-		t.AsOf = o.AsOf
-	}
-	for _, r := range o.Rows {
-		replaced := false
-		for i := range t.Rows {
-			if t.Rows[i].ID == r.ID && normSpeed(t.Rows[i].Speed) == normSpeed(r.Speed) {
-				t.Rows[i] = r
-				replaced = true
-			}
-		}
-		if !replaced {
-			t.Rows = append(t.Rows, r)
+// Set puts r in the table: in place of the row of the same id and speed,
+// or added.
+func (t *Table) Set(r Row) {
+	for i := range t.Rows {
+		if strings.EqualFold(t.Rows[i].ID, r.ID) && normSpeed(t.Rows[i].Speed) == normSpeed(r.Speed) {
+			t.Rows[i] = r
+			return
 		}
 	}
+	t.Rows = append(t.Rows, r)
 }
 
 func normSpeed(s string) string {

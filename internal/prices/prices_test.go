@@ -2,9 +2,7 @@ package prices
 
 import (
 	"math"
-	"os"
-	"path/filepath"
-	"strings"
+	"slices"
 	"testing"
 
 	"github.com/muthur/context-budget/internal/transcript"
@@ -71,36 +69,54 @@ func TestCost(t *testing.T) {
 	}
 }
 
-func TestOverride(t *testing.T) {
-	dir := t.TempDir()
-	user := filepath.Join(dir, "user.toml")
-	proj := filepath.Join(dir, "proj.toml")
-	os.WriteFile(user, []byte("as_of = \"2027-01-01\"\n[[model]]\nid = \"my-model\"\ninput = 1.0\noutput = 2.0\ncache_read = 0.1\ncache_write_5m = 1.25\ncache_write_1h = 2.0\n"), 0o644)
-	os.WriteFile(proj, []byte("[[model]]\nid = \"claude-opus-4-6\"\ninput = 7.0\noutput = 2.0\ncache_read = 0.1\ncache_write_5m = 1.25\ncache_write_1h = 2.0\n"), 0o644)
-	tab, err := Load([]string{user, filepath.Join(dir, "absent.toml"), proj})
-	if err != nil {
-		t.Fatal(err)
+// TestEmbeddedCopy: a caller's change to the table it got (override.Load
+// lays files over it) does not reach the next caller.
+func TestEmbeddedCopy(t *testing.T) {
+	a, _ := Embedded()
+	a.Rows[0].Input = 1234
+	for i := range a.Rows {
+		if a.Rows[i].Band != nil {
+			a.Rows[i].Band.Input = 1234
+		}
 	}
-	if tab.AsOf != "2027-01-01" || len(tab.Files) != 2 {
-		t.Errorf("as_of %q files %v", tab.AsOf, tab.Files)
+	b, _ := Embedded()
+	if b.Rows[0].Input == 1234 {
+		t.Error("a change to one Embedded() table reached another")
+	}
+	for _, r := range b.Rows {
+		if r.Band != nil && r.Band.Input == 1234 {
+			t.Error("a change to one Embedded() band reached another")
+		}
+	}
+}
+
+func TestSet(t *testing.T) {
+	tab, _ := Embedded()
+	n := len(tab.Rows)
+	tab.Set(Row{ID: "Claude-Opus-4-6", Speed: "standard", Rates: Rates{Input: 7}})
+	tab.Set(Row{ID: "my-model", Rates: Rates{Input: 1}})
+	if len(tab.Rows) != n+1 {
+		t.Errorf("%d rows, want %d", len(tab.Rows), n+1)
+	}
+	if r, _ := tab.Lookup("claude-opus-4-6", ""); r.Input != 7 {
+		t.Errorf("replaced row: input %v", r.Input)
+	}
+	if r, _ := tab.Lookup("claude-opus-4-6", "fast"); r.Input != 30 {
+		t.Errorf("the fast row moved: input %v", r.Input)
 	}
 	if r, ok := tab.Lookup("my-model", ""); !ok || r.Input != 1 {
 		t.Errorf("added row: %v %v", r, ok)
 	}
-	if r, _ := tab.Lookup("claude-opus-4-6", ""); r.Input != 7 {
-		t.Errorf("replaced row input %v", r.Input)
+}
+
+func TestOverrideFiles(t *testing.T) {
+	env := map[string]string{"HOME": "/h"}
+	getenv := func(k string) string { return env[k] }
+	if got, want := OverrideFiles("/p", getenv), []string{"/h/.config/context-budget/prices.toml", "/p/.claude/context-budget/prices.toml"}; !slices.Equal(got, want) {
+		t.Errorf("OverrideFiles = %q, want %q", got, want)
 	}
-	if r, _ := tab.Lookup("claude-opus-4-6", "fast"); r.Input != 30 {
-		t.Errorf("fast row touched: %v", r.Input)
-	}
-	bad := filepath.Join(dir, "bad.toml")
-	os.WriteFile(bad, []byte("[[model]]\nid = \"x\"\ninptu = 1\n"), 0o644)
-	if _, err := Load([]string{bad}); err == nil {
-		t.Error("a misspelt key loaded without error")
-	}
-	huge := filepath.Join(dir, "huge.toml")
-	os.WriteFile(huge, append([]byte("# "), make([]byte, maxOverride)...), 0o644)
-	if _, err := Load([]string{huge}); err == nil || !strings.Contains(err.Error(), "larger than") {
-		t.Errorf("an override past %d bytes: err = %v, want it refused", maxOverride, err)
+	env["XDG_CONFIG_HOME"] = "/x"
+	if got, want := OverrideFiles("", getenv), []string{"/x/context-budget/prices.toml"}; !slices.Equal(got, want) {
+		t.Errorf("OverrideFiles = %q, want %q", got, want)
 	}
 }

@@ -1,8 +1,7 @@
 package spend
 
 import (
-	"fmt"
-	"os"
+	"slices"
 
 	"github.com/muthur/context-budget/internal/prices"
 	"github.com/muthur/context-budget/internal/transcript"
@@ -23,18 +22,16 @@ func TablePricer(t *prices.Table) Pricer {
 	}
 }
 
-// CachedPricer prices as TablePricer over prices.ForProject(root, getenv), keeping the
-// rows it looked up in the tally: parsing the table costs more than the
-// rest of a metered call, so it is parsed again only for a model the
-// tally has not priced, or when the built-in table's date or an override
-// file (its size and time) changed.
-func (t *Tally) CachedPricer(root string, getenv func(string) string) Pricer {
-	key := prices.EmbeddedAsOf()
-	for _, name := range prices.OverrideFiles(root, getenv) {
-		if fi, err := os.Stat(name); err == nil {
-			key += fmt.Sprintf("|%s:%d:%d", name, fi.Size(), fi.ModTime().UnixNano())
-		}
-	}
+// CachedPricer prices as TablePricer over the table a hook call prices
+// with (prices.ForHook: the merged table the full program cached in
+// cacheFile, else the built-in one), keeping the rows it looked up in the
+// tally: reading the table costs more than the rest of a metered call, so
+// it is read again only for a model the tally has not priced, or when the
+// built-in table's date, an override file or the cache file (its size and
+// time) changed.
+func (t *Tally) CachedPricer(cacheFile, root string, getenv func(string) string) Pricer {
+	files := prices.OverrideFiles(root, getenv)
+	key := prices.Stamp(append(slices.Clip(files), cacheFile))
 	if t.RatesKey != key {
 		t.Rates, t.RatesKey = nil, key
 	}
@@ -44,7 +41,7 @@ func (t *Tally) CachedPricer(root string, getenv func(string) string) Pricer {
 		row, ok := t.Rates[k]
 		if !ok {
 			if tab == nil {
-				tab = prices.ForProject(root, getenv)
+				tab = prices.ForHook(cacheFile, files)
 			}
 			if r, priced := tab.Lookup(model, u.Speed); priced {
 				row = &r
