@@ -46,17 +46,17 @@ check:
 	$(GO) mod tidy -diff
 	$(GO) run $(STATICCHECK) ./...
 
-# bench: the hook against the floor as processes (bench/run; transcripts
-# cached in .cache/bench), the in-process benchmarks of the reading, then
-# the budgets of design §11 for priced lines: the recompute on a 100 MB
-# transcript (BenchmarkRecompute, ≤ 20 ms), a line-cache hit in process
-# (BenchmarkHit) and as a process against the floor (BenchmarkHookCacheHit);
-# first the ledger's (bench-ledger), last replay's (bench-replay).
+# bench: the hook against the floor as whole processes, three repetitions
+# (tools/bench: writes tools/bench/results.json and the README beside it;
+# transcripts cached in .cache/bench), the in-process benchmarks of the
+# reading, then the priced recompute on a 100 MB transcript
+# (BenchmarkRecompute, budget ≤ 20 ms), the cold pass and a line-cache hit
+# in process (BenchmarkHit); first the ledger's (bench-ledger), last
+# replay's (bench-replay).
 bench: bench-ledger
-	GO=$(GO) $(GO) run ./tools/bench
+	GO=$(GO) $(GO) run ./tools/bench -repeat 3
 	$(GO) test -run '^$$' -bench . -benchmem ./internal/reading/
 	$(GO) test -run '^$$' -bench 'Recompute|ColdPass|Hit' -benchtime 20x ./internal/lines/
-	$(GO) test -run '^$$' -bench HookCacheHit -benchtime 1x ./cmd/context-budget/
 	$(MAKE) bench-replay
 
 # Every fuzz target of the module (found by go test -list), each for

@@ -3,29 +3,20 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/muthur/context-budget/tools/gen"
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
+
+	"github.com/muthur/context-budget/tools/gen"
 )
 
-// The spend fuse's two rows: PreToolUse with no cap (the environment and
-// one file tried: within 1.10× the floor, loop detection at its default
-// included), and PreToolUse with a dollar cap armed on the largest
-// transcript, one new response appended (untimed) before each run, so the
-// tally resumes from its offset and reads just that (within 1.5×).
-
-// The budgets of the unarmed and the armed PreToolUse call.
-const (
-	unarmedRatio = 1.10
-	armedRatio   = 1.5
-)
-
-func init() { register("spend fuse", fuseCases) }
-
-// fuseCases returns the fuse's rows, on the 100 MB transcript (the
-// budget's size), else the largest.
+// fuseCases are the spend fuse's two rows (design §13): PreToolUse with
+// no cap (the environment and one file tried, loop detection at its
+// default included), and PreToolUse with a dollar cap armed, one new
+// response appended (untimed) before each run, so the tally resumes from
+// its offset and reads just that. Both run on the 100 MB transcript, else
+// the largest; the armed call's budget holds at 100 MB, so on another
+// size it has none.
 func fuseCases(pe planEnv, sizes []int64) ([]benchCase, error) {
 	if len(sizes) == 0 {
 		return nil, nil
@@ -41,17 +32,21 @@ func fuseCases(pe planEnv, sizes []int64) ([]benchCase, error) {
 		return nil, err
 	}
 	unarmed := benchCase{name: "PreToolUse fuse check, unarmed", size: size, file: file, res: res,
-		env: cleanEnv(), budget: unarmedRatio,
+		env: cleanEnv(), budget: budgetUnarmed,
 		payload: fixed(prePayload("bench-fuse-unarmed", file, pe.project))}
 	// The armed case reads its own copy, which grows by a response per run.
 	armedFile := filepath.Join(pe.project, "fuse-armed.jsonl")
-	if err := copyFile(file, armedFile); err != nil {
+	if err := copyFile(file, armedFile, 0o644); err != nil {
 		return nil, err
 	}
+	armedBudget := 0.0
+	if size == 100<<20 {
+		armedBudget = budgetArmed
+	}
 	n := 0
-	armed := benchCase{name: "PreToolUse fuse, armed (" + strings.Replace(gen.FormatSize(size), "MB", " MB", 1) + ")", size: size, file: armedFile, res: res,
+	armed := benchCase{name: "PreToolUse fuse, armed", size: size, file: armedFile, res: res,
 		env:     append(cleanEnv(), "MUTHUR_CONTEXT_BUDGET_SPEND=1000000usd"),
-		budget:  armedRatio,
+		budget:  armedBudget,
 		payload: fixed(prePayload("bench-fuse-armed", armedFile, pe.project)),
 		before: func() {
 			n++
@@ -87,13 +82,14 @@ func appendResponse(name string, n int) {
 	fmt.Fprintf(f, `{"type":"assistant","isSidechain":false,"timestamp":"2026-12-01T10:00:00.000Z","message":{"id":"msg_bench_fuse_%d","model":"claude-opus-4-6","role":"assistant","content":[{"type":"text","text":"step %d"}],"usage":{"input_tokens":6,"cache_creation_input_tokens":2000,"cache_read_input_tokens":90000,"output_tokens":120}}}`+"\n", n, n)
 }
 
-func copyFile(from, to string) error {
+// copyFile copies the file at from to to, created with perm.
+func copyFile(from, to string, perm os.FileMode) error {
 	in, err := os.Open(from)
 	if err != nil {
 		return err
 	}
 	defer in.Close()
-	out, err := os.Create(to)
+	out, err := os.OpenFile(to, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, perm)
 	if err != nil {
 		return err
 	}

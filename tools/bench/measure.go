@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"os"
 	"os/exec"
@@ -69,29 +70,48 @@ func (c benchCase) check(hook string) error {
 	return nil
 }
 
-// row is the measurement of one case.
-type row struct {
-	c                 benchCase
-	floor, hook       []sample
+// rep is one measurement of one case: a repetition's row.
+type rep struct {
 	floorMed, hookMed time.Duration
 	hookP90           time.Duration
 	floorCPU, hookCPU time.Duration // medians
 	floorFlt, hookFlt int64         // median minor page faults
-	hookRSS, floorRSS int64
+	hookRSS           int64
 }
 
 const warmup = 5
 
 // measure runs the floor and the hook alternately, starting with each in
 // turn, so that drift in the machine's state (frequency, cache, other
-// load) falls on both alike.
-func measure(c benchCase, hook, floor string, runs int) (row, error) {
-	r := row{c: c}
+// load) falls on both alike. After the case's warm-up, the probe makes
+// sure the call runs no context-budget-cli, and no run may change the
+// session's line cache: either would time a miss, not the call the row
+// names.
+func measure(c benchCase, b bins, pr *probe, runs int) (rep, error) {
+	var r rep
 	if c.setup != nil {
-		if err := c.setup(c, hook); err != nil {
+		if err := c.setup(c, b.hook); err != nil {
 			return r, fmt.Errorf("%s: setup: %v", c.name, err)
 		}
 	}
+	cached := stampOf(c.lineCache)
+	if c.lineCache != "" && !cached.exists() {
+		return r, fmt.Errorf("%s: no line cache %s after the warm-up", c.name, c.lineCache)
+	}
+	held := func(when string) error {
+		if c.lineCache != "" && !stampOf(c.lineCache).same(cached) {
+			return fmt.Errorf("%s (%s): %s rewrote the line cache %s: the call recomputed its lines, a miss, not the call this row measures",
+				c.name, gen.FormatSize(c.size), when, c.lineCache)
+		}
+		return nil
+	}
+	if err := pr.check(c); err != nil {
+		return r, err
+	}
+	if err := held("the probe's call"); err != nil {
+		return r, err
+	}
+	var floorRuns, hookRuns []sample
 	for i := -warmup; i < runs; i++ {
 		p := c.payload(i + warmup)
 		order := []bool{false, true}
@@ -99,9 +119,9 @@ func measure(c benchCase, hook, floor string, runs int) (row, error) {
 			order = []bool{true, false}
 		}
 		for _, isHook := range order {
-			bin, args := floor, []string(nil)
+			bin, args := b.floor, []string(nil)
 			if isHook {
-				bin, args = hook, c.argv()
+				bin, args = b.hook, c.argv()
 				if c.before != nil {
 					c.before()
 				}
@@ -110,45 +130,60 @@ func measure(c benchCase, hook, floor string, runs int) (row, error) {
 			if err != nil {
 				return r, err
 			}
-			if isHook {
-				bad := len(errOut) > 0
-				if c.output != "" {
-					bad = bad || !bytes.Contains(out, []byte(c.output))
-				} else {
-					bad = bad || (len(out) > 0) != c.notice
-				}
-				if bad {
-					return r, fmt.Errorf("%s (%s): unexpected output: stdout %q, stderr %q", c.name, gen.FormatSize(c.size), out, errOut)
-				}
-			}
-			if i < 0 {
+			if !isHook {
+				floorRuns = appendTimed(floorRuns, s, i)
 				continue
 			}
-			if isHook {
-				r.hook = append(r.hook, s)
-			} else {
-				r.floor = append(r.floor, s)
+			if err := c.checkOutput(out, errOut); err != nil {
+				return r, err
 			}
+			if err := held(fmt.Sprintf("run %d", i)); err != nil {
+				return r, err
+			}
+			hookRuns = appendTimed(hookRuns, s, i)
 		}
 	}
-	r.floorMed, _, r.floorCPU, r.floorFlt = stats(r.floor)
-	r.hookMed, r.hookP90, r.hookCPU, r.hookFlt = stats(r.hook)
+	r.floorMed, _, r.floorCPU, r.floorFlt = stats(floorRuns)
+	r.hookMed, r.hookP90, r.hookCPU, r.hookFlt = stats(hookRuns)
 	for i := range rssRuns {
 		p := c.payload(runs + warmup + i)
 		if c.before != nil {
 			c.before()
 		}
-		h, err := peakRSS(hook, c.argv(), p, c.env)
+		h, err := peakRSS(b.hook, c.argv(), p, c.env)
 		if err != nil {
 			return r, fmt.Errorf("%s: peak RSS: %v", c.name, err)
 		}
-		f, err := peakRSS(floor, nil, p, c.env)
-		if err != nil {
-			return r, fmt.Errorf("%s: peak RSS: %v", c.name, err)
+		if err := held("a traced run"); err != nil {
+			return r, err
 		}
-		r.hookRSS, r.floorRSS = max(r.hookRSS, h), max(r.floorRSS, f)
+		r.hookRSS = max(r.hookRSS, h)
 	}
 	return r, nil
+}
+
+// appendTimed keeps the samples of the timed runs, not the warm-up's
+// (i < 0).
+func appendTimed(ss []sample, s sample, i int) []sample {
+	if i < 0 {
+		return ss
+	}
+	return append(ss, s)
+}
+
+// checkOutput makes sure a run of the case answered as the case expects:
+// nothing on stderr, and the status line's words, the notice, or silence.
+func (c benchCase) checkOutput(out, errOut []byte) error {
+	bad := len(errOut) > 0
+	if c.output != "" {
+		bad = bad || !bytes.Contains(out, []byte(c.output))
+	} else {
+		bad = bad || (len(out) > 0) != c.notice
+	}
+	if bad {
+		return fmt.Errorf("%s (%s): unexpected output: stdout %q, stderr %q", c.name, gen.FormatSize(c.size), out, errOut)
+	}
+	return nil
 }
 
 // rssRuns is how many traced runs of each program measure peak memory;
@@ -170,18 +205,20 @@ func stats(ss []sample) (med, p90, cpu time.Duration, faults int64) {
 	return walls[len(walls)/2], walls[len(walls)*9/10], cpus[len(cpus)/2], flts[len(flts)/2]
 }
 
-// initCost is the package initialisation of a binary as GODEBUG=inittrace
-// reports it: the sum over packages, median of several runs.
+// initCost is the package initialisation of a program as
+// GODEBUG=inittrace reports it: the sum over packages, median of 21 runs.
 type initCost struct {
-	clock  time.Duration
-	bytes  int64
-	allocs int64
-	pkgs   int
+	MS       float64 `json:"ms"`
+	Packages int     `json:"packages"`
+	Bytes    int64   `json:"bytes"`
+	Allocs   int64   `json:"allocs"`
 }
 
-func initCosts(hook, floor string) (map[string]initCost, error) {
+// initCosts measures the package initialisation of the hook's program
+// (its hook command, on an empty payload) and of the floor.
+func initCosts(b bins) (map[string]initCost, error) {
 	out := map[string]initCost{}
-	for name, bin := range map[string]string{"context-budget": hook, "floor": floor} {
+	for name, bin := range map[string]string{"context-budget": b.hook, "floor": b.floor} {
 		var runs []initCost
 		for range 21 {
 			args := []string{"hook"}
@@ -194,7 +231,7 @@ func initCosts(hook, floor string) (map[string]initCost, error) {
 			}
 			runs = append(runs, parseInittrace(errOut))
 		}
-		slices.SortFunc(runs, func(a, b initCost) int { return int(a.clock - b.clock) })
+		slices.SortFunc(runs, func(a, b initCost) int { return cmp.Compare(a.MS, b.MS) })
 		out[name] = runs[len(runs)/2]
 	}
 	return out, nil
@@ -212,10 +249,10 @@ func parseInittrace(text []byte) initCost {
 		ms, _ := strconv.ParseFloat(f[4], 64)
 		b, _ := strconv.ParseInt(f[7], 10, 64)
 		a, _ := strconv.ParseInt(f[9], 10, 64)
-		c.clock += time.Duration(ms * float64(time.Millisecond))
-		c.bytes += b
-		c.allocs += a
-		c.pkgs++
+		c.MS += ms
+		c.Bytes += b
+		c.Allocs += a
+		c.Packages++
 	}
 	return c
 }

@@ -12,16 +12,15 @@ import (
 	"github.com/muthur/context-budget/tools/gen"
 )
 
-func init() { register("cold cache", coldCases) }
-
-// coldCases are the cold cache's rows (design §11, §14): a
-// UserPromptSubmit on a warm cache, the common case, whose budget is
-// 1.25× the floor, on the largest transcript. The transcript is the hook
-// cases' with its last response written once more at the end, stamped a
-// moment ago and kept that fresh before every run (untimed), so each run
-// takes the warm path: the tail scan, and the answer that the cache is
-// warm.
-func coldCases(pe planEnv, sizes []int64) ([]benchCase, error) {
+// promptCases is the cold cache's row (design §14): a UserPromptSubmit
+// on a warm prompt cache, the common case, which the hook answers itself,
+// on the largest transcript. The transcript is the hook cases' with its
+// last response written once more at the end, stamped a moment ago and
+// kept that fresh before every run (untimed), so each run takes the warm
+// path: the tail scan, and the answer that the cache is warm. A cold
+// prompt is context-budget-cli's, and the probe fails the run if a
+// measured call reaches it.
+func promptCases(pe planEnv, sizes []int64) ([]benchCase, error) {
 	if len(sizes) == 0 {
 		return nil, nil
 	}
@@ -54,7 +53,7 @@ func coldCases(pe planEnv, sizes []int64) ([]benchCase, error) {
 	p := fmt.Appendf(nil, `{"session_id":"bench-prompt","transcript_path":%q,"cwd":%q,"permission_mode":"default","hook_event_name":"UserPromptSubmit","prompt":"Carry on with the plan, then run the tests."}`,
 		file, pe.project)
 	return []benchCase{{name: "UserPromptSubmit, warm", size: size, file: file, res: res, env: cleanEnv(),
-		budget: budgetCommon, payload: fixed(p), before: restamp}}, nil
+		budget: budgetNotice, payload: fixed(p), before: restamp}}, nil
 }
 
 var stampRE = regexp.MustCompile(`"timestamp":"[^"]*"`)
