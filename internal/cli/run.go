@@ -1,7 +1,6 @@
 package cli
 
 import (
-	_ "embed"
 	"fmt"
 	"io"
 )
@@ -10,16 +9,14 @@ import (
 // "-X github.com/muthur/context-budget/internal/cli.version=…".
 var version = "dev"
 
-//go:embed doc.go
-var docSource string
-
 // command is one subcommand: its name, a one-line summary for `help`, the
-// manual's section about it (for `help NAME`), and what runs it with its
-// arguments and the process's streams, returning the exit status.
+// manual's topic about it (help/TOPIC.md, for `help NAME`), and what runs
+// it with its arguments and the process's streams, returning the exit
+// status.
 type command struct {
 	name    string
 	summary string
-	section string
+	topic   string
 	run     func(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 }
 
@@ -28,15 +25,15 @@ type command struct {
 // package initialisation at each call). `help` is not in it: it reads the
 // table.
 var commands = []command{
-	{"hook", "the PostToolUse hook (Claude Code runs it)", "The hook", runHook},
-	{"lines", "where this session stands: the reading and both lines", "Lines", runLines},
-	{"statusline", "Claude Code's statusLine command", "The status line", runStatusline},
-	{"ledger", "the project's session costs; ledger record is the Stop hook", "The ledger", runLedger},
-	{"replay", "what the hook would have done over past sessions", "Replay", runReplay},
-	{"install", "register the hooks and copy the skills", "Install and uninstall", runInstall},
-	{"uninstall", "remove what install added", "Install and uninstall", runUninstall},
-	{"doctor", "check what is installed and how the transcripts read", "Doctor", runDoctor},
-	{"budget", "the spend fuse: arm, status, reset or disarm a session's cap", "The spend fuse", runBudget},
+	{"hook", "the hooks Claude Code runs (PostToolUse and the rest)", "hook", runHook},
+	{"lines", "where this session stands: the reading and both lines", "lines", runLines},
+	{"statusline", "Claude Code's statusLine command", "statusline", runStatusline},
+	{"ledger", "the project's session costs; ledger record is the Stop hook", "ledger", runLedger},
+	{"replay", "what the hook would have done over past sessions", "replay", runReplay},
+	{"install", "register the hooks and copy the skills", "install", runInstall},
+	{"uninstall", "remove what install added", "install", runUninstall},
+	{"doctor", "check what is installed and how the transcripts read", "doctor", runDoctor},
+	{"budget", "the spend fuse: arm, status, reset or disarm a session's cap", "budget", runBudget},
 	{"version", "print the version", "", runVersion},
 }
 
