@@ -135,7 +135,7 @@ func TestStatuslineCold(t *testing.T) {
 	p := statusPayload{SessionID: "cold1", TranscriptPath: path, Cwd: root}
 	// The status line prices nothing itself: the hook's call after the
 	// last tool call left the line cache it reads.
-	if _, _, err := hookNotice(reading.Payload{HookEventName: "PostToolUse", SessionID: "cold1", TranscriptPath: path, Cwd: root}, os.Getenv, testOnlyNoDeadline(), 0); err != nil {
+	if _, err := hookNotice(reading.Payload{HookEventName: "PostToolUse", SessionID: "cold1", TranscriptPath: path, Cwd: root}, os.Getenv, testOnlyNoDeadline()); err != nil {
 		t.Fatal(err)
 	}
 	statusNow = func() time.Time { return last.Add(14 * time.Minute) }

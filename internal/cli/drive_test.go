@@ -160,12 +160,10 @@ func inProcessHook(payload []byte, environ []string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	// As runHook: the previous call's mark from the calls file, and this
-	// call's kept there.
+	// As runHook: the call counted for the loop step, then the notice.
 	getenv := func(k string) string { return env[k] }
-	rec := fuseRecordCall(p, getenv)
-	text, mark, err := hookNotice(p, getenv, testOnlyNoDeadline(), rec.From())
-	rec.Done(mark)
+	fuseRecordCall(p, getenv)
+	text, err := hookNotice(p, getenv, testOnlyNoDeadline())
 	if err != nil || text == "" {
 		return nil, err
 	}

@@ -63,18 +63,15 @@ func fuseOutput(event string, a fuse.Answer) []byte {
 }
 
 // fuseRecordCall is the PostToolUse hook's small step for the loop fuse,
-// before the reading: it counts the call in the session's calls file,
-// which also holds the previous call's reading mark (the record's From);
-// the record's Done keeps this call's. nil for any other event, or on any
-// error (silent).
-func fuseRecordCall(p reading.Payload, getenv func(string) string) *fuse.CallRecord {
+// before the reading: it counts the call in the session's calls file.
+// Nothing for any other event; silent on any error.
+func fuseRecordCall(p reading.Payload, getenv func(string) string) {
 	if p.HookEventName != "" && p.HookEventName != "PostToolUse" {
-		return nil
+		return
 	}
 	s, err := fuse.FromEnv(getenv)
 	if err != nil {
-		return nil
+		return
 	}
-	rec, _ := fuse.RecordCall(sessionRoot(getenv, p.Cwd), p.SessionID, p.AgentID, p.ToolName, json.RawMessage(p.ToolInput), s.Loop)
-	return rec
+	fuse.RecordCall(sessionRoot(getenv, p.Cwd), p.SessionID, p.AgentID, p.ToolName, json.RawMessage(p.ToolInput), s.Loop)
 }

@@ -37,7 +37,7 @@ func runHook(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	defer g.stop()
 	// The payload streams through a small window: a multi-megabyte
 	// tool_response is skipped, never held.
-	p, err := reading.ReadPayloadInput(io.LimitReader(stdin, maxPayload))
+	p, err := reading.ReadPayload(io.LimitReader(stdin, maxPayload))
 	if err != nil {
 		g.answer(nil)
 		return 0
@@ -57,11 +57,9 @@ func runHook(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return startHook(p, stderr)
 	}
 	// PostToolUse: the call is counted for the loop step first, whatever
-	// the reading then takes; the session's calls file gives the previous
-	// call's reading mark and keeps this call's.
-	rec := fuseRecordCall(p, os.Getenv)
-	text, mark, err := hookNotice(p, os.Getenv, g, rec.From())
-	rec.Done(mark)
+	// the reading then takes.
+	fuseRecordCall(p, os.Getenv)
+	text, err := hookNotice(p, os.Getenv, g)
 	if err != nil {
 		reportConfig(err, stderr)
 		g.answer(nil)
@@ -96,26 +94,24 @@ type hookSpecific struct {
 }
 
 // hookNotice decides the notice for one call: "" for silence. g keeps
-// the call's deadline. from is the previous call's reading mark; the
-// mark returned is this call's, 0 when it took no reading.
-func hookNotice(p reading.Payload, getenv func(string) string, g *hookGuard, from int64) (string, int64, error) {
+// the call's deadline.
+func hookNotice(p reading.Payload, getenv func(string) string, g *hookGuard) (string, error) {
 	if p.Subagent || !state.PlainName(p.SessionID) || p.TranscriptPath == "" {
-		return "", 0, nil
+		return "", nil
 	}
 	s, err := config.FromEnv(getenv)
 	if err != nil {
-		return "", 0, err
+		return "", err
 	}
 	root := sessionRoot(getenv, p.Cwd)
 	if root == "" {
-		return "", 0, nil
+		return "", nil
 	}
 	opt := reading.DefaultOptions(p.ToolUseID)
 	opt.Wait = min(opt.Wait, time.Until(g.start.Add(recordWait)))
-	opt.From = from
-	r, at, err := reading.ReadMarked(p.TranscriptPath, opt)
+	r, err := reading.Read(p.TranscriptPath, opt)
 	if err != nil {
-		return "", 0, err
+		return "", err
 	}
 	dir := state.Dir(root)
 	call := &lines.Call{Dir: dir, ID: p.SessionID, Root: root, Transcript: p.TranscriptPath,
@@ -130,23 +126,23 @@ func hookNotice(p reading.Payload, getenv func(string) string, g *hookGuard, fro
 			bounds.Compactions = hit.Compactions()
 			level, err := climb.AdvanceWith(dir, p.SessionID, r.Tokens, hit.Lines(), bounds)
 			if err != nil || level == climb.None {
-				return "", at, err
+				return "", err
 			}
 			// The notice's facts from the header that decided the level.
 			d, ok := hit.Notice()
 			if !ok {
 				d = decide(call)
 			}
-			return noticeText(p, s, root, level, r.Tokens, d, getenv, g), at, nil
+			return noticeText(p, s, root, level, r.Tokens, d, getenv, g), nil
 		}
 	}
 	d := decideBy(call, g.pricingDeadline())
 	bounds.Compactions = d.Compactions
 	level, err := climb.AdvanceWith(dir, p.SessionID, r.Tokens, d.Lines.Tokens(), bounds)
 	if err != nil || level == climb.None {
-		return "", at, err
+		return "", err
 	}
-	return noticeText(p, s, root, level, r.Tokens, d, getenv, g), at, nil
+	return noticeText(p, s, root, level, r.Tokens, d, getenv, g), nil
 }
 
 // noticeText is the notice for a level that fired and is recorded.

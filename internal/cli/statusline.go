@@ -1,7 +1,9 @@
 package cli
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
 	"io"
 	"os"
 	"strconv"
@@ -36,71 +38,40 @@ type statusPayload struct {
 	HasUsage bool
 }
 
-// parseStatusPayload reads the fields one by one, so that a field of an
-// unexpected type costs that field, not the line. The plain case is read
-// without encoding/json's reflection (see reading.EachField), with the
-// result parseStatusPayloadSlow gives (a fuzzer checks it); a payload the
-// plain reading declines (an escaped key) goes the slow way.
+// parseStatusPayload reads the payload so that a field of an unexpected
+// type costs that field, not the line: encoding/json skips a value it
+// cannot store and goes on, and the window's size and usage are kept raw
+// and read on their own.
 func parseStatusPayload(data []byte) (statusPayload, bool) {
-	var p statusPayload
-	var ws, cw []byte
-	if !reading.EachField(data, func(key string, v []byte) bool {
-		switch key {
-		case "session_id":
-			p.SessionID = jsonString(v)
-		case "transcript_path":
-			p.TranscriptPath = jsonString(v)
-		case "cwd":
-			p.Cwd = jsonString(v)
-		case "workspace":
-			ws = v
-		case "context_window":
-			cw = v
-		}
-		return true
-	}) {
-		return parseStatusPayloadSlow(data)
+	var in struct {
+		SessionID      string `json:"session_id"`
+		TranscriptPath string `json:"transcript_path"`
+		Cwd            string `json:"cwd"`
+		Workspace      struct {
+			ProjectDir string `json:"project_dir"`
+			CurrentDir string `json:"current_dir"`
+		} `json:"workspace"`
+		ContextWindow struct {
+			Size  json.RawMessage `json:"context_window_size"`
+			Usage json.RawMessage `json:"current_usage"`
+		} `json:"context_window"`
 	}
-	if isJSONObject(ws) {
-		var cur string
-		if !reading.EachField(ws, func(key string, v []byte) bool {
-			switch key {
-			case "project_dir":
-				p.ProjectDir = jsonString(v)
-			case "current_dir":
-				cur = jsonString(v)
-			}
-			return true
-		}) {
-			return parseStatusPayloadSlow(data)
-		}
-		if p.Cwd == "" {
-			p.Cwd = cur
+	err := json.Unmarshal(data, &in)
+	var typeErr *json.UnmarshalTypeError
+	if err != nil && !errors.As(err, &typeErr) || !bytes.HasPrefix(bytes.TrimLeft(data, " \t\r\n"), []byte("{")) {
+		return statusPayload{}, false
+	}
+	p := statusPayload{SessionID: in.SessionID, TranscriptPath: in.TranscriptPath, Cwd: in.Cwd, ProjectDir: in.Workspace.ProjectDir}
+	if p.Cwd == "" {
+		p.Cwd = in.Workspace.CurrentDir
+	}
+	var n json.Number
+	if json.Unmarshal(in.ContextWindow.Size, &n) == nil {
+		if v, err := n.Int64(); err == nil && v > 0 {
+			p.WindowSize = v
 		}
 	}
-	if isJSONObject(cw) {
-		var usage []byte
-		if !reading.EachField(cw, func(key string, v []byte) bool {
-			switch key {
-			case "context_window_size":
-				p.WindowSize = 0
-				if n, ok := numberOf(v); ok {
-					if x, err := n.Int64(); err == nil && x > 0 {
-						p.WindowSize = x
-					}
-				}
-			case "current_usage":
-				usage = v
-			}
-			return true
-		}) {
-			return parseStatusPayloadSlow(data)
-		}
-		var ok bool
-		if p.Usage, p.HasUsage, ok = currentUsage(usage); !ok {
-			return parseStatusPayloadSlow(data)
-		}
-	}
+	p.Usage, p.HasUsage = currentUsage(in.ContextWindow.Usage)
 	return p, true
 }
 
@@ -111,115 +82,8 @@ const maxUsageTokens = 1 << 40
 // currentUsage reads context_window.current_usage: the context of the
 // last request is its input plus cache creation plus cache read tokens. A
 // count that is missing, negative, fractional or absurd makes the whole
-// usage unknown rather than a wrong number. plain is false when the
-// object needs the slow reading (an escaped key).
-func currentUsage(raw []byte) (sum int64, has, plain bool) {
-	if !isJSONObject(raw) {
-		return 0, false, true
-	}
-	var vals [3][]byte
-	names := [3]string{"input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens"}
-	if !reading.EachField(raw, func(key string, v []byte) bool {
-		for i, n := range names {
-			if key == n {
-				vals[i] = v
-			}
-		}
-		return true
-	}) {
-		return 0, false, false
-	}
-	for _, v := range vals {
-		if v == nil {
-			continue
-		}
-		n, ok := numberOf(v)
-		if !ok {
-			return 0, false, true
-		}
-		i, err := n.Int64()
-		if err != nil || i < 0 || i > maxUsageTokens {
-			return 0, false, true
-		}
-		sum += i
-		has = true
-	}
-	return sum, has, true
-}
-
-// isJSONObject reports whether v (valid JSON) is an object.
-func isJSONObject(v []byte) bool { return len(v) > 0 && v[0] == '{' }
-
-// jsonString is a JSON string value's text; "" for any other value, as
-// json.Unmarshal into a string leaves it.
-func jsonString(v []byte) string {
-	if len(v) < 2 || v[0] != '"' {
-		return ""
-	}
-	body := v[1 : len(v)-1]
-	plain := true
-	for _, c := range body {
-		if c < 0x20 || c == '\\' || c >= 0x80 {
-			plain = false
-			break
-		}
-	}
-	if plain {
-		return string(body)
-	}
-	var s string
-	json.Unmarshal(v, &s)
-	return s
-}
-
-// numberOf decodes a JSON value into a json.Number as encoding/json
-// does: a number as it is written, a string holding a valid number, null
-// as the empty Number; ok false for anything else.
-func numberOf(v []byte) (n json.Number, ok bool) {
-	switch {
-	case len(v) == 0:
-		return "", false
-	case v[0] == '-' || v[0] >= '0' && v[0] <= '9':
-		return json.Number(v), true
-	case v[0] == '"' || v[0] == 'n':
-		return n, json.Unmarshal(v, &n) == nil
-	}
-	return "", false
-}
-
-// parseStatusPayloadSlow is parseStatusPayload with encoding/json, for
-// what the plain reading declines.
-func parseStatusPayloadSlow(data []byte) (statusPayload, bool) {
-	var top map[string]json.RawMessage
-	if json.Unmarshal(data, &top) != nil || top == nil {
-		return statusPayload{}, false
-	}
-	var p statusPayload
-	json.Unmarshal(top["session_id"], &p.SessionID)
-	json.Unmarshal(top["transcript_path"], &p.TranscriptPath)
-	json.Unmarshal(top["cwd"], &p.Cwd)
-	var ws map[string]json.RawMessage
-	if json.Unmarshal(top["workspace"], &ws) == nil {
-		json.Unmarshal(ws["project_dir"], &p.ProjectDir)
-		if p.Cwd == "" {
-			json.Unmarshal(ws["current_dir"], &p.Cwd)
-		}
-	}
-	var cw map[string]json.RawMessage
-	if json.Unmarshal(top["context_window"], &cw) == nil {
-		var n json.Number
-		if json.Unmarshal(cw["context_window_size"], &n) == nil {
-			if v, err := n.Int64(); err == nil && v > 0 {
-				p.WindowSize = v
-			}
-		}
-		p.Usage, p.HasUsage = currentUsageSlow(cw["current_usage"])
-	}
-	return p, true
-}
-
-// currentUsageSlow is currentUsage with encoding/json.
-func currentUsageSlow(raw json.RawMessage) (int64, bool) {
+// usage unknown rather than a wrong number.
+func currentUsage(raw json.RawMessage) (int64, bool) {
 	var u map[string]json.RawMessage
 	if json.Unmarshal(raw, &u) != nil || u == nil {
 		return 0, false

@@ -197,7 +197,7 @@ func checkColdMarks(t *testing.T, path string, stride int, n *coldCounts) {
 			continue
 		}
 		p := reading.Payload{HookEventName: "PostToolUse", SessionID: session, TranscriptPath: live, Cwd: project, ToolUseID: c.toolUseID}
-		if _, _, err := hookNotice(p, getenv, testOnlyNoDeadline(), 0); err != nil {
+		if _, err := hookNotice(p, getenv, testOnlyNoDeadline()); err != nil {
 			t.Fatalf("response %d: %v", k, err)
 		}
 		if compare {

@@ -129,10 +129,11 @@ func readHeaderLines(call *Call, buf []byte) (h headerLines, found, ok bool) {
 // readHeaderFile is readHeaderLines whatever the Key: ok is false when
 // the file has no hit line or a malformed one.
 func readHeaderFile(name string, buf []byte) (h headerLines, found, ok bool) {
-	n, err := reading.ReadHead(name, buf)
+	data, err := reading.ReadFile(name, reading.MaxCacheFile)
 	if err != nil {
 		return headerLines{}, false, false
 	}
+	n := copy(buf, data)
 	head, rest := splitHeader(buf[:n])
 	if head == nil {
 		return headerLines{}, false, false
