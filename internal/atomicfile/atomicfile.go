@@ -4,7 +4,7 @@
 // a crash leaves the old file whole.
 //
 // Every write, by path (Write, WriteFile) or under a root (WriteIn), goes
-// through one function, replace: one naming of the temporary file, one
+// through one function, replace, in an os.Root: one naming of the temporary file, one
 // lock that tells a live writer's from a dead one's (Clean), one order of
 // write, sync, rename.
 package atomicfile
@@ -37,8 +37,14 @@ type Options struct {
 // Write replaces name with what write writes. The file gets mode o.Perm.
 // On any error the temporary file is removed and name is left as it was.
 func Write(name string, o Options, write func(w io.Writer) error) error {
-	prefix := filepath.Join(filepath.Dir(name), "."+filepath.Base(name)+".")
-	return replace(paths{}, "", prefix, name, o, write)
+	dir := filepath.Dir(name)
+	r, err := os.OpenRoot(dir)
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	base := filepath.Base(name)
+	return replace(r, dir, "."+base+".", base, o, write)
 }
 
 // WriteFile is Write of data.
@@ -53,36 +59,19 @@ func writeData(data []byte) func(io.Writer) error {
 	}
 }
 
-// files is where replace creates, renames and removes: the file system
-// by path, or an os.Root.
-type files interface {
-	OpenFile(name string, flag int, perm fs.FileMode) (*os.File, error)
-	Rename(oldname, newname string) error
-	Remove(name string) error
-}
-
-// paths is files by path.
-type paths struct{}
-
-func (paths) OpenFile(name string, flag int, perm fs.FileMode) (*os.File, error) {
-	return os.OpenFile(name, flag, perm)
-}
-func (paths) Rename(oldname, newname string) error { return os.Rename(oldname, newname) }
-func (paths) Remove(name string) error             { return os.Remove(name) }
-
 var tempSeq atomic.Uint64
 
-// replace writes name in fsys through a temporary file named prefix +
+// replace writes name in r through a temporary file named prefix +
 // digits + o.Suffix (IsTemp's form), locked while it is written. root is
-// what the names are under, for BeforeRename ("" for paths).
-func replace(fsys files, root, prefix, name string, o Options, write func(io.Writer) error) error {
+// r's path, for BeforeRename.
+func replace(r *os.Root, root, prefix, name string, o Options, write func(io.Writer) error) error {
 	var f *os.File
 	var tmp string
 	var err error
 	for tries := 0; tries < 100; tries++ {
 		n := uint64(time.Now().UnixNano())*31 + tempSeq.Add(1) + uint64(os.Getpid())<<20
 		tmp = prefix + strconv.FormatUint(n%1_000_000_000_000, 10) + o.Suffix
-		f, err = fsys.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+		f, err = r.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 		if !errors.Is(err, fs.ErrExist) {
 			break
 		}
@@ -105,10 +94,10 @@ func replace(fsys files, root, prefix, name string, o Options, write func(io.Wri
 		err = cerr
 	}
 	if err == nil {
-		err = fsys.Rename(tmp, name)
+		err = r.Rename(tmp, name)
 	}
 	if err != nil {
-		fsys.Remove(tmp)
+		r.Remove(tmp)
 	}
 	return err
 }

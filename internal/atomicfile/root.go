@@ -12,34 +12,23 @@ import (
 // WriteFile does, without ever leaving root: every component is resolved
 // inside it (os.Root), so a symbolic link in the way that points out of
 // root (or is absolute) is an error, and nothing is created or replaced
-// elsewhere. The temporary file is named "."+base+"."+digits+o.Suffix,
-// and is locked while it is written so Clean can tell a live writer's
-// file from a dead one's.
-//
-// Where the kernel has openat2 the folder is opened once, beneath root
-// with no links (OpenIn), and the file is written, renamed and on failure
-// removed by name in it: a dozen system calls where os.Root took ~30.
+// elsewhere. A link at rel itself is replaced, never written through. The
+// temporary file is named "."+base+"."+digits+o.Suffix, and is locked
+// while it is written so Clean can tell a live writer's file from a dead
+// one's.
 func WriteIn(root, rel string, data []byte, o Options) error {
-	dir, base := path.Split(rel)
-	if d, ok := openDirIn(root, strings.TrimSuffix(dir, "/")); ok {
-		defer d.Close()
-		return replace(d, filepath.Join(root, filepath.FromSlash(dir)), "."+base+".", base, o, writeData(data))
-	}
 	r, err := os.OpenRoot(root)
 	if err != nil {
 		return err
 	}
 	defer r.Close()
+	dir, base := path.Split(rel)
 	return replace(r, root, dir+"."+base+".", rel, o, writeData(data))
 }
 
 // MkdirIn creates rel (slash-separated) and its missing parents under
-// root, never leaving it. A folder already there, reached with no link,
-// costs one openat2.
+// root, never leaving it.
 func MkdirIn(root, rel string) error {
-	if d, ok := openDirIn(root, rel); ok {
-		return d.Close()
-	}
 	r, err := os.OpenRoot(root)
 	if err != nil {
 		return err

@@ -112,7 +112,7 @@ func runLines(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		session = strings.TrimSuffix(filepath.Base(path), ".jsonl")
 	} else if path == "" {
 		// Something came on stdin: bad input, not a usage error.
-		p, err := reading.ParsePayload(data)
+		p, err := reading.ReadPayload(bytes.NewReader(data))
 		if err != nil || p.TranscriptPath == "" {
 			return fail(stderr, errors.New("stdin is not a hook payload naming a transcript_path"), "give --transcript FILE, or pipe the hook's JSON payload")
 		}

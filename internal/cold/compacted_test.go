@@ -13,8 +13,8 @@ import (
 	"github.com/muthur/context-budget/tools/sharedtest"
 )
 
-// compactedSlow is CompactedSince as it was: every line of the tail
-// decoded with encoding/json. The fast scan is held to it.
+// compactedSlow is CompactedSince without the filter words: every line of
+// the tail decoded. The filtered scan is held to it.
 func compactedSlow(f io.ReaderAt, size int64) bool {
 	found := false
 	reading.ScanBack(f, size, func(line []byte) bool {
@@ -62,8 +62,9 @@ func sameCompacted(t *testing.T, name string, data []byte, mid bool) (compacted 
 	return compacted
 }
 
-// TestCompactedSinceAgrees: the filtered scan, which reads a plain
-// response without encoding/json, answers as decoding every line did, at
+// TestCompactedSinceAgrees: the filtered scan, which decodes only the
+// lines holding a response's or a boundary's word, answers as decoding
+// every line does, at
 // every cut of generated sessions (compactions, microcompactions,
 // subagents' responses, API errors, damage, spliced records), hand-made
 // tails, the shared transcripts and the corpus.

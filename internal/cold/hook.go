@@ -236,22 +236,13 @@ func FindParent(dir, self string, context int64, last time.Time) string {
 // transcript's last response: then the next request carries the summary,
 // not the last response's context, and re-writes little. It reads back
 // from the end only as far as that response; an unreadable file says no.
-//
-// It runs on every refresh of an idle session's status line, so it reads
-// as the tail scan does: the file by descriptor, no *os.File; only lines
-// holding a filter word decoded (a response's or a boundary's, the words
-// every reader filters with); and a plain response line read without
-// encoding/json (reading.FastResponse), whose first decode of the record
-// types costs a fresh process page faults nothing else on the status line
-// pays. What that reader declines, and any line that may hold a boundary,
-// is decoded as before.
 func CompactedSince(path string) bool {
-	f, size, err := reading.OpenRegular(path)
+	f, fi, err := reading.Open(path)
 	if err != nil {
 		return false
 	}
 	defer f.Close()
-	return compactedIn(f, size)
+	return compactedIn(f, fi.Size())
 }
 
 // compactedIn is CompactedSince on the first size bytes of f.
@@ -273,11 +264,6 @@ func endsCompactScan(line []byte) (done, boundary bool) {
 	mayBound := bytes.Contains(line, []byte(transcript.BoundaryWord))
 	if !mayRespond && !mayBound {
 		return false, false
-	}
-	if !mayBound {
-		if rec, resp, ok := reading.FastResponse(line); ok {
-			return resp && rec.IsResponse(), false
-		}
 	}
 	transcript.Decode(line, func(r *transcript.Record) {
 		switch {

@@ -244,14 +244,14 @@ func TestLoopHalts(t *testing.T) {
 	in := json.RawMessage(`{"command":"make test","description":"run"}`)
 	same := json.RawMessage(`{ "description":"run", "command":"make test" }`)
 	for i := range 4 {
-		if err := record(root, "sess", "", "Bash", [...]json.RawMessage{in, same}[i%2], DefaultLoop); err != nil {
+		if err := RecordCall(root, "sess", "", "Bash", [...]json.RawMessage{in, same}[i%2], DefaultLoop); err != nil {
 			t.Fatal(err)
 		}
 	}
 	if a := decide(t, call(root, tr, PreToolUse, env{}, "Bash", string(in))); a != (Answer{}) {
 		t.Fatalf("after 4 identical calls: %+v", a)
 	}
-	record(root, "sess", "", "Bash", in, DefaultLoop)
+	RecordCall(root, "sess", "", "Bash", in, DefaultLoop)
 	a := decide(t, call(root, tr, PreToolUse, env{}, "Read", `{"file_path":"/x"}`))
 	if !strings.Contains(a.Deny, "5 times in a row (Bash: make test)") {
 		t.Fatalf("after 5 identical calls: %+v", a)
@@ -268,8 +268,8 @@ func TestLoopHalts(t *testing.T) {
 		if i%4 == 3 {
 			tool = "Read"
 		}
-		record(root, "sess", "", tool, in, DefaultLoop)
-		record(root, "other", "", "Bash", in, 0)
+		RecordCall(root, "sess", "", tool, in, DefaultLoop)
+		RecordCall(root, "other", "", "Bash", in, 0)
 	}
 	if _, ok := LoadArm(state.Dir(root), "sess"); ok {
 		t.Errorf("a broken run halted")
@@ -404,19 +404,11 @@ func TestTallyRefusesLink(t *testing.T) {
 	}
 }
 
-// record is RecordCall for a call that takes no reading.
-func record(root, session, agent, tool string, input json.RawMessage, n int) error {
-	rec, err := RecordCall(root, session, agent, tool, input, n)
-	rec.Done(0)
-	return err
-}
-
-// TestCallsFileMark: a call is counted before its reading (a call the
-// deadline ends keeps its count), Done keeps the call's mark for the next
-// one, and a long tool name with an input at the size the file keeps as
-// it came still fits LoadCalls' read: the count goes on and the mark
-// stays (an input that is large with the tool's name is kept as a hash).
-func TestCallsFileMark(t *testing.T) {
+// TestCallsFileCount: a call is counted in the calls file, and a long
+// tool name with an input at the size the file keeps as it came still
+// fits LoadCalls' read, so the count goes on (an input that is large with
+// the tool's name is kept as a hash).
+func TestCallsFileCount(t *testing.T) {
 	root, _ := project(t)
 	for _, c := range []struct {
 		tool  string
@@ -426,28 +418,14 @@ func TestCallsFileMark(t *testing.T) {
 		{"mcp__plugin_playwright_playwright__browser_navigate_with_a_long_name",
 			json.RawMessage(`{"url":"` + strings.Repeat("x", maxCallKey-10) + `"}`)},
 	} {
-		session := "marks" + strconv.Itoa(len(c.tool))
+		session := "calls" + strconv.Itoa(len(c.tool))
 		for i := 1; i <= 3; i++ {
-			rec, err := RecordCall(root, session, "", c.tool, c.input, 0)
-			if err != nil {
+			if err := RecordCall(root, session, "", c.tool, c.input, 0); err != nil {
 				t.Fatal(err)
 			}
-			if got, want := rec.From(), int64(1000*(i-1)); got != want {
-				t.Fatalf("%s, call %d: the previous mark is %d, want %d", c.tool, i, got, want)
-			}
-			if was := LoadCalls(root, session, ""); was.count != i || was.Mark != int64(1000*(i-1)) {
-				t.Fatalf("%s, call %d, before its reading: count %d mark %d", c.tool, i, was.count, was.Mark)
-			}
-			rec.Done(int64(1000 * i))
-			if was := LoadCalls(root, session, ""); was.count != i || was.Mark != int64(1000*i) {
-				t.Fatalf("%s, call %d, after: count %d mark %d", c.tool, i, was.count, was.Mark)
+			if was := LoadCalls(root, session, ""); was.count != i {
+				t.Fatalf("%s, call %d: count %d", c.tool, i, was.count)
 			}
 		}
-	}
-	// No reading: the previous mark stays.
-	rec, _ := RecordCall(root, "marks4", "", "Bash", json.RawMessage(`{"command":"go test ./..."}`), 0)
-	rec.Done(0)
-	if was := LoadCalls(root, "marks4", ""); was.Mark != 3000 || was.count != 4 {
-		t.Errorf("a call without a reading: count %d mark %d", was.count, was.Mark)
 	}
 }

@@ -21,8 +21,8 @@ const maxCallKey = 4 << 10
 
 // callKey is what the calls file keeps of a call: its tool and its input
 // as they came ("=" …), or their hash when the two are larger than
-// maxCallKey ("#" …), so that the file, with its count and mark, always
-// fits LoadCalls' read.
+// maxCallKey ("#" …), so that the file, with its count, always fits
+// LoadCalls' read.
 func callKey(tool string, input json.RawMessage) string {
 	raw := bytes.TrimSpace(input)
 	if len(tool)+len(raw) > maxCallKey {
@@ -154,22 +154,16 @@ func Describe(tool string, input json.RawMessage) string {
 }
 
 // Calls is a session's calls file as a call found it: the latest tool
-// call and how many times in a row it ran, and the mark of the previous
-// call's reading (reading.Options.From). The PostToolUse hook keeps it,
-// so the PreToolUse hook, on its hot path, reads one fuse file at most;
-// and the mark rides in the one small file every PostToolUse call already
-// reads and writes.
+// call and how many times in a row it ran. The PostToolUse hook keeps it,
+// so the PreToolUse hook, on its hot path, reads one fuse file at most.
 type Calls struct {
 	count int
 	prev  string // the last call's key (callKey)
-	// Mark is where the previous call's reading was found; 0 for none.
-	Mark int64
 }
 
 // LoadCalls reads the calls file of a session (of one of its subagents
 // when agent is set); the zero Calls when there is none or it is damaged.
-// The file is "<count> <mark>\n<key>"; a file of an earlier build has no
-// mark.
+// The file is "<count>\n<key>".
 func LoadCalls(root, session, agent string) Calls {
 	if root == "" || !state.PlainName(session) || (agent != "" && !state.PlainName(agent)) {
 		return Calls{}
@@ -179,116 +173,61 @@ func LoadCalls(root, session, agent string) Calls {
 		return Calls{}
 	}
 	head, rest, ok := strings.Cut(string(data), "\n")
-	if !ok {
+	count, err := strconv.Atoi(head)
+	if !ok || err != nil {
 		return Calls{}
 	}
-	var c Calls
-	count, mark, _ := strings.Cut(head, " ")
-	c.count, _ = strconv.Atoi(count)
-	if m, err := strconv.ParseInt(mark, 10, 64); err == nil && m > 0 {
-		c.Mark = m
-	}
-	c.prev = rest
-	return c
+	return Calls{count: count, prev: rest}
 }
 
 // RecordCall counts one finished tool call (the PostToolUse hook) in the
-// session's calls file, at the call's start, with the previous call's
-// mark kept as it was: a call the deadline then ends still counts. When
-// the same call has run n times in a row, it records a loop halt in the
-// session's fuse file: the next tool call is denied and the run ends at
-// its stop. n 0 is off: the calls are counted, never halted on. The
-// returned record gives the previous mark (From) and keeps this call's
-// (Done) in the file it holds open; it is nil when the call has no file.
-func RecordCall(root, session, agent, tool string, input json.RawMessage, n int) (*CallRecord, error) {
+// session's calls file. When the same call has run n times in a row, it
+// records a loop halt in the session's fuse file: the next tool call is
+// denied and the run ends at its stop. n 0 is off: the calls are counted,
+// never halted on.
+func RecordCall(root, session, agent, tool string, input json.RawMessage, n int) error {
 	if tool == "" || root == "" || !state.PlainName(session) || (agent != "" && !state.PlainName(agent)) {
-		return nil, nil
+		return nil
 	}
 	dir := state.Dir(root)
 	name := callsName(dir, session, agent)
 	was := LoadCalls(root, session, agent)
 	// No lock: parallel calls are different calls, so a lost update only
-	// restarts a count that the next call restarts anyway (and leaves an
-	// older mark, which only makes the next reading look further); the
-	// file is rewritten in place (state.OpenInPlace), and a reader that
-	// catches a write half done reads no count, which restarts it too.
-	// This keeps the step to a read and a write on every PostToolUse call
-	// (and the mark's rewrite through the same descriptor).
+	// restarts a count that the next call restarts anyway; the file is
+	// rewritten in place (state.WriteInPlace), and a reader that catches
+	// a write half done reads no count, which restarts it too. This keeps
+	// the step to a read and a write on every PostToolUse call.
 	//
-	// The common case, a call unlike the last, is told by comparing bytes:
-	// no JSON is decoded, whose first use in a process costs more than the
-	// rest of the hook call (measured: 0.55 ms a call with the canonical
-	// signature computed every time). Only two inputs of the same length
-	// that differ, which may be one call with its keys in another order,
-	// are compared by their canonical Signature.
-	rec := &CallRecord{key: callKey(tool, input), from: was.Mark, count: 1}
-	if was.count > 0 && sameCall(was.prev, rec.key) {
-		rec.count = was.count + 1
+	// The common case, a call unlike the last, is told by comparing bytes.
+	// Only two inputs of the same length that differ, which may be one
+	// call with its keys in another order, are compared by their
+	// canonical Signature.
+	key, count := callKey(tool, input), 1
+	if was.count > 0 && sameCall(was.prev, key) {
+		count = was.count + 1
 	}
-	f, err := state.OpenInPlace(name)
-	if err != nil {
+	content := []byte(strconv.Itoa(count) + "\n" + key)
+	if err := state.WriteInPlace(name, content); err != nil {
 		if err := state.Ensure(dir); err != nil {
-			return nil, err
+			return err
 		}
-		if f, err = state.OpenInPlace(name); err != nil {
-			return nil, err
+		if err := state.WriteInPlace(name, content); err != nil {
+			return err
 		}
 	}
-	rec.file, rec.open = f, true
-	if err := f.Write(rec.content(was.Mark)); err != nil {
-		rec.Done(0)
-		return nil, err
-	}
-	if n <= 0 || rec.count < n {
-		return rec, nil
+	if n <= 0 || count < n {
+		return nil
 	}
 	call := Describe(tool, input)
 	if agent != "" {
 		call += " (in subagent " + agent + ")"
 	}
-	return rec, ChangeArm(dir, session, func(a *Arm) error {
+	return ChangeArm(dir, session, func(a *Arm) error {
 		if a.Loop == nil {
-			a.Loop = &Loop{Call: call, Count: rec.count}
+			a.Loop = &Loop{Call: call, Count: count}
 		}
 		return nil
 	})
-}
-
-// A CallRecord is a call RecordCall counted, with the calls file it wrote
-// held open for the call's reading mark.
-type CallRecord struct {
-	file  state.InPlace
-	open  bool
-	key   string
-	count int
-	from  int64
-}
-
-// From is the previous call's reading mark, 0 for none (or no record).
-func (r *CallRecord) From() int64 {
-	if r == nil {
-		return 0
-	}
-	return r.from
-}
-
-// Done keeps mark, this call's reading mark, in the calls file when it
-// moved (0: the call took no reading, and the previous one stays), and
-// closes the file. Silent on any error, like the rest of the step.
-func (r *CallRecord) Done(mark int64) {
-	if r == nil || !r.open {
-		return
-	}
-	if mark > 0 && mark != r.from {
-		r.file.Write(r.content(mark))
-	}
-	r.file.Close()
-	r.open = false
-}
-
-// content is the calls file for the call with mark.
-func (r *CallRecord) content(mark int64) []byte {
-	return []byte(strconv.Itoa(r.count) + " " + strconv.FormatInt(max(mark, 0), 10) + "\n" + r.key)
 }
 
 // clearCalls forgets the session's runs of calls, when a loop halt is

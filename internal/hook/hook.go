@@ -54,7 +54,7 @@ func Run(stdin io.Reader, stdout, stderr io.Writer, full Full) int {
 	debug.SetMemoryLimit(8 << 20)
 	g := newGuard(stdout)
 	defer g.stop()
-	p, err := reading.ReadPayloadInput(io.LimitReader(stdin, maxPayload))
+	p, err := reading.ReadPayload(io.LimitReader(stdin, maxPayload))
 	if err != nil {
 		g.answer(nil)
 		return 0

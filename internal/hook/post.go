@@ -125,9 +125,7 @@ func countCall(p reading.Payload, getenv func(string) string) {
 	if err != nil {
 		return
 	}
-	if rec, _ := fuse.RecordCall(SessionRoot(getenv, p.Cwd), p.SessionID, p.AgentID, p.ToolName, json.RawMessage(p.ToolInput), s.Loop); rec != nil {
-		rec.Done(0)
-	}
+	fuse.RecordCall(SessionRoot(getenv, p.Cwd), p.SessionID, p.AgentID, p.ToolName, json.RawMessage(p.ToolInput), s.Loop)
 }
 
 // SkillPrefix is how the skills are named where the hook runs: "" when

@@ -37,70 +37,25 @@ func Open(path string) (*os.File, os.FileInfo, error) {
 	return f, fi, nil
 }
 
-// File is a regular file opened for reading by OpenRegular.
-type File interface {
-	io.Reader
-	io.ReaderAt
-	io.Closer
-	// Size is the file's size now.
-	Size() (int64, error)
-}
-
-// OpenRegular is Open for a caller that reads by offset and needs no
-// *os.File: on Unix the file is its descriptor alone (see raw_unix.go).
-// It returns the file's size at the open.
-func OpenRegular(path string) (File, int64, error) {
-	f, size, err := openRegular(path)
-	if err != nil {
-		return nil, 0, err
-	}
-	return f, size, nil
-}
-
 // ReadFile returns the content of the regular file at path, refusing one
 // of more than max bytes (ErrTooLarge) before reading it. A file that
-// grows past max while it is read is refused too. The file is read in one
-// read of its size (and one more byte, to see it grow).
+// grows past max while it is read is refused too.
 func ReadFile(path string, max int64) ([]byte, error) {
-	f, size, err := openRegular(path)
+	f, fi, err := Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	if size > max {
+	if size := fi.Size(); size > max {
 		return nil, fmt.Errorf("%s: %w (%d bytes, at most %d)", path, ErrTooLarge, size, max)
 	}
-	buf := make([]byte, size+1)
-	n := 0
-	for {
-		m, err := f.ReadAt(buf[n:], int64(n))
-		n += m
-		if err == io.EOF {
-			return buf[:n], nil
-		}
-		if err != nil {
-			return nil, err
-		}
-		// The file grew while it was read.
-		if int64(n) > max {
-			return nil, fmt.Errorf("%s: %w (more than %d bytes)", path, ErrTooLarge, max)
-		}
-		buf = append(buf, make([]byte, min(int64(len(buf)), max+1-int64(n)))...)
-	}
-}
-
-// ReadHead reads the start of the regular file at path into buf, in one
-// read, and returns how many bytes came: a cache's header line, a small
-// record.
-func ReadHead(path string, buf []byte) (int, error) {
-	f, _, err := openRegular(path)
+	data, err := io.ReadAll(io.LimitReader(f, max+1))
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
-	defer f.Close()
-	n, err := f.ReadAt(buf, 0)
-	if err == io.EOF {
-		err = nil
+	if int64(len(data)) > max {
+		// The file grew while it was read.
+		return nil, fmt.Errorf("%s: %w (more than %d bytes)", path, ErrTooLarge, max)
 	}
-	return n, err
+	return data, nil
 }

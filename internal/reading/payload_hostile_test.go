@@ -27,7 +27,7 @@ func TestPayloadSubagentAnyForm(t *testing.T) {
 		{`{"session_id":"s"}`, false},
 		{`{"agent_id":"a","agent_id":null}`, false}, // the last one wins, as in JSON.parse
 	} {
-		p, err := ParsePayload([]byte(tc.payload))
+		p, err := ReadPayload(strings.NewReader(tc.payload))
 		if err != nil {
 			t.Fatalf("%s: %v", tc.payload, err)
 		}
@@ -64,12 +64,12 @@ func TestPayloadFieldBounded(t *testing.T) {
 	// The Stop hook's last message may be long; past its bound it reads
 	// as absent (nothing to wait for), not as a bad payload.
 	long := `{"session_id":"s","last_assistant_message":"` + strings.Repeat("b", maxMessage+1) + `"}`
-	p, err := ParsePayload([]byte(long))
+	p, err := ReadPayload(strings.NewReader(long))
 	if err != nil || p.SessionID != "s" || p.LastAssistantMessage != "" {
 		t.Errorf("an over-long last message: %q, %.20q, %v", p.SessionID, p.LastAssistantMessage, err)
 	}
 	ok := `{"session_id":"s","last_assistant_message":"` + strings.Repeat("b", 100_000) + `"}`
-	if p, err := ParsePayload([]byte(ok)); err != nil || len(p.LastAssistantMessage) != 100_000 {
+	if p, err := ReadPayload(strings.NewReader(ok)); err != nil || len(p.LastAssistantMessage) != 100_000 {
 		t.Errorf("a 100 kB last message: %d, %v", len(p.LastAssistantMessage), err)
 	}
 }

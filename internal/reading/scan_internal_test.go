@@ -21,8 +21,8 @@ func naiveLines(data, filter []byte) [][]byte {
 	return out
 }
 
-// TestScanBackStreaming checks the streaming of long lines against a
-// plain split: lines of every length class, the filter at the start, the
+// TestScanBackStreaming checks the scan of long lines against a plain
+// split: lines of every length class, the filter at the start, the
 // middle, the end of a line or nowhere, and lines past MaxLine.
 func TestScanBackStreaming(t *testing.T) {
 	filter := []byte(`"assistant"`)
@@ -33,12 +33,12 @@ func TestScanBackStreaming(t *testing.T) {
 			var n int
 			switch rng.IntN(10) {
 			case 0, 1:
-				n = dropAfter - 50 + rng.IntN(100) // around the streaming threshold
+				n = block - 50 + rng.IntN(100) // around a block
 			case 2, 3:
 				n = 300<<10 + rng.IntN(2<<20)
 			case 4:
 				if rng.IntN(4) == 0 {
-					n = MaxLine + dropBlock + rng.IntN(1<<20) // clearly too long
+					n = MaxLine + block + rng.IntN(1<<20) // clearly too long
 				} else {
 					n = rng.IntN(64 << 10)
 				}
@@ -68,10 +68,7 @@ func TestScanBackStreaming(t *testing.T) {
 		for _, f := range [][]byte{filter, nil} {
 			want := naiveLines(data, f)
 			var got [][]byte
-			err := scanBack(bytes.NewReader(data), int64(len(data)), f, nil, func(line []byte, at int64) bool {
-				if at < 0 || at+int64(len(line)) > int64(len(data)) || !bytes.Equal(data[at:at+int64(len(line))], line) {
-					t.Fatalf("seed %d: a line passed with offset %d, which does not hold it", seed, at)
-				}
+			err := scanBack(bytes.NewReader(data), int64(len(data)), f, func(line []byte) bool {
 				got = append(got, bytes.Clone(line))
 				return true
 			})
@@ -90,19 +87,27 @@ func TestScanBackStreaming(t *testing.T) {
 	}
 }
 
-func TestLastNewline(t *testing.T) {
-	for _, n := range []int{0, 1, 4095, 4096, 4097, 9000, 70000} {
-		b := bytes.Repeat([]byte("x"), n)
-		for _, at := range []int{-1, 0, n / 3, n - 1, n - 4096, n - 4097} {
-			c := bytes.Clone(b)
-			if at >= 0 && at < n {
-				c[at] = '\n'
-				if at > 0 {
-					c[at/2] = '\n' // an earlier one must not win
-				}
+// TestScanBackFilterAcrossBlocks: a filter split by a block's edge, at
+// every split, in a line longer than a block, is seen.
+func TestScanBackFilterAcrossBlocks(t *testing.T) {
+	filter := []byte(`"assistant"`)
+	for _, edge := range []int{firstBlock, firstBlock + block, firstBlock + 2*block} {
+		for split := 0; split <= len(filter); split++ {
+			line := bytes.Repeat([]byte("x"), 3*block)
+			tail := []byte("\nshort\n")
+			// The edge is edge bytes from the end of the file.
+			at := len(line) + len(tail) - edge - split
+			copy(line[at:], filter)
+			data := append(append([]byte("first\n"), line...), tail...)
+			var got [][]byte
+			if err := scanBack(bytes.NewReader(data), int64(len(data)), filter, func(l []byte) bool {
+				got = append(got, bytes.Clone(l))
+				return true
+			}); err != nil {
+				t.Fatal(err)
 			}
-			if got, want := lastNewline(c), bytes.LastIndexByte(c, '\n'); got != want {
-				t.Errorf("len %d newline at %d: got %d, want %d", n, at, got, want)
+			if len(got) != 1 || !bytes.Equal(got[0], line) {
+				t.Errorf("edge %d, split %d: %d lines passed, want the long one", edge, split, len(got))
 			}
 		}
 	}

@@ -157,33 +157,3 @@ func TestScanBackMaxBack(t *testing.T) {
 		t.Errorf("%d lines passed, want about %d", n, want)
 	}
 }
-
-// TestBackBuffer drives the buffer with random prepends and trims against
-// a plain slice.
-func TestBackBuffer(t *testing.T) {
-	rng := rand.New(rand.NewPCG(3, 4))
-	var b backBuffer
-	var model []byte
-	for i := range 2000 {
-		if rng.IntN(3) > 0 {
-			n := rng.IntN(5000)
-			room := b.prepend(n)
-			if len(room) != n {
-				t.Fatalf("step %d: prepend(%d) gave %d bytes", i, n, len(room))
-			}
-			chunk := make([]byte, n)
-			for j := range chunk {
-				chunk[j] = byte(rng.IntN(256))
-			}
-			copy(room, chunk)
-			model = append(chunk, model...)
-		} else {
-			k := rng.IntN(len(model) + 1)
-			b.keep(k)
-			model = model[:k]
-		}
-		if !bytes.Equal(b.data(), model) {
-			t.Fatalf("step %d: buffer holds %d bytes, model %d; contents differ", i, len(b.data()), len(model))
-		}
-	}
-}

@@ -225,11 +225,12 @@ func (t *Tally) updateFile(name string, sub bool, price Pricer, budget *int64) (
 	if *budget <= 0 {
 		return false
 	}
-	f, size, err := reading.OpenRegular(name)
+	f, fi, err := reading.Open(name)
 	if err != nil {
 		return false
 	}
 	defer f.Close()
+	size := fi.Size()
 	st := t.Files[name]
 	if st != nil && (size < st.Offset || check(f, st.Offset) != st.Check) {
 		t.forget(name)
@@ -251,15 +252,6 @@ func (t *Tally) updateFile(name string, sub bool, price Pricer, budget *int64) (
 			break
 		}
 		if !bytes.Contains(line, []byte(`"usage"`)) {
-			continue
-		}
-		// The plain line is read without encoding/json (its first decode
-		// in a fresh process was a fifth of an armed call); any other the
-		// slow way, with the same result.
-		if rec, resp, ok := reading.FastResponse(line); ok {
-			if resp {
-				t.count(name, st, &rec, sub, price)
-			}
 			continue
 		}
 		transcript.Decode(line, func(rec *transcript.Record) {

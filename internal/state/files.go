@@ -37,9 +37,8 @@ const (
 	ColdSuffix   = ".cold"
 	ResumeSuffix = ".resume"
 	// FuseSuffix: the fuse armed from the CLI; SpendSuffix: the spend
-	// tally; CallsSuffix: the last call, for the loop step, and the
-	// mark of its reading; a subagent's <session_id>-<agent_id>.calls
-	// (package fuse).
+	// tally; CallsSuffix: the last call, for the loop step; a
+	// subagent's <session_id>-<agent_id>.calls (package fuse).
 	FuseSuffix  = ".fuse"
 	SpendSuffix = ".spend"
 	CallsSuffix = ".calls"
@@ -82,7 +81,7 @@ func Files() []File {
 		{s + FuseSuffix, "fuse", "the fuse armed from the CLI"},
 		{s + FuseSuffix + LockSuffix, "fuse", "the lock the fuse file and the tally are changed under"},
 		{s + SpendSuffix, "fuse", "the spend tally, resumed from its offsets"},
-		{s + CallsSuffix, "fuse", "the last call (the loop step) and its reading's mark"},
+		{s + CallsSuffix, "fuse", "the last call and how many times in a row it ran (the loop step)"},
 		{s + "-" + AgentID + CallsSuffix, "fuse", "a subagent's"},
 	}
 }

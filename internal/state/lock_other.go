@@ -8,6 +8,9 @@ import (
 	"time"
 )
 
+// nonBlock is 0 here: there is no non-blocking open.
+const nonBlock = 0
+
 // lock takes an exclusive lock by creating name exclusively, retrying
 // until deadline. A lock is never removed by a waiter, however old: a
 // waiter cannot tell a dead holder from a slow one, and taking a live

@@ -6,39 +6,29 @@ import (
 	"os"
 	"syscall"
 	"time"
+
+	"github.com/muthur/context-budget/internal/reading"
 )
+
+// nonBlock opens a FIFO without waiting for the other end (the open then
+// fails, or the file is refused as not regular).
+const nonBlock = syscall.O_NONBLOCK
 
 // lock takes an exclusive advisory lock (flock) on name, creating it if
 // needed, trying without blocking until deadline: a blocking flock could
 // not be given up. The kernel releases the lock when the holder exits, so
 // a killed hook never leaves it held.
 func lock(name string, deadline time.Time) (unlock func(), err error) {
-	// By descriptor, not os.File: the lock is taken on the notice's path
-	// and the armed fuse's, and an os.File would cost each a try at the
-	// runtime's poller and its code pages.
-	var fd int
-	for {
-		fd, err = syscall.Open(name, syscall.O_RDWR|syscall.O_CREAT|syscall.O_NOFOLLOW|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0o644)
-		if err != syscall.EINTR {
-			break
-		}
-	}
+	f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW|nonBlock, 0o644)
 	if err != nil {
-		return nil, &os.PathError{Op: "open", Path: name, Err: err}
+		return nil, err
 	}
-	// Closing twice must not close a descriptor reused in between.
-	released := false
-	release := func() {
-		if !released {
-			released = true
-			syscall.Close(fd)
-		}
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		f.Close()
+		return nil, &os.PathError{Op: "lock", Path: name, Err: reading.ErrNotRegular}
 	}
-	var st syscall.Stat_t
-	if err := syscall.Fstat(fd, &st); err != nil || st.Mode&syscall.S_IFMT != syscall.S_IFREG {
-		release()
-		return nil, &os.PathError{Op: "lock", Path: name, Err: syscall.EINVAL}
-	}
+	release := func() { f.Close() }
+	fd := int(f.Fd())
 	for tries := 0; ; tries++ {
 		err = syscall.Flock(fd, syscall.LOCK_EX|syscall.LOCK_NB)
 		if err == nil {

@@ -8,6 +8,9 @@ import (
 	"time"
 )
 
+// nonBlock is 0 here: there is no non-blocking open.
+const nonBlock = 0
+
 // lock takes an exclusive lock on name by opening it with no sharing: a
 // second open fails with a sharing violation until the holder closes it,
 // and Windows closes it when the holder exits, so a killed hook never

@@ -3,8 +3,8 @@
 // through a symbolic link, and written only through the project root. It
 // holds the files the hook keeps between calls (their names are here,
 // and Files lists each kind with its writer), their bounded locks, and
-// the ways to write them: replaced atomically (WriteFile), rewritten in
-// place (WriteInPlace), opened without following a link (OpenNoFollow).
+// the ways to write them: replaced atomically (WriteFile) or rewritten in
+// place (WriteInPlace).
 // PlainName decides which session ids may name a file here.
 package state
 
@@ -75,73 +75,38 @@ func WriteFile(name string, data []byte) error {
 // WriteInPlace overwrites name, a file of a state folder, in place: no
 // temp file, no rename, so a reader may catch a write half done and must
 // accept that (the loop step's one-line file, rewritten on every tool
-// call, where a rename per call cost a third of the call). It is written
-// through the project root like WriteFile: a link that leads out of the
-// project, on the way or at name, is an error.
+// call). It is written through the project root like WriteFile, so a
+// link on the way that leads out of the project is an error; a link at
+// name is refused, never written through. The open does not block, and
+// what is not a regular file is refused: a FIFO planted at name would
+// otherwise hold the call until its deadline.
 func WriteInPlace(name string, data []byte) error {
-	p, err := OpenInPlace(name)
+	root, rel := split(filepath.Dir(name))
+	rel += "/" + filepath.Base(name)
+	r, err := os.OpenRoot(root)
 	if err != nil {
 		return err
 	}
-	err = p.Write(data)
-	if cerr := p.Close(); err == nil {
-		err = cerr
-	}
-	return err
-}
-
-// InPlace is a file of a state folder held open for rewriting in place
-// (OpenInPlace): a call that writes one file twice opens it once.
-type InPlace struct {
-	fd int      // the descriptor, when the one-call open took it; else -1
-	f  *os.File // otherwise
-}
-
-// OpenInPlace opens name, a file of a state folder, for WriteInPlace's
-// writes, creating it: through the project root, so that a link that
-// leads out of the project, on the way or at name, is an error. It opens
-// without blocking and refuses what is not a regular file: a FIFO
-// planted at name would otherwise hold the call until its deadline.
-func OpenInPlace(name string) (InPlace, error) {
-	root, rel := split(filepath.Dir(name))
-	rel += "/" + filepath.Base(name)
-	if fd, ok := openInPlaceFast(root, rel); ok {
-		return InPlace{fd: fd}, nil
-	}
-	r, err := os.OpenRoot(root)
-	if err != nil {
-		return InPlace{fd: -1}, err
-	}
 	defer r.Close()
+	// The open would follow a link inside the root: it is refused first.
+	if fi, err := r.Lstat(rel); err == nil && fi.Mode()&os.ModeSymlink != 0 {
+		return &os.PathError{Op: "open", Path: name, Err: reading.ErrNotRegular}
+	}
 	f, err := r.OpenFile(rel, os.O_WRONLY|os.O_CREATE|nonBlock, 0o644)
 	if err != nil {
-		return InPlace{fd: -1}, err
+		return err
 	}
+	defer f.Close()
 	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
-		f.Close()
-		return InPlace{fd: -1}, &os.PathError{Op: "open", Path: name, Err: reading.ErrNotRegular}
+		return &os.PathError{Op: "open", Path: name, Err: reading.ErrNotRegular}
 	}
-	return InPlace{fd: -1, f: f}, nil
-}
-
-// Write makes data the whole content of the file.
-func (p InPlace) Write(data []byte) error {
-	if p.f == nil {
-		return writeAtFd(p.fd, data)
+	if _, err := f.WriteAt(data, 0); err != nil {
+		return err
 	}
-	_, err := p.f.WriteAt(data, 0)
-	if err == nil {
-		err = p.f.Truncate(int64(len(data)))
+	if err := f.Truncate(int64(len(data))); err != nil {
+		return err
 	}
-	return err
-}
-
-// Close closes the file.
-func (p InPlace) Close() error {
-	if p.f == nil {
-		return closeFd(p.fd)
-	}
-	return p.f.Close()
+	return f.Close()
 }
 
 // Clean removes the temporary files that writers killed partway left in

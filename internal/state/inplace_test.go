@@ -7,36 +7,9 @@ import (
 	"testing"
 )
 
-// A link planted at a state file's name is refused, and its target
-// untouched (a state file written in place, not renamed, must refuse one).
-func TestOpenNoFollowRefusesLink(t *testing.T) {
-	if runtime.GOOS == "windows" {
-		t.Skip("symbolic links need privileges here")
-	}
-	dir := t.TempDir()
-	outside := filepath.Join(t.TempDir(), "outside")
-	os.WriteFile(outside, []byte("keep"), 0o644)
-	name := filepath.Join(dir, "s1.spend")
-	if err := os.Symlink(outside, name); err != nil {
-		t.Fatal(err)
-	}
-	if f, err := OpenNoFollow(name); err == nil {
-		f.Close()
-		t.Fatal("opened a file through a planted link")
-	}
-	if data, _ := os.ReadFile(outside); string(data) != "keep" {
-		t.Errorf("the link's target changed: %q", data)
-	}
-	f, err := OpenNoFollow(filepath.Join(dir, "s2.spend"))
-	if err != nil {
-		t.Fatalf("a plain new file: %v", err)
-	}
-	f.Close()
-}
-
 // WriteInPlace writes through the project root: a state folder that links
-// out of the project, or a link at the file's name, gets nothing written
-// where it points.
+// out of the project, or a link at the file's name (out of the project or
+// in it), gets nothing written where it points.
 func TestWriteInPlaceStaysInside(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("symbolic links need privileges here")
@@ -64,6 +37,18 @@ func TestWriteInPlaceStaysInside(t *testing.T) {
 	}
 	if data, _ := os.ReadFile(outside); string(data) != "keep" {
 		t.Errorf("the link's target changed: %q", data)
+	}
+	// A link to a file inside the project is refused too: the open would
+	// follow it, and the in-place write overwrite that file.
+	mine := filepath.Join(root, "README.md")
+	os.WriteFile(mine, []byte("mine"), 0o644)
+	inner := filepath.Join(dir, "s4.calls")
+	os.Symlink(mine, inner)
+	if err := WriteInPlace(inner, []byte("x 1\n")); err == nil {
+		t.Error("wrote through a link inside the project")
+	}
+	if data, _ := os.ReadFile(mine); string(data) != "mine" {
+		t.Errorf("the project file changed: %q", data)
 	}
 	other := t.TempDir()
 	root2 := t.TempDir()
