@@ -24,6 +24,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"sync"
 
 	"github.com/muthur/context-budget/internal/lines"
 )
@@ -169,6 +170,9 @@ type Summary struct {
 // Run runs the chain cfg describes and says how it went. It returns when
 // the chain stops; the reason is in the summary.
 func Run(cfg Config) Summary {
+	// The session's text and the runner's own lines come from two
+	// goroutines.
+	cfg.Out = &lockedWriter{w: cfg.Out}
 	r := &runner{cfg: cfg, env: Clean(cfg.Environ), relay: "/relay"}
 	r.sum.Chain = NewID()
 	r.run()
@@ -242,4 +246,16 @@ func (r *runner) signalled() bool {
 	default:
 		return false
 	}
+}
+
+// lockedWriter writes to w one write at a time.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }
