@@ -313,7 +313,8 @@ func TestChainThreeSessions(t *testing.T) {
 		}
 	}
 	main = append(main, turn(151_000, text("Picked up from the hand-over; the work is done.")))
-	run := runChain(t, Script{Main: main}, chainOptions{Project: project, Text: true})
+	run := runChain(t, Script{Main: main}, chainOptions{Project: project, Text: true,
+		Prompt: "Carry out plan.md", Flags: []string{"--max-usd", "20"}})
 	if run.Code != 0 {
 		t.Fatalf("exit %d, want 0\n%s", run.Code, run.Timeline())
 	}

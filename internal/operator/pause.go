@@ -28,8 +28,9 @@ func PauseFile(dir, session string) string {
 }
 
 // RecordPause records a pause notice's ending for the session, replacing
-// the one before. It is written whole (a temporary file and a rename),
-// so a reader sees the old record or the new one.
+// the one before. It is rewritten in place, with no rename (which ext4
+// flushes when it replaces a file): one notice per climb writes it, and
+// its reader, the runner, reads it once the session has ended.
 func RecordPause(dir, session string, manual bool, at time.Time) error {
 	if !state.PlainName(session) {
 		return nil
@@ -42,7 +43,7 @@ func RecordPause(dir, session string, manual bool, at time.Time) error {
 	b = append(b, `,"at":"`...)
 	b = at.UTC().AppendFormat(b, time.RFC3339)
 	b = append(b, "\"}\n"...)
-	return state.WriteFile(PauseFile(dir, session), b)
+	return state.WriteInPlace(PauseFile(dir, session), b)
 }
 
 // ReadPause reads a session's pause record; ok is false when the session
