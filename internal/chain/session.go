@@ -1,7 +1,6 @@
 package chain
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -244,11 +243,10 @@ func (r *runner) claude(s *Session, budget float64, env []string) (outcome, erro
 	go func() { done <- cmd.Wait() }()
 	var out outcome
 	var kill <-chan time.Time
-	var waitErr error
 wait:
 	for {
 		select {
-		case waitErr = <-done:
+		case <-done:
 			break wait
 		case sig := <-r.cfg.Signals:
 			if out.signal != nil {
@@ -271,10 +269,11 @@ wait:
 		st = <-read
 	}
 	out.result, out.relay, out.hookSaid = st.result, st.relay, st.hookSaid
-	out.exit = cmd.ProcessState.ExitCode()
-	var ee *exec.ExitError
-	if waitErr != nil && !errors.As(waitErr, &ee) && out.exit == 0 {
-		out.exit = -1
+	// The process's own status: Wait's error may only say that a process
+	// it started still held an output when claude had exited.
+	out.exit = -1
+	if cmd.ProcessState != nil {
+		out.exit = cmd.ProcessState.ExitCode()
 	}
 	return out, nil
 }
