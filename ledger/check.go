@@ -22,6 +22,11 @@ const (
 	MaxResponses = 100_000_000
 	// MaxCostUSD bounds a tally's dollars.
 	MaxCostUSD = 10_000_000
+	// MaxPlace bounds a session's place in its chain, and MaxChain the
+	// length of the chain's id: a runner starts a few sessions, and its
+	// ids are UUIDs.
+	MaxPlace = 1_000_000
+	MaxChain = 128
 )
 
 // ErrRange reports a row whose figures are outside what a session can
@@ -33,6 +38,12 @@ var ErrRange = errors.New("a figure out of range")
 // fails it (the Reader skips and counts it), and the writer checks what it
 // priced before writing (see Sanitize).
 func (r *Row) Check() error {
+	if r.Place < 0 || r.Place > MaxPlace {
+		return fmt.Errorf("%w: place %d", ErrRange, r.Place)
+	}
+	if len(r.Chain) > MaxChain {
+		return fmt.Errorf("%w: a chain id of %d bytes", ErrRange, len(r.Chain))
+	}
 	if r.ClaudeCodeTotalUSD != nil && !costOK(*r.ClaudeCodeTotalUSD) {
 		return fmt.Errorf("%w: claudeCodeTotalUsd %v", ErrRange, *r.ClaudeCodeTotalUSD)
 	}
@@ -99,8 +110,9 @@ func costOK(usd float64) bool {
 // table gone wrong (a NaN or an infinity from an override) can never stop
 // a row from being written: every cost that is not in range is set to 0
 // and the row says so in a warning. Token counts come from the
-// transcript's integers and are clamped into range the same way. It
-// reports whether anything was changed.
+// transcript's integers and are clamped into range the same way. A chain
+// and place out of range are dropped: the row then reads as a session
+// that ran on its own. It reports whether anything was changed.
 func (r *Row) Sanitize() bool {
 	changed := false
 	fix := func(t *Tally) {
@@ -142,6 +154,9 @@ func (r *Row) Sanitize() bool {
 	}
 	if changed {
 		r.Warnings = append(r.Warnings, "figures out of range (not finite, negative or too large) were written as 0 or clamped: check the price table")
+	}
+	if r.Place < 0 || r.Place > MaxPlace || len(r.Chain) > MaxChain {
+		r.Chain, r.Place, changed = "", 0, true
 	}
 	return changed
 }

@@ -284,3 +284,42 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// TestChainFields: a session of a relay chain carries the chain's id and
+// its place; a row without them is written and read as before, with no
+// such keys; a place or an id out of range is refused on reading and
+// dropped on writing.
+func TestChainFields(t *testing.T) {
+	r := rowOf("s1", "/relay take main", 97000, 0.57)
+	plain, _ := Marshal(r)
+	if strings.Contains(string(plain), `"chain"`) || strings.Contains(string(plain), `"place"`) {
+		t.Errorf("a row outside any chain names one:\n%s", plain)
+	}
+	r.Chain, r.Place = "6f1c2a9e-0d5b-4c3e-9f7a-1b2c3d4e5f60", 2
+	data, _ := Marshal(r)
+	got, err := Parse(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Chain != r.Chain || got.Place != 2 {
+		t.Errorf("read chain %q place %d, want %q 2", got.Chain, got.Place, r.Chain)
+	}
+	for _, bad := range []string{
+		`{"sessionId":"a","place":-1}`,
+		`{"sessionId":"a","place":1000001}`,
+		`{"sessionId":"a","chain":"` + strings.Repeat("x", MaxChain+1) + `"}`,
+	} {
+		if _, err := Parse([]byte(bad)); !errors.Is(err, ErrRange) {
+			t.Errorf("Parse(%.60s…) = %v, want ErrRange", bad, err)
+		}
+	}
+	r.Place = -3
+	if !r.Sanitize() || r.Chain != "" || r.Place != 0 {
+		t.Errorf("Sanitize kept chain %q place %d", r.Chain, r.Place)
+	}
+	for _, w := range r.Warnings {
+		if strings.Contains(w, "price table") {
+			t.Errorf("a dropped chain reads as a price table's fault: %q", w)
+		}
+	}
+}

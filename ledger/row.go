@@ -62,6 +62,11 @@ type Row struct {
 	Compactions []Compaction `json:"compactions"`
 	// Pace is the session's measured pace; nil on older rows.
 	Pace *Pace `json:"pace,omitempty"`
+	// Chain is the id of the relay chain (context-budget run) the session
+	// ran in, and Place its place in it, 1 for the first; both absent for
+	// a session that ran on its own.
+	Chain string `json:"chain,omitempty"`
+	Place int    `json:"place,omitempty"`
 }
 
 // Tally counts tokens, responses and dollars.
@@ -181,6 +186,8 @@ type wireRow struct {
 	Orientation        *wirePhase       `json:"orientation"`
 	Compactions        []wireCompaction `json:"compactions"`
 	Pace               *Pace            `json:"pace,omitempty"`
+	Chain              string           `json:"chain,omitempty"`
+	Place              int              `json:"place,omitempty"`
 }
 
 type wirePhase struct {
@@ -234,6 +241,8 @@ func (r Row) MarshalJSON() ([]byte, error) {
 		Warnings:           r.Warnings,
 		Compactions:        []wireCompaction{},
 		Pace:               r.Pace,
+		Chain:              r.Chain,
+		Place:              r.Place,
 	}
 	if w.ByRate == nil {
 		w.ByRate = map[string]Tally{}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/muthur/context-budget/internal/chain"
 	"github.com/muthur/context-budget/internal/climb"
 	"github.com/muthur/context-budget/internal/lines"
 	"github.com/muthur/context-budget/internal/notice"
@@ -95,6 +96,18 @@ func TestRelayRecordsTheOperatorsChoice(t *testing.T) {
 	relay := read(t, "relay")
 	file := filepath.ToSlash(operator.File("", "<login>"))
 	for _, want := range []string{"`" + file + "`", "`true`", "`false`", "/relay take <branch>", "own words", "quotes the operator exactly"} {
+		if !strings.Contains(relay, want) {
+			t.Errorf("the relay skill does not say %q", want)
+		}
+	}
+}
+
+// TestRelayLeavesTheSuccessorToTheRunner checks that the hand-over tells
+// a session run by context-budget run, by the variable the runner sets,
+// to start no successor of its own.
+func TestRelayLeavesTheSuccessorToTheRunner(t *testing.T) {
+	relay := read(t, "relay")
+	for _, want := range []string{"`printenv " + chain.EnvChain + "`", "`context-budget run`", "do not start one"} {
 		if !strings.Contains(relay, want) {
 			t.Errorf("the relay skill does not say %q", want)
 		}

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/muthur/context-budget/internal/chain"
 	"github.com/muthur/context-budget/internal/history"
 	"github.com/muthur/context-budget/internal/hook"
 
@@ -141,7 +142,7 @@ func runLedgerRecord(args []string, stdin io.Reader, stdout, stderr io.Writer) i
 	if *transcriptPath != "" {
 		// Without --project the row goes to the session's own project,
 		// the folder its transcript says it ran in.
-		name, err := recordRow(*project, *transcriptPath, "", os.Getenv, stderr)
+		name, err := recordRow(*project, *transcriptPath, "", os.Getenv, stderr, nil)
 		if errors.Is(err, errNoRoot) {
 			return fail(stderr, err, "give --project DIR, the project whose ledger gets the row")
 		}
@@ -162,7 +163,13 @@ func runLedgerRecord(args []string, stdin io.Reader, stdout, stderr io.Writer) i
 		return 0
 	}
 	waitForFinal(p.TranscriptPath, p.LastAssistantMessage)
-	if _, err := recordRow(root, p.TranscriptPath, p.SessionID, os.Getenv, stderr); err != nil && !errors.Is(err, os.ErrNotExist) && !errors.Is(err, errNoResponses) {
+	// A session of a relay chain names the chain and its place in its
+	// row; the runner gave them to it (and so to its hooks).
+	var mark func(*ledger.Row)
+	if id, place, ok := chain.FromEnv(os.Getenv); ok {
+		mark = func(r *ledger.Row) { r.Chain, r.Place = id, place }
+	}
+	if _, err := recordRow(root, p.TranscriptPath, p.SessionID, os.Getenv, stderr, mark); err != nil && !errors.Is(err, os.ErrNotExist) && !errors.Is(err, errNoResponses) {
 		fmt.Fprintf(stderr, "context-budget: ledger record: %v\n", err)
 	}
 	// Once a turn, off the hook's path: the temporary files of state
@@ -188,8 +195,9 @@ func (e constError) Error() string { return string(e) }
 // recordRow prices a session and writes its row under root (when "", the
 // session's own working folder, which must exist). session, when set, is
 // the row's id (the hook's payload); else the transcript's own, or its
-// file name.
-func recordRow(root, transcriptPath, session string, getenv func(string) string, stderr io.Writer) (string, error) {
+// file name. mark, when set, adds to the row what only the Stop hook
+// knows (the relay chain the session runs in); a backfill passes nil.
+func recordRow(root, transcriptPath, session string, getenv func(string) string, stderr io.Writer, mark func(*ledger.Row)) (string, error) {
 	s, err := orientation.Read(transcriptPath)
 	if err != nil {
 		return "", err
@@ -228,6 +236,9 @@ func recordRow(root, transcriptPath, session string, getenv func(string) string,
 	}
 	if warning != "" {
 		row.Warnings = append(row.Warnings, warning)
+	}
+	if mark != nil {
+		mark(&row)
 	}
 	return ledger.Write(root, &row)
 }

@@ -121,6 +121,7 @@ var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []str
 	"cbpath":      cmdCBPath,
 	"slugdir":     cmdSlugDir,
 	"touchold":    cmdTouchOld,
+	"exits":       cmdExits,
 }
 
 // scriptCondition adds [shared]: the real transcripts are beside the

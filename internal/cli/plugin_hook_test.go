@@ -69,4 +69,5 @@ func cmdCBPath(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("context-budget is not on the script's PATH")
 	}
 	ts.Setenv("CB", p)
+	ts.Setenv("CBBIN", filepath.Dir(p))
 }

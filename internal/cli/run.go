@@ -34,6 +34,7 @@ var commands = []command{
 	{"uninstall", "remove what install added", "install", runUninstall},
 	{"doctor", "check what is installed and how the transcripts read", "doctor", runDoctor},
 	{"budget", "the spend fuse: arm, status, reset or disarm a session's cap", "budget", runBudget},
+	{"run", "an unattended run: claude -p, then a successor after each relay", "run", runChain},
 	{"version", "print the version", "", runVersion},
 }
 

@@ -115,6 +115,13 @@ func noticeText(p reading.Payload, s config.Settings, root string, level climb.L
 		return operator.OperatorBy(state.Dir(root), p.SessionID, deadline, operator.LookupContext)
 	})
 	facts.Manual, facts.Offer = mr.Manual, mr.Offer
+	if level == climb.Pause {
+		// For context-budget run: a session that paused to offer /relay
+		// waits for its operator; the switch may be where the runner
+		// cannot see it. A record that cannot be written costs the
+		// runner that fact, never the notice.
+		operator.RecordPause(state.Dir(root), p.SessionID, mr.Manual, time.Now())
+	}
 	return notice.Text(facts)
 }
 

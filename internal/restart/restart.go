@@ -78,22 +78,34 @@ func (m Model) CarryOn(c int64) float64 {
 	return m.slice(float64(c))
 }
 
+// Over is what carrying on costs over g tokens of growth from context c:
+// CarryOn with the slice S replaced by g, and its g·q requests. It adds
+// up: Over(c, a) + Over(c+a, b) = Over(c, a+b).
+func (m Model) Over(c, g int64) float64 {
+	if g <= 0 {
+		return 0
+	}
+	read, write, output := m.parts(float64(c), float64(g))
+	return read + write + output
+}
+
 // slice is the cost of the slice's requests from context c.
 func (m Model) slice(c float64) float64 {
-	read, write, output := m.parts(c)
+	read, write, output := m.parts(c, Slice)
 	return read + write + output
 }
 
 // Parts splits CarryOn(c) into what the slice's requests pay for cache
 // reads, for cache writes, and for output.
 func (m Model) Parts(c int64) (read, write, output float64) {
-	return m.parts(float64(c))
+	return m.parts(float64(c), Slice)
 }
 
-func (m Model) parts(c float64) (read, write, output float64) {
-	n := m.N()
-	mid := c + Slice/2
-	return n * m.Read * mid, Slice*m.Write + m.Rewrite*n*m.Write*mid, n * m.OutPerRequest * m.Output
+// parts splits the cost of g tokens of growth from context c.
+func (m Model) parts(c, g float64) (read, write, output float64) {
+	n := g * m.Q
+	mid := c + g/2
+	return n * m.Read * mid, g*m.Write + m.Rewrite*n*m.Write*mid, n * m.OutPerRequest * m.Output
 }
 
 // RelayUpfront is what relaying at context c costs before any further

@@ -85,3 +85,28 @@ func TestLineInvertsSaving(t *testing.T) {
 		}
 	}
 }
+
+// TestOver: carrying on over a growth is CarryOn at the slice, nothing
+// at none, and adds up over consecutive stretches, with a rewrite share
+// and output per request too; and it is the design's pinned figure
+// scaled: 50k of growth from 250k at 40 requests per 100k is 20 requests
+// at a mean 275k.
+func TestOver(t *testing.T) {
+	m := Model{Rates: opus46, Q: 40.0 / Slice, W: 120_000, R: 0.90, Rewrite: 0.03, OutPerRequest: 400}
+	if got, want := m.Over(250_000, Slice), m.CarryOn(250_000); !near(got, want) {
+		t.Errorf("Over(250k, S) = %v, CarryOn(250k) = %v", got, want)
+	}
+	if got := m.Over(250_000, 0); got != 0 {
+		t.Errorf("Over(250k, 0) = %v", got)
+	}
+	whole := m.Over(130_000, 270_000)
+	parts := m.Over(130_000, 100_000) + m.Over(230_000, 100_000) + m.Over(330_000, 70_000)
+	if math.Abs(whole-parts) > 1e-9*whole {
+		t.Errorf("Over(130k, 270k) = %v, the stretches add to %v", whole, parts)
+	}
+	plain := Model{Rates: opus46, Q: 40.0 / Slice}
+	want := 20*opus46.Read*275_000 + 50_000*opus46.Write
+	if got := plain.Over(250_000, 50_000); !near(got, want) {
+		t.Errorf("Over(250k, 50k) = %v, want %v", got, want)
+	}
+}

@@ -27,6 +27,9 @@ const (
 	WindowSuffix = ".window"
 	// OperatorSuffix: the operator the hook resolved (package operator).
 	OperatorSuffix = ".operator"
+	// PauseSuffix: whether the latest pause notice offered /relay
+	// (package operator), for context-budget run.
+	PauseSuffix = ".pause"
 	// OrientationSuffix: the session's own orientation, once measured;
 	// OrientationSearchSuffix: the search for it, resumed from call to
 	// call (package orientation).
@@ -73,6 +76,7 @@ func Files() []File {
 		{s + WindowSuffix, "window", "the context window the status line was given"},
 		{s + OperatorSuffix, "operator", "the GitHub login the hook resolved"},
 		{s + OperatorSuffix + LockSuffix, "operator", "its lock, held while the look-up runs"},
+		{s + PauseSuffix, "operator", "whether the latest pause notice offered /relay (manual mode), and when"},
 		{s + OrientationSuffix, "orientation", "the session's own orientation"},
 		{s + OrientationSearchSuffix, "orientation", "the search for it, resumed"},
 		{LedgerMean, "orientation", "the mean of the ledger's relayed rows"},

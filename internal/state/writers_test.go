@@ -7,11 +7,13 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/muthur/context-budget/internal/climb"
 	"github.com/muthur/context-budget/internal/cold"
 	"github.com/muthur/context-budget/internal/fuse"
 	"github.com/muthur/context-budget/internal/lines"
+	"github.com/muthur/context-budget/internal/operator"
 	"github.com/muthur/context-budget/internal/state"
 	"github.com/muthur/context-budget/internal/window"
 )
@@ -40,6 +42,7 @@ func TestWritersNames(t *testing.T) {
 		{"fuse.FileName", fuse.FileName(dir, "s1"), s + state.FuseSuffix},
 		{"fuse.TallyName", fuse.TallyName(dir, "s1"), s + state.SpendSuffix},
 		{"cold.SpellFile", cold.SpellFile(dir, "s1"), s + state.ColdSuffix},
+		{"operator.PauseFile", operator.PauseFile(dir, "s1"), s + state.PauseSuffix},
 	} {
 		if want := filepath.Join(dir, named(t, tc.kind)); tc.got != want {
 			t.Errorf("%s: %s, want %s", tc.writer, tc.got, want)
@@ -72,11 +75,14 @@ func TestWritersWriteListedFiles(t *testing.T) {
 	if err := cold.SaveSpell(dir, cold.SpellFile(dir, "s1"), cold.Spell{ID: "x"}); err != nil {
 		t.Fatal(err)
 	}
+	if err := operator.RecordPause(dir, "s1", true, time.Now()); err != nil {
+		t.Fatal(err)
+	}
 	const s = state.SessionID
 	var want []string
 	for _, kind := range []string{state.Gitignore, s, s + state.LockSuffix, s + state.LineSuffix, s + state.HistorySuffix,
 		s + state.FuseSuffix, s + state.FuseSuffix + state.LockSuffix, s + state.CallsSuffix,
-		s + "-" + state.AgentID + state.CallsSuffix, s + state.ColdSuffix} {
+		s + "-" + state.AgentID + state.CallsSuffix, s + state.ColdSuffix, s + state.PauseSuffix} {
 		want = append(want, named(t, kind))
 	}
 	entries, err := os.ReadDir(dir)

@@ -1,0 +1,185 @@
+package chain
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/muthur/context-budget/internal/lines"
+	"github.com/muthur/context-budget/internal/restart"
+	"github.com/muthur/context-budget/internal/state"
+)
+
+// TestExit: each reason's exit status, as design §15 and the manual give
+// them.
+func TestExit(t *testing.T) {
+	for r, want := range map[Reason]int{Finished: 0, MaxRelays: 3, MaxUSD: 3, Halted: 4, NoProgress: 5,
+		Paused: 6, Failed: 1, Interrupted: 130, "": 1} {
+		if got := r.Exit(); got != want {
+			t.Errorf("%q.Exit() = %d, want %d", r, got, want)
+		}
+	}
+}
+
+// TestClean removes exactly the markers and the chain's own variables,
+// keeping every other entry, a user's CLAUDE_CODE_* setting, a marker's
+// name as a prefix of another and an entry with no "=", in order.
+func TestClean(t *testing.T) {
+	in := []string{"HOME=/h", "CLAUDECODE=1", "CLAUDE_CODE_MAX_OUTPUT_TOKENS=4096", "CLAUDE_CODE_SESSION_ID=x",
+		"CLAUDE_PID=9", "CLAUDE_PIDX=kept", "AI_AGENT=claude-code", "CONTEXT_BUDGET_CHAIN=old",
+		"CONTEXT_BUDGET_CHAIN_PLACE=3", "GIT_EDITOR=true", "ODD", "CLAUDE_EFFORT=high", "PATH=/bin"}
+	want := []string{"HOME=/h", "CLAUDE_CODE_MAX_OUTPUT_TOKENS=4096", "CLAUDE_PIDX=kept", "GIT_EDITOR=true", "ODD", "PATH=/bin"}
+	if got := Clean(in); !slices.Equal(got, want) {
+		t.Errorf("Clean = %q\nwant %q", got, want)
+	}
+}
+
+// TestFromEnv reads the chain's variables only when both read.
+func TestFromEnv(t *testing.T) {
+	for _, tc := range []struct {
+		id, place string
+		ok        bool
+		wantPlace int
+	}{
+		{"6f1c2a9e-0d5b-4c3e-9f7a-1b2c3d4e5f60", "1", true, 1},
+		{" c1 ", " 12 ", true, 12},
+		{"", "1", false, 0},
+		{"c1", "", false, 0},
+		{"c1", "0", false, 0},
+		{"c1", "-2", false, 0},
+		{"c1", "two", false, 0},
+		{"c1", "1000001", false, 0},
+		{"../c1", "1", false, 0},
+		{"c.1", "1", false, 0},
+		{strings.Repeat("c", 129), "1", false, 0},
+	} {
+		env := map[string]string{EnvChain: tc.id, EnvPlace: tc.place}
+		id, place, ok := FromEnv(func(k string) string { return env[k] })
+		if ok != tc.ok || place != tc.wantPlace || ok && id != strings.TrimSpace(tc.id) {
+			t.Errorf("FromEnv(%q, %q) = %q, %d, %v", tc.id, tc.place, id, place, ok)
+		}
+	}
+}
+
+// TestNewID makes UUIDs Claude Code takes for --session-id, and plain
+// names for the state folder, each new.
+func TestNewID(t *testing.T) {
+	a, b := NewID(), NewID()
+	if a == b || len(a) != 36 || a[14] != '4' || !strings.ContainsRune("89ab", rune(a[19])) || !state.PlainName(a) {
+		t.Errorf("NewID: %q, %q", a, b)
+	}
+}
+
+// TestStreams reads streams of Claude Code 2.1.332 (recorded against the
+// end-to-end suite's mock): the result, the relay skill's name, the
+// hook's stop, and the session's own text, printed as it came.
+func TestStreams(t *testing.T) {
+	for _, tc := range []struct {
+		file, subtype, terminal, said string
+		cost                          float64
+		text                          []string
+	}{
+		{"take.jsonl", "success", "completed", "", 0.049554, []string{"Picked up.\n\nNext: carry on.\n"}},
+		{"budget.jsonl", subtypeOverBudget, "budget_exhausted", "", 0.129054, nil},
+		{"halted.jsonl", "success", terminalStopHook, "Stop says: context-budget spend fuse: this session has spent", 0.322635, []string{"Done.\n"}},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			f, err := os.Open(filepath.Join("testdata", tc.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			var out bytes.Buffer
+			st := follow(f, &out)
+			if st.result == nil {
+				t.Fatal("no result")
+			}
+			r := st.result
+			if r.Subtype != tc.subtype || r.TerminalReason != tc.terminal || r.TotalCostUSD == nil || *r.TotalCostUSD != tc.cost || !state.PlainName(r.SessionID) {
+				t.Errorf("result %+v", r)
+			}
+			if st.relay != "/relay" {
+				t.Errorf("relay %q, want /relay", st.relay)
+			}
+			if !strings.HasPrefix(st.hookSaid, tc.said) || (tc.said == "") != (st.hookSaid == "") {
+				t.Errorf("hook said %q, want %q…", st.hookSaid, tc.said)
+			}
+			for _, want := range tc.text {
+				if !strings.Contains(out.String(), want) {
+					t.Errorf("printed %q, want %q in it", out.String(), want)
+				}
+			}
+			if strings.Contains(out.String(), "tool_use") || strings.Contains(out.String(), "echo step") {
+				t.Errorf("printed more than the text: %q", out.String())
+			}
+		})
+	}
+}
+
+// TestRelayName: the plugin's name only when the plain skill is not
+// listed.
+func TestRelayName(t *testing.T) {
+	for _, tc := range []struct {
+		list []string
+		want string
+	}{
+		{[]string{"go", "relay", "context-budget:relay"}, "/relay"},
+		{[]string{"context-budget:go", "context-budget:relay"}, "/context-budget:relay"},
+		{[]string{"compact"}, ""},
+		{nil, ""},
+	} {
+		if got := relayName(tc.list); got != tc.want {
+			t.Errorf("relayName(%q) = %q, want %q", tc.list, got, tc.want)
+		}
+	}
+}
+
+// FuzzTake: any line is read or skipped, never a panic; nothing is
+// printed but a session's text and what Claude Code told the user.
+func FuzzTake(f *testing.F) {
+	for _, name := range []string{"take.jsonl", "budget.jsonl", "halted.jsonl"} {
+		data, err := os.ReadFile(filepath.Join("testdata", name))
+		if err != nil {
+			f.Fatal(err)
+		}
+		for _, line := range bytes.Split(data, []byte("\n")) {
+			f.Add(line)
+		}
+	}
+	f.Add([]byte(`{"type":"assistant","parent_tool_use_id":7,"message":{"content":"x"}}`))
+	f.Add([]byte(`{"type":"result","total_cost_usd":"lots","errors":{}}`))
+	f.Add([]byte(`{"type":"system","subtype":"informational","content":["x"]}`))
+	f.Fuzz(func(t *testing.T, line []byte) {
+		var st streamed
+		var out bytes.Buffer
+		take(&st, line, &out)
+		if out.Len() > 0 && !bytes.Contains(line, []byte(`"assistant"`)) && !bytes.Contains(line, []byte(`"informational"`)) {
+			t.Errorf("printed %q from %q", out.Bytes(), line)
+		}
+	})
+}
+
+// TestCarryOn prices the successors' growth slice by slice, each at the
+// rates of the context it starts at: below a band at the base rates,
+// past it at the band's.
+func TestCarryOn(t *testing.T) {
+	base := restart.Model{Rates: restart.PerMillion(0.5, 0.01, 0.125), Q: 40.0 / restart.Slice}
+	band := restart.Model{Rates: restart.PerMillion(2.5, 0.05, 0.625), Q: base.Q}
+	plain := lines.Decision{Cost: base}
+	if got, want := carryOn(plain, 150_000, 230_000), base.Over(150_000, 230_000); !near(got, want) {
+		t.Errorf("without a band: %v, want %v", got, want)
+	}
+	banded := lines.Decision{Cost: base, Band: &band, BandAbove: 100_000}
+	want := base.Over(50_000, restart.Slice) + band.Over(150_000, restart.Slice) + band.Over(250_000, 30_000)
+	if got := carryOn(banded, 50_000, 230_000); !near(got, want) {
+		t.Errorf("with a band above 100k: %v, want %v", got, want)
+	}
+	if got := carryOn(plain, 150_000, 0); got != 0 {
+		t.Errorf("no growth: %v", got)
+	}
+}
+
+func near(a, b float64) bool { return a-b < 1e-12 && b-a < 1e-12 }

@@ -1,0 +1,145 @@
+package chain
+
+import (
+	"encoding/json"
+	"io"
+	"strings"
+
+	"github.com/muthur/context-budget/internal/reading"
+)
+
+// The events of `claude -p --output-format stream-json --verbose` the
+// runner reads (measured with Claude Code 2.1.332): one JSON object a
+// line. The format is Claude Code's and changes between versions, so
+// every field is optional, a line that does not decode is skipped, and
+// unknown types are ignored.
+//
+//   - {"type":"system","subtype":"init","slash_commands":[…],…}: the
+//     session's skills and commands (relay, or context-budget:relay).
+//   - {"type":"assistant","message":{"content":[{"type":"text","text":…}]},
+//     "parent_tool_use_id":null}: the session's own text; a subagent's
+//     carries its parent's tool call.
+//   - {"type":"system","subtype":"informational","content":"Stop says: …"}:
+//     what a hook's stop told the user.
+//   - {"type":"result","subtype":"success"|"error_max_budget_usd"|…,
+//     "session_id","total_cost_usd","terminal_reason","is_error","errors"}:
+//     the session's end.
+
+// result is the final result event of a session.
+type result struct {
+	Subtype        string   `json:"subtype"`
+	SessionID      string   `json:"session_id"`
+	TotalCostUSD   *float64 `json:"total_cost_usd"`
+	TerminalReason string   `json:"terminal_reason"`
+	IsError        bool     `json:"is_error"`
+	Errors         []string `json:"errors"`
+}
+
+// streamed is what the runner keeps of a session's stream.
+type streamed struct {
+	result   *result
+	relay    string
+	hookSaid string
+}
+
+// event is one line of the stream, as far as the runner reads it.
+type event struct {
+	Type    string `json:"type"`
+	Subtype string `json:"subtype"`
+	// Parent is the tool call a subagent's message belongs to.
+	Parent *string `json:"parent_tool_use_id"`
+	// Message is an assistant's message.
+	Message json.RawMessage `json:"message"`
+	// Content is an informational system event's text.
+	Content json.RawMessage `json:"content"`
+	// Commands are the init event's slash commands.
+	Commands []string `json:"slash_commands"`
+}
+
+// block is one content block of an assistant's message.
+type block struct {
+	Type string `json:"type"`
+	Text string `json:"text"`
+}
+
+// follow reads a session's stream to its end, printing the session's own
+// text to out as it arrives, and keeps what the runner needs.
+func follow(r io.Reader, out io.Writer) streamed {
+	var st streamed
+	lr := reading.NewReader(r)
+	lr.Final = true
+	for {
+		line, err := lr.Next()
+		if err != nil {
+			return st
+		}
+		take(&st, line, out)
+	}
+}
+
+// take reads one line of the stream into st.
+func take(st *streamed, line []byte, out io.Writer) {
+	var e event
+	if json.Unmarshal(line, &e) != nil {
+		return
+	}
+	switch e.Type {
+	case "system":
+		switch e.Subtype {
+		case "init":
+			st.relay = relayName(e.Commands)
+		case "informational":
+			var text string
+			if json.Unmarshal(e.Content, &text) == nil && text != "" {
+				io.WriteString(out, "Claude Code: "+oneLine(text)+"\n")
+				if strings.Contains(text, " says: ") {
+					st.hookSaid = oneLine(text)
+				}
+			}
+		}
+	case "assistant":
+		if e.Parent != nil {
+			return
+		}
+		var m struct {
+			Content []block `json:"content"`
+		}
+		if json.Unmarshal(e.Message, &m) != nil {
+			return
+		}
+		for _, b := range m.Content {
+			if b.Type == "text" && strings.TrimSpace(b.Text) != "" {
+				io.WriteString(out, strings.TrimRight(b.Text, "\n")+"\n")
+			}
+		}
+	case "result":
+		var res result
+		if json.Unmarshal(line, &res) == nil {
+			st.result = &res
+		}
+	}
+}
+
+// relayName is the relay skill's name as a session's command list gives
+// it: /relay when the skills are installed in a settings folder,
+// /context-budget:relay from the plugin; "" when it lists neither.
+func relayName(commands []string) string {
+	plugin := false
+	for _, c := range commands {
+		switch c {
+		case "relay":
+			return "/relay"
+		case "context-budget:relay":
+			plugin = true
+		}
+	}
+	if plugin {
+		return "/context-budget:relay"
+	}
+	return ""
+}
+
+// oneLine collapses whitespace, for a message on one line.
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}
