@@ -226,6 +226,7 @@ func (r *runner) claude(s *Session, budget float64, env []string) (outcome, erro
 	cmd.Dir, cmd.Env = r.cfg.Dir, env
 	cmd.Stderr = r.cfg.Notes
 	cmd.WaitDelay = drain
+	ownGroup(cmd)
 	pr, pw, err := os.Pipe()
 	if err != nil {
 		return outcome{}, err
@@ -250,17 +251,19 @@ wait:
 			break wait
 		case sig := <-r.cfg.Signals:
 			if out.signal != nil {
-				cmd.Process.Kill()
+				killGroup(cmd)
 				continue
 			}
 			out.signal = sig
 			fmt.Fprintf(r.cfg.Out, "context-budget run: %v: passing it to session %d and ending the chain\n", sig, s.Place)
-			cmd.Process.Signal(sig)
+			signalGroup(cmd, sig)
 			kill = time.After(grace)
 		case <-kill:
-			cmd.Process.Kill()
+			killGroup(cmd)
 		}
 	}
+	// A tool the session left running (a background shell) ends with it.
+	killGroup(cmd)
 	var st streamed
 	select {
 	case st = <-read:
