@@ -10,6 +10,7 @@ import (
 
 	"github.com/muthur/context-budget/internal/climb"
 	"github.com/muthur/context-budget/internal/config"
+	"github.com/muthur/context-budget/internal/forecast"
 	"github.com/muthur/context-budget/internal/history"
 	"github.com/muthur/context-budget/internal/prices"
 	"github.com/muthur/context-budget/internal/reading"
@@ -71,12 +72,11 @@ type Made struct {
 	Partial bool `json:"partial,omitempty"`
 }
 
-// Quick is the part of an entry a quiet hook call and the status line
-// read: what it was made for, and of the decision the lines (whole), the
-// compactions and the cost models that price the relay at a reading
-// (Priced, Cost, Band, BandAbove; Decision.Money's saving is the whole
-// entry's, its words and spread are left out). The rest of Decision is
-// unset.
+// Quick is the part of an entry the hook and the status line read: what
+// it was made for, and of the decision what they say: the lines, the
+// compactions, the relay's money at a reading (Decision.Money: Priced,
+// Cost, Band, BandAbove, Spread, PaceFrom and the reorientation's Words)
+// and the window. The rest of Decision is unset.
 type Quick struct {
 	Made
 	Decision Decision
@@ -240,11 +240,13 @@ func LoadQuick(dir, id string) (q Quick, ok bool) {
 	if err != nil {
 		return Quick{}, false
 	}
-	var format, compactions int64
+	var format, compactions, count, sessions int64
 	var warnBy, pauseBy string
 	var band restart.Model
-	var hasBand reading.Got
+	var spread forecast.Band
+	var hasBand, hasSpread reading.Got
 	d := &q.Decision
+	w := &d.Window
 	fields := []reading.Field{
 		{Path: "format", To: &format},
 		{Path: "settings", To: &q.Settings},
@@ -266,6 +268,20 @@ func LoadQuick(dir, id string) (q Quick, ok bool) {
 		{Path: "decision.priced", To: &d.Priced},
 		{Path: "decision.band_above", To: &d.BandAbove},
 		{Path: "decision.band", Got: &hasBand},
+		{Path: "decision.reorientation.words", To: &d.Reorientation.Words},
+		{Path: "decision.pace_from", To: &d.PaceFrom},
+		{Path: "decision.spread", Got: &hasSpread},
+		{Path: "decision.spread.share", To: &spread.Share},
+		{Path: "decision.spread.lo", To: &spread.Lo},
+		{Path: "decision.spread.hi", To: &spread.Hi},
+		{Path: "decision.window.tokens", To: &w.Tokens},
+		{Path: "decision.window.source", To: &w.Source},
+		{Path: "decision.window.compacts_at", To: &w.CompactsAt},
+		{Path: "decision.window.compacts_source", To: &w.CompactSource},
+		{Path: "decision.window.version", To: &w.Version},
+		{Path: "decision.window.count", To: &count},
+		{Path: "decision.window.sessions", To: &sessions},
+		{Path: "decision.window.pause_room", To: &w.PauseRoom},
 	}
 	fields = append(fields, modelFields("decision.cost.", &d.Cost)...)
 	fields = append(fields, modelFields("decision.band.", &band)...)
@@ -278,8 +294,12 @@ func LoadQuick(dir, id string) (q Quick, ok bool) {
 	}
 	q.Format, d.Compactions = Format, int(compactions)
 	d.Lines.Warn.SetBy, d.Lines.Pause.SetBy = SetBy(warnBy), SetBy(pauseBy)
+	w.Count, w.Sessions = int(count), int(sessions)
 	if hasBand == reading.Found {
 		d.Band = &band
+	}
+	if hasSpread == reading.Found {
+		d.Spread = &spread
 	}
 	return q, true
 }

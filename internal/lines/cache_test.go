@@ -219,8 +219,8 @@ func TestLoadRefusesHostileFiles(t *testing.T) {
 	}
 }
 
-// TestQuickAgreesWithEntry: the quick part of an entry, which a quiet
-// hook call and the status line read, says what the whole entry says.
+// TestQuickAgreesWithEntry: the quick part of an entry, which the hook
+// and the status line read, says what the whole entry says.
 func TestQuickAgreesWithEntry(t *testing.T) {
 	f := newFixture(t)
 	for _, c := range []int64{60_000, 150_000, 210_000, 260_000} {
@@ -234,8 +234,8 @@ func TestQuickAgreesWithEntry(t *testing.T) {
 			q.Holds(&f.call) != e.Holds(&f.call) || !q.Holds(&f.call) {
 			t.Errorf("at %d: quick %+v, entry %+v", c, q, e)
 		}
-		if q.Decision.Lines != e.Decision.Lines || q.Decision.Priced != e.Decision.Priced || !e.Decision.Priced ||
-			q.Decision.Money(c).SavingUSD != e.Decision.Money(c).SavingUSD {
+		if q.Decision.Lines != e.Decision.Lines || q.Decision.Window != e.Decision.Window || !e.Decision.Priced ||
+			*q.Decision.Money(c) != *e.Decision.Money(c) {
 			t.Errorf("at %d: the status line's part %+v, the entry's %+v", c, q.Decision, e.Decision)
 		}
 	}
@@ -276,7 +276,8 @@ func TestQuickReadsEveryField(t *testing.T) {
 	var e Entry
 	fill(reflect.ValueOf(&e.Made).Elem())
 	d := &e.Decision
-	for _, v := range []any{&d.Lines, &d.Priced, &d.Cost, &d.Band, &d.BandAbove, &d.Compactions} {
+	for _, v := range []any{&d.Lines, &d.Priced, &d.Cost, &d.Band, &d.BandAbove, &d.Compactions, &d.Reorientation.Words,
+		&d.PaceFrom, &d.Spread, &d.Window} {
 		fill(reflect.ValueOf(v).Elem())
 	}
 	e.Format = Format
@@ -291,7 +292,8 @@ func TestQuickReadsEveryField(t *testing.T) {
 	}
 	q, ok := LoadQuick(dir, "s")
 	want := Quick{Made: e.Made, Decision: Decision{Lines: d.Lines, Priced: d.Priced, Cost: d.Cost, Band: d.Band,
-		BandAbove: d.BandAbove, Compactions: d.Compactions}}
+		BandAbove: d.BandAbove, Compactions: d.Compactions, Reorientation: Reorientation{Words: d.Reorientation.Words},
+		PaceFrom: d.PaceFrom, Spread: d.Spread, Window: d.Window}}
 	if !ok || !reflect.DeepEqual(q, want) {
 		t.Errorf("LoadQuick = %+v, %v\nwant %+v", q, ok, want)
 	}
