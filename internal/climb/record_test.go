@@ -46,3 +46,16 @@ func TestRecordCaughtHalfWritten(t *testing.T) {
 		}
 	}
 }
+
+// TestRecordReadsBack: a record with every field set reads back as
+// written.
+func TestRecordReadsBack(t *testing.T) {
+	name := filepath.Join(t.TempDir(), "s1")
+	want := Record{Level: Pause, Name: "pause", Lines: LineTokens{Warn: 120_000, Pause: 160_000}, Reading: 161_500, Compactions: 3}
+	if err := os.WriteFile(name, encodeRecord(want), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := Load(name); got != want {
+		t.Errorf("Load = %+v, want %+v", got, want)
+	}
+}

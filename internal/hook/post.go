@@ -40,17 +40,15 @@ func post(p reading.Payload, getenv func(string) string, g *guard, full Full) (s
 	call := &lines.Call{Dir: dir, ID: p.SessionID, Root: root, Transcript: p.TranscriptPath,
 		Settings: s, Getenv: getenv, Reading: r.Tokens, RequestedModel: r.RequestedModel, Version: r.Version}
 	bounds := climb.Options{LockDeadline: g.recordDeadline(), Gate: g.beginRecord}
-	// The common call: the cache holds, and nothing is due. Only a call
-	// that announces needs the whole decision, for its words.
+	// The common call: the cache holds, and nothing is due. Its quick
+	// part holds what a notice says, too.
 	if q, ok := lines.LoadQuick(dir, call.ID); ok && !s.Fixed && q.Holds(call) {
 		bounds.Compactions = q.Decision.Compactions
 		level, err := climb.AdvanceWith(dir, p.SessionID, r.Tokens, q.Tokens(), bounds)
 		if err != nil || level == climb.None {
 			return "", err
 		}
-		if e, ok := lines.Load(dir, call.ID); ok && e.Holds(call) {
-			return noticeText(p, s, root, level, r.Tokens, e.Decision, getenv, g), nil
-		}
+		return noticeText(p, s, root, level, r.Tokens, q.Decision, getenv, g), nil
 	}
 	d := decision(call, full, g.pricingDeadline())
 	bounds.Compactions = d.Compactions

@@ -1,7 +1,6 @@
 package hook
 
 import (
-	"encoding/json"
 	"flag"
 	"io"
 	"os"
@@ -64,63 +63,62 @@ type StatusPayload struct {
 // more, and the sum of three cannot overflow.
 const maxUsageTokens = 1 << 40
 
-// ParseStatusPayload reads the payload field by field, so that a field of
-// an unexpected type costs that field, not the line. ok is false when the
+// ParseStatusPayload reads the payload by path, so that a field of an
+// unexpected type costs that field, not the line. ok is false when the
 // payload is not a JSON object.
 func ParseStatusPayload(data []byte) (StatusPayload, bool) {
-	var top map[string]json.RawMessage
-	if json.Unmarshal(data, &top) != nil || top == nil {
+	var p StatusPayload
+	var currentDir string
+	var size int64
+	var counts [3]int64
+	var got [3]reading.Got
+	var usage reading.Got
+	const u = "context_window.current_usage."
+	fields := []reading.Field{
+		{Path: "session_id", To: &p.SessionID},
+		{Path: "transcript_path", To: &p.TranscriptPath},
+		{Path: "cwd", To: &p.Cwd},
+		{Path: "workspace.project_dir", To: &p.ProjectDir},
+		{Path: "workspace.current_dir", To: &currentDir},
+		{Path: "context_window.context_window_size", To: &size},
+		{Path: "context_window.current_usage", Got: &usage},
+		{Path: u + "input_tokens", To: &counts[0], Got: &got[0]},
+		{Path: u + "cache_creation_input_tokens", To: &counts[1], Got: &got[1]},
+		{Path: u + "cache_read_input_tokens", To: &counts[2], Got: &got[2]},
+	}
+	for i := range fields {
+		fields[i].Max = maxStatusPayload
+	}
+	if reading.NewPick(fields...).Decode(data) != nil {
 		return StatusPayload{}, false
 	}
-	var p StatusPayload
-	json.Unmarshal(top["session_id"], &p.SessionID)
-	json.Unmarshal(top["transcript_path"], &p.TranscriptPath)
-	json.Unmarshal(top["cwd"], &p.Cwd)
-	var ws map[string]json.RawMessage
-	if json.Unmarshal(top["workspace"], &ws) == nil {
-		json.Unmarshal(ws["project_dir"], &p.ProjectDir)
-		if p.Cwd == "" {
-			json.Unmarshal(ws["current_dir"], &p.Cwd)
-		}
+	if p.Cwd == "" {
+		p.Cwd = currentDir
 	}
-	var cw map[string]json.RawMessage
-	if json.Unmarshal(top["context_window"], &cw) == nil {
-		var n json.Number
-		if json.Unmarshal(cw["context_window_size"], &n) == nil {
-			if v, err := n.Int64(); err == nil && v > 0 {
-				p.WindowSize = v
-			}
-		}
-		p.Usage, p.HasUsage = currentUsage(cw["current_usage"])
+	if size > 0 {
+		p.WindowSize = size
+	}
+	if usage == reading.Found {
+		p.Usage, p.HasUsage = currentUsage(counts, got)
 	}
 	return p, true
 }
 
-// currentUsage reads context_window.current_usage: the context of the
-// last request is its input plus cache creation plus cache read tokens. A
-// count that is missing, negative, fractional or absurd makes the whole
-// usage unknown rather than a wrong number.
-func currentUsage(raw json.RawMessage) (int64, bool) {
-	var u map[string]json.RawMessage
-	if json.Unmarshal(raw, &u) != nil || u == nil {
-		return 0, false
-	}
+// currentUsage sums context_window.current_usage's counts: the context of
+// the last request is its input plus cache creation plus cache read
+// tokens. A count that is present but not a whole number from 0 to
+// maxUsageTokens makes the whole usage unknown rather than a wrong number.
+func currentUsage(counts [3]int64, got [3]reading.Got) (int64, bool) {
 	var sum int64
 	seen := false
-	for _, k := range []string{"input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens"} {
-		v, ok := u[k]
-		if !ok {
+	for i, n := range counts {
+		switch {
+		case got[i] == reading.Absent:
 			continue
-		}
-		var n json.Number
-		if json.Unmarshal(v, &n) != nil {
+		case got[i] != reading.Found || n < 0 || n > maxUsageTokens:
 			return 0, false
 		}
-		i, err := n.Int64()
-		if err != nil || i < 0 || i > maxUsageTokens {
-			return 0, false
-		}
-		sum += i
+		sum += n
 		seen = true
 	}
 	return sum, seen
@@ -156,18 +154,23 @@ func StatusLine(p StatusPayload, getenv func(string) string, color bool, now tim
 		return head
 	}
 	// The lines the hook last decided for this session, from its line
-	// cache, so the bar shows the numbers the agent is told. The status
-	// line never prices on its own: it runs every few hundred
-	// milliseconds, and the hook keeps the cache fresh after every tool
-	// call. Without a cache for the session as it stands, the lines are
-	// decided without pricing.
+	// cache, so the bar shows the numbers the agent is told: the part a
+	// quiet hook call reads, or the whole entry for the cold mark of an
+	// idle session. The status line never prices on its own: it runs
+	// every few hundred milliseconds, and the hook keeps the cache fresh
+	// after every tool call. Without a cache for the session as it
+	// stands, the lines are decided without pricing.
+	idle := session && cold.MayBeCold(r, now) && coldOn(getenv)
 	var e lines.Entry
 	ok := false
 	if session {
 		call := &lines.Call{Dir: state.Dir(root), ID: p.SessionID, Root: root, Transcript: p.TranscriptPath,
 			Settings: s, Getenv: getenv, Reading: r.Tokens, RequestedModel: r.RequestedModel, Version: r.Version}
-		if e, ok = lines.Load(call.Dir, call.ID); ok && !e.For(call) {
-			ok = false
+		if idle {
+			e, ok = lines.Load(call.Dir, call.ID)
+			ok = ok && e.For(call)
+		} else if q, qok := lines.LoadQuick(call.Dir, call.ID); qok && q.For(call) {
+			e, ok = lines.Entry{Made: q.Made, Decision: q.Decision}, true
 		}
 	}
 	if !ok {
@@ -197,19 +200,24 @@ func StatusLine(p StatusPayload, getenv func(string) string, color bool, now tim
 	if m := d.Money(r.Tokens); m != nil {
 		line += " · relay " + notice.RelayWords(m)
 	}
-	if session {
-		line += coldMark(p.TranscriptPath, &e, r, getenv, now)
+	if idle {
+		line += coldMark(p.TranscriptPath, &e, r, now)
 	}
 	return line
 }
 
-// coldMark is the status line's note on an idle session whose cache went
-// cold: " · cold 14m · re-write $1.20 …", or "".
-func coldMark(path string, e *lines.Entry, r reading.Reading, getenv func(string) string, now time.Time) string {
-	if !cold.MayBeCold(r, now) {
-		return ""
-	}
-	if cs, err := config.ColdFromEnv(getenv); err != nil || cs.Mode == config.ColdOff || cold.CompactedSince(path) {
+// coldOn reports whether the cold check is on, as the status line's
+// cold mark needs.
+func coldOn(getenv func(string) string) bool {
+	cs, err := config.ColdFromEnv(getenv)
+	return err == nil && cs.Mode != config.ColdOff
+}
+
+// coldMark is the status line's note on an idle session (cold.MayBeCold,
+// the check on) whose cache went cold: " · cold 14m · re-write $1.20 …",
+// or "".
+func coldMark(path string, e *lines.Entry, r reading.Reading, now time.Time) string {
+	if cold.CompactedSince(path) {
 		return ""
 	}
 	f, isCold, priced := cold.At(&e.Decision, &history.History{First: e.First, TTL1h: e.TTL1h}, r, now)

@@ -2,15 +2,19 @@ package lines
 
 import (
 	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 
 	"github.com/muthur/context-budget/internal/climb"
 	"github.com/muthur/context-budget/internal/config"
+	"github.com/muthur/context-budget/internal/forecast"
 	"github.com/muthur/context-budget/internal/history"
 	"github.com/muthur/context-budget/internal/prices"
 	"github.com/muthur/context-budget/internal/reading"
+	"github.com/muthur/context-budget/internal/restart"
 	"github.com/muthur/context-budget/internal/state"
 	"github.com/muthur/context-budget/internal/window"
 	"github.com/muthur/context-budget/ledger"
@@ -31,7 +35,7 @@ var passSlice int64 = PassSlice
 
 // Format is the line cache's format. An entry of another format is a
 // miss, and the next recompute replaces it.
-const Format = 4
+const Format = 5
 
 // Entry is what a session's line cache holds (<state>/<session>.line):
 // one JSON object, written whole by the recompute. The history the
@@ -48,13 +52,15 @@ type Entry struct {
 }
 
 // Made is what an entry's decision was made for: everything the hook
-// checks before it takes the entry's lines.
+// checks before it takes the entry's lines. Its fields are plain values
+// and lists, so that a quiet call reads them by path (LoadQuick).
 type Made struct {
 	Format int `json:"format"`
-	// Settings are the settings the decision was made under, Deps what
-	// else it depends on besides the reading.
-	Settings config.Settings `json:"settings"`
-	Deps     Deps            `json:"deps"`
+	// Settings are the settings the decision was made under, as
+	// settingsKey writes them; Deps what else it depends on besides the
+	// reading.
+	Settings string `json:"settings"`
+	Deps     Deps   `json:"deps"`
 	// Reading is the reading the decision was made at; Version the Claude
 	// Code version of its record; Transcript the transcript it read.
 	Reading    int64  `json:"reading"`
@@ -66,29 +72,30 @@ type Made struct {
 	Partial bool `json:"partial,omitempty"`
 }
 
-// Quick is the part of an entry a quiet hook call needs: what it was
-// made for, the lines in tokens and the compactions.
+// Quick is the part of an entry the hook and the status line read: what
+// it was made for, and of the decision what they say: the lines, the
+// compactions, the relay's money at a reading (Decision.Money: Priced,
+// Cost, Band, BandAbove, Spread, PaceFrom and the reorientation's Words)
+// and the window. The rest of Decision is unset.
 type Quick struct {
 	Made
-	Decision struct {
-		Lines struct {
-			Warn, Pause struct {
-				Tokens int64 `json:"tokens"`
-			}
-		} `json:"lines"`
-		Compactions int `json:"compactions,omitempty"`
-	} `json:"decision"`
+	Decision Decision
 }
 
 // Deps names what a decision depends on besides the reading and the
 // transcript: the variables it read, and the files whose size and time
-// (or, for Present, whose existence) it saw. The recompute records them;
-// a hook call checks them without knowing what they are, so the program
-// Claude Code runs on every tool call reads no settings or price file.
+// (or, for Present and Absent, whose existence) it saw. The recompute
+// records them; a hook call checks them without knowing what they are, so
+// the program Claude Code runs on every tool call reads no settings or
+// price file.
 type Deps struct {
-	Env     map[string]string `json:"env,omitempty"`
-	Files   map[string]string `json:"files,omitempty"`
-	Present map[string]bool   `json:"present,omitempty"`
+	// Env holds each variable as NAME=value.
+	Env []string `json:"env,omitempty"`
+	// Files holds pairs: a file's name, then its Stamp.
+	Files []string `json:"files,omitempty"`
+	// Present and Absent name the files seen to exist, and not to.
+	Present []string `json:"present,omitempty"`
+	Absent  []string `json:"absent,omitempty"`
 }
 
 // Stamp is a file's size and modification time as Deps records them, ""
@@ -103,22 +110,48 @@ func Stamp(name string) string {
 
 // Hold reports whether every dependency still reads as recorded.
 func (d *Deps) Hold(getenv func(string) string) bool {
-	for k, v := range d.Env {
-		if getenv(k) != v {
+	for _, kv := range d.Env {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || getenv(k) != v {
 			return false
 		}
 	}
-	for name, s := range d.Files {
-		if Stamp(name) != s {
+	if len(d.Files)%2 != 0 {
+		return false
+	}
+	for i := 0; i < len(d.Files); i += 2 {
+		if Stamp(d.Files[i]) != d.Files[i+1] {
 			return false
 		}
 	}
-	for name, p := range d.Present {
-		if _, err := os.Stat(name); (err == nil) != p {
+	for _, name := range d.Present {
+		if _, err := os.Stat(name); err != nil {
+			return false
+		}
+	}
+	for _, name := range d.Absent {
+		if _, err := os.Stat(name); err == nil {
 			return false
 		}
 	}
 	return true
+}
+
+// settingsKey is the settings as an entry records them: every field, in
+// order, so that two settings are the same exactly when their keys are
+// (TestSettingsKeyCoversEverySetting holds it to every field). It is made
+// on every tool call, so with strconv alone: fmt's first use in a fresh
+// process costs more than the rest of the call's comparison.
+func settingsKey(s config.Settings) string {
+	b := make([]byte, 0, 96)
+	for _, n := range []int64{s.Warn, s.Pause, int64(math.Float64bits(s.WarnSaving)), int64(math.Float64bits(s.PauseSaving)),
+		int64(s.Manual), s.Window} {
+		b = strconv.AppendInt(b, n, 10)
+		b = append(b, ' ')
+	}
+	b = strconv.AppendBool(b, s.Fixed)
+	b = append(b, ' ')
+	return string(append(b, s.Rate...))
 }
 
 // Call is one call's view of a session: a hook call's, the status
@@ -161,27 +194,30 @@ var envDeps = []string{window.EnvPctOverride, window.EnvCompactLimit, "HOME", "X
 
 // deps records what a decision made now for call depends on.
 func (call *Call) deps() Deps {
-	d := Deps{Env: map[string]string{}, Files: map[string]string{}, Present: map[string]bool{}}
+	var d Deps
 	for _, k := range envDeps {
-		d.Env[k] = call.Getenv(k)
+		d.Env = append(d.Env, k+"="+call.Getenv(k))
 	}
+	file := func(name string) { d.Files = append(d.Files, name, Stamp(name)) }
 	for _, name := range prices.OverrideFiles(call.Root, call.Getenv) {
-		d.Files[name] = Stamp(name)
+		file(name)
 	}
-	d.Files[window.FileName(call.Dir, call.ID)] = Stamp(window.FileName(call.Dir, call.ID))
+	file(window.FileName(call.Dir, call.ID))
 	if call.Root != "" {
 		// The successor's reorientation comes from the ledger: a row
 		// added, replaced or removed changes its folder's time.
 		dir := ledger.Dir(call.Root)
-		d.Files[dir] = Stamp(dir)
+		file(dir)
 		if months, err := os.ReadDir(dir); err == nil && len(months) > 0 {
-			newest := filepath.Join(dir, months[len(months)-1].Name())
-			d.Files[newest] = Stamp(newest)
+			file(filepath.Join(dir, months[len(months)-1].Name()))
 		}
 		if state.PlainName(call.ID) {
 			own := filepath.Join(state.Dir(call.Root), call.ID+state.OrientationSuffix)
-			_, err := os.Stat(own)
-			d.Present[own] = err == nil
+			if _, err := os.Stat(own); err == nil {
+				d.Present = append(d.Present, own)
+			} else {
+				d.Absent = append(d.Absent, own)
+			}
 		}
 	}
 	return d
@@ -196,13 +232,90 @@ func Load(dir, id string) (e Entry, ok bool) {
 	return e, true
 }
 
-// LoadQuick is Load for a quiet hook call: the entry's Quick part alone,
-// which spares a fresh process the decoding of the whole decision.
+// LoadQuick is Load for a quiet hook call and the status line: the
+// entry's Quick part alone, read by path, which spares a fresh process
+// the decoding of the whole decision.
 func LoadQuick(dir, id string) (q Quick, ok bool) {
-	if !load(dir, id, &q) || !positive(q.Tokens()) {
+	data, err := reading.ReadFile(FileName(dir, id), reading.MaxCacheFile)
+	if err != nil {
 		return Quick{}, false
 	}
+	var format, compactions, count, sessions int64
+	var warnBy, pauseBy string
+	var band restart.Model
+	var spread forecast.Band
+	var hasBand, hasSpread reading.Got
+	d := &q.Decision
+	w := &d.Window
+	fields := []reading.Field{
+		{Path: "format", To: &format},
+		{Path: "settings", To: &q.Settings},
+		{Path: "deps.env", To: &q.Deps.Env},
+		{Path: "deps.files", To: &q.Deps.Files},
+		{Path: "deps.present", To: &q.Deps.Present},
+		{Path: "deps.absent", To: &q.Deps.Absent},
+		{Path: "reading", To: &q.Reading},
+		{Path: "version", To: &q.Version},
+		{Path: "transcript", To: &q.Transcript},
+		{Path: "partial", To: &q.Partial},
+		{Path: "decision.lines.warn.tokens", To: &d.Lines.Warn.Tokens},
+		{Path: "decision.lines.warn.set_by", To: &warnBy},
+		{Path: "decision.lines.warn.saving_usd", To: &d.Lines.Warn.SavingUSD},
+		{Path: "decision.lines.pause.tokens", To: &d.Lines.Pause.Tokens},
+		{Path: "decision.lines.pause.set_by", To: &pauseBy},
+		{Path: "decision.lines.pause.saving_usd", To: &d.Lines.Pause.SavingUSD},
+		{Path: "decision.compactions", To: &compactions},
+		{Path: "decision.priced", To: &d.Priced},
+		{Path: "decision.band_above", To: &d.BandAbove},
+		{Path: "decision.band", Got: &hasBand},
+		{Path: "decision.reorientation.words", To: &d.Reorientation.Words},
+		{Path: "decision.pace_from", To: &d.PaceFrom},
+		{Path: "decision.spread", Got: &hasSpread},
+		{Path: "decision.spread.share", To: &spread.Share},
+		{Path: "decision.spread.lo", To: &spread.Lo},
+		{Path: "decision.spread.hi", To: &spread.Hi},
+		{Path: "decision.window.tokens", To: &w.Tokens},
+		{Path: "decision.window.source", To: &w.Source},
+		{Path: "decision.window.compacts_at", To: &w.CompactsAt},
+		{Path: "decision.window.compacts_source", To: &w.CompactSource},
+		{Path: "decision.window.version", To: &w.Version},
+		{Path: "decision.window.count", To: &count},
+		{Path: "decision.window.sessions", To: &sessions},
+		{Path: "decision.window.pause_room", To: &w.PauseRoom},
+	}
+	fields = append(fields, modelFields("decision.cost.", &d.Cost)...)
+	fields = append(fields, modelFields("decision.band.", &band)...)
+	// A value of another type is a miss, as it is for Load.
+	for i := range fields {
+		fields[i].Strict, fields[i].Max = true, reading.MaxCacheFile
+	}
+	if reading.NewPick(fields...).Decode(data) != nil || format != Format || !positive(q.Tokens()) {
+		return Quick{}, false
+	}
+	q.Format, d.Compactions = Format, int(compactions)
+	d.Lines.Warn.SetBy, d.Lines.Pause.SetBy = SetBy(warnBy), SetBy(pauseBy)
+	w.Count, w.Sessions = int(count), int(sessions)
+	if hasBand == reading.Found {
+		d.Band = &band
+	}
+	if hasSpread == reading.Found {
+		d.Spread = &spread
+	}
 	return q, true
+}
+
+// modelFields are the fields of a cost model written under prefix.
+func modelFields(prefix string, m *restart.Model) []reading.Field {
+	return []reading.Field{
+		{Path: prefix + "Read", To: &m.Read},
+		{Path: prefix + "Output", To: &m.Output},
+		{Path: prefix + "Write", To: &m.Write},
+		{Path: prefix + "Q", To: &m.Q},
+		{Path: prefix + "W", To: &m.W},
+		{Path: prefix + "R", To: &m.R},
+		{Path: prefix + "rewrite", To: &m.Rewrite},
+		{Path: prefix + "out_per_request", To: &m.OutPerRequest},
+	}
 }
 
 // positive reports whether both lines are above zero. The cache is a
@@ -210,13 +323,11 @@ func LoadQuick(dir, id string) (q Quick, ok bool) {
 // zero would pause every call) are a miss.
 func positive(ls climb.LineTokens) bool { return ls.Warn > 0 && ls.Pause > 0 }
 
-// load decodes a session's cache file into v, an *Entry or a *Quick.
-func load(dir, id string, v interface{ format() int }) bool {
+// load decodes a session's cache file into e.
+func load(dir, id string, e *Entry) bool {
 	data, err := reading.ReadFile(FileName(dir, id), reading.MaxCacheFile)
-	return err == nil && json.Unmarshal(data, v) == nil && v.format() == Format
+	return err == nil && json.Unmarshal(data, e) == nil && e.Format == Format
 }
-
-func (m *Made) format() int { return m.Format }
 
 // Tokens is the quick entry's lines in tokens.
 func (q *Quick) Tokens() climb.LineTokens {
@@ -228,7 +339,7 @@ func (q *Quick) Tokens() climb.LineTokens {
 // and settings, every dependency unchanged. The status line shows such an
 // entry's lines.
 func (m *Made) For(call *Call) bool {
-	return m.Transcript == call.Transcript && m.Version == call.Version && m.Settings == call.Settings &&
+	return m.Transcript == call.Transcript && m.Version == call.Version && m.Settings == settingsKey(call.Settings) &&
 		m.Deps.Hold(call.Getenv)
 }
 
@@ -270,7 +381,7 @@ func (call *Call) decide() (Entry, bool, error) {
 	if ok && old.Holds(call) {
 		return old, true, nil
 	}
-	e := Entry{Made: Made{Format: Format, Settings: call.Settings, Deps: call.deps(), Reading: call.Reading,
+	e := Entry{Made: Made{Format: Format, Settings: settingsKey(call.Settings), Deps: call.deps(), Reading: call.Reading,
 		Version: call.Version, Transcript: call.Transcript}}
 	// known is the previous decision when it was complete and made for
 	// the session as it stands: what the lines stay at while a pass

@@ -1,9 +1,11 @@
 package lines
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"syscall"
 	"testing"
@@ -193,7 +195,7 @@ func TestLoadRefusesHostileFiles(t *testing.T) {
 	}{
 		{"garbage", func() { os.WriteFile(name, []byte("not json"), 0o644) }},
 		{"another format", func() {
-			os.WriteFile(name, []byte(strings.Replace(string(good), `"format":4`, `"format":3`, 1)), 0o644)
+			os.WriteFile(name, []byte(strings.Replace(string(good), fmt.Sprintf(`"format":%d`, Format), `"format":3`, 1)), 0o644)
 		}},
 		{"lines at zero", func() {
 			os.WriteFile(name, []byte(strings.Replace(string(good), `"warn":{"tokens":`, `"warn":{"tokens":0,"x":`, 1)), 0o644)
@@ -217,8 +219,8 @@ func TestLoadRefusesHostileFiles(t *testing.T) {
 	}
 }
 
-// TestQuickAgreesWithEntry: the quick part of an entry, which a quiet
-// hook call reads, says what the whole entry says.
+// TestQuickAgreesWithEntry: the quick part of an entry, which the hook
+// and the status line read, says what the whole entry says.
 func TestQuickAgreesWithEntry(t *testing.T) {
 	f := newFixture(t)
 	for _, c := range []int64{60_000, 150_000, 210_000, 260_000} {
@@ -231,6 +233,95 @@ func TestQuickAgreesWithEntry(t *testing.T) {
 		if q.Tokens() != e.Decision.Lines.Tokens() || q.Decision.Compactions != e.Decision.Compactions ||
 			q.Holds(&f.call) != e.Holds(&f.call) || !q.Holds(&f.call) {
 			t.Errorf("at %d: quick %+v, entry %+v", c, q, e)
+		}
+		if q.Decision.Lines != e.Decision.Lines || q.Decision.Window != e.Decision.Window || !e.Decision.Priced ||
+			*q.Decision.Money(c) != *e.Decision.Money(c) {
+			t.Errorf("at %d: the status line's part %+v, the entry's %+v", c, q.Decision, e.Decision)
+		}
+	}
+}
+
+// TestQuickReadsEveryField: every field of the quick part, each set to
+// a value of its own, reads back from the entry as written: a field added
+// to Made, a line or a cost model without a path in LoadQuick fails here.
+func TestQuickReadsEveryField(t *testing.T) {
+	n := 0
+	var fill func(v reflect.Value)
+	fill = func(v reflect.Value) {
+		n++
+		switch v.Kind() {
+		case reflect.Struct:
+			for i := range v.NumField() {
+				fill(v.Field(i))
+			}
+		case reflect.Pointer:
+			v.Set(reflect.New(v.Type().Elem()))
+			fill(v.Elem())
+		case reflect.Slice:
+			v.Set(reflect.MakeSlice(v.Type(), 2, 2))
+			fill(v.Index(0))
+			fill(v.Index(1))
+		case reflect.String:
+			v.SetString(fmt.Sprintf("s%d \"é", n))
+		case reflect.Int, reflect.Int64:
+			v.SetInt(int64(n) * 1001)
+		case reflect.Float64:
+			v.SetFloat(float64(n) + 0.25)
+		case reflect.Bool:
+			v.SetBool(true)
+		default:
+			t.Fatalf("a field of kind %v", v.Kind())
+		}
+	}
+	var e Entry
+	fill(reflect.ValueOf(&e.Made).Elem())
+	d := &e.Decision
+	for _, v := range []any{&d.Lines, &d.Priced, &d.Cost, &d.Band, &d.BandAbove, &d.Compactions, &d.Reorientation.Words,
+		&d.PaceFrom, &d.Spread, &d.Window} {
+		fill(reflect.ValueOf(v).Elem())
+	}
+	e.Format = Format
+	e.Deps.Files = append(e.Deps.Files, "", "") // pairs
+	dir := t.TempDir()
+	data, err := json.Marshal(&e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(FileName(dir, "s"), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	q, ok := LoadQuick(dir, "s")
+	want := Quick{Made: e.Made, Decision: Decision{Lines: d.Lines, Priced: d.Priced, Cost: d.Cost, Band: d.Band,
+		BandAbove: d.BandAbove, Compactions: d.Compactions, Reorientation: Reorientation{Words: d.Reorientation.Words},
+		PaceFrom: d.PaceFrom, Spread: d.Spread, Window: d.Window}}
+	if !ok || !reflect.DeepEqual(q, want) {
+		t.Errorf("LoadQuick = %+v, %v\nwant %+v", q, ok, want)
+	}
+}
+
+// TestSettingsKeyCoversEverySetting: changing any one field of the
+// settings changes the key an entry records them by, so that a field
+// added to config.Settings cannot be left out of it.
+func TestSettingsKeyCoversEverySetting(t *testing.T) {
+	var zero config.Settings
+	typ := reflect.TypeOf(zero)
+	for i := range typ.NumField() {
+		s := zero
+		v := reflect.ValueOf(&s).Elem().Field(i)
+		switch v.Kind() {
+		case reflect.Int, reflect.Int64:
+			v.SetInt(7)
+		case reflect.Float64:
+			v.SetFloat(0.5)
+		case reflect.Bool:
+			v.SetBool(true)
+		case reflect.String:
+			v.SetString("x")
+		default:
+			t.Fatalf("settings field %s of kind %v: give settingsKey a way to write it", typ.Field(i).Name, v.Kind())
+		}
+		if settingsKey(s) == settingsKey(zero) {
+			t.Errorf("settings field %s is not in the key: %q", typ.Field(i).Name, settingsKey(s))
 		}
 	}
 }

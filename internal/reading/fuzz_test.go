@@ -47,8 +47,9 @@ func realSeeds(tb testing.TB, max int) (lines, runs [][]byte) {
 // JSON object, or several written back to back (a spliced line), each
 // starting {" as Claude Code writes them and at most 64 on a line, and
 // each with the fields the oracle reads of their expected types; a record
-// of type assistant says so plainly ("assistant", not escaped). ok is false
-// for anything else: damaged lines are the edge-case tests' business.
+// of type assistant says so plainly ("assistant", not escaped), and with
+// its keys spelled exactly (exactKeys). ok is false for anything else:
+// damaged lines are the edge-case tests' business.
 func refRecords(data []byte) (recs []*refRecord, ok bool) {
 	for _, line := range bytes.Split(data, []byte("\n")) {
 		if len(bytes.TrimLeft(line, " \t\r")) == 0 {
@@ -62,7 +63,7 @@ func refRecords(data []byte) (recs []*refRecord, ok bool) {
 				return nil, false
 			}
 			r := refLine(raw)
-			if r == nil || (r.Type == "assistant" && !bytes.Contains(raw, []byte(`"assistant"`))) {
+			if r == nil || (r.Type == "assistant" && !bytes.Contains(raw, []byte(`"assistant"`))) || !exactKeys(raw) {
 				return nil, false
 			}
 			recs = append(recs, r)

@@ -49,9 +49,22 @@ func ReadFile(path string, max int64) ([]byte, error) {
 	if size := fi.Size(); size > max {
 		return nil, fmt.Errorf("%s: %w (%d bytes, at most %d)", path, ErrTooLarge, size, max)
 	}
-	data, err := io.ReadAll(io.LimitReader(f, max+1))
-	if err != nil {
-		return nil, err
+	// Read into a buffer the size of the file, as os.ReadFile does,
+	// growing it only for a file that grows meanwhile.
+	data := make([]byte, 0, fi.Size()+1)
+	r := io.LimitReader(f, max+1)
+	for {
+		if len(data) == cap(data) {
+			data = append(data, 0)[:len(data)]
+		}
+		n, err := r.Read(data[len(data):cap(data)])
+		data = data[:len(data)+n]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
 	}
 	if int64(len(data)) > max {
 		// The file grew while it was read.

@@ -1,7 +1,6 @@
 package reading
 
 import (
-	"encoding/json"
 	"errors"
 	"io"
 )
@@ -49,10 +48,9 @@ var ErrPayload = errors.New("hook payload is not a JSON object")
 // payload is refused, and the field was never held. The Stop payload's
 // last message may be long; past maxMessage it reads as absent, which only
 // skips the wait for it. A tool's input is what the model wrote, bounded
-// by its output limit; past maxInput it reads as absent. A key past maxKey
-// cannot spell a field we read.
+// by its output limit; past maxInput it reads as absent. maxField is also
+// a Field's bound when it names none.
 const (
-	maxKey     = 256
 	maxField   = 16 << 10
 	maxMessage = 1 << 20
 	maxInput   = 1 << 20
@@ -64,135 +62,32 @@ const (
 // bytes through a small window: memory does not grow with the payload.
 //
 // It reads as encoding/json would read the payload into Payload, except
-// that a field of another type reads as absent and a string past its
-// bound is refused or absent (see maxField).
+// that keys match exactly, a field of another type reads as absent and a
+// string past its bound is refused or absent (see maxField).
 func ReadPayload(r io.Reader) (Payload, error) {
 	var p Payload
-	s := newScanner(r)
-	s.space()
-	if !s.byte('{') {
-		return p, ErrPayload
-	}
-	s.space()
-	if s.byte('}') {
-		return p, s.end()
-	}
-	for {
-		s.space()
-		key, ok, long := s.kept(maxKey, s.skip)
-		if !ok {
-			return Payload{}, ErrPayload
-		}
-		var name string // a key too long to name a field reads as ""
-		if !long && json.Unmarshal(key, &name) != nil {
-			return Payload{}, ErrPayload
-		}
-		s.space()
-		if !s.byte(':') {
-			return Payload{}, ErrPayload
-		}
-		s.space()
-		if !p.field(s, name) {
-			return Payload{}, ErrPayload
-		}
-		s.space()
-		if s.byte(',') {
-			continue
-		}
-		if s.byte('}') {
-			return p, s.end()
-		}
+	var input []byte
+	var agent Got
+	err := NewPick(
+		Field{Path: "hook_event_name", To: &p.HookEventName},
+		Field{Path: "session_id", To: &p.SessionID},
+		Field{Path: "transcript_path", To: &p.TranscriptPath},
+		Field{Path: "cwd", To: &p.Cwd},
+		Field{Path: "tool_use_id", To: &p.ToolUseID},
+		Field{Path: "prompt", To: &p.Prompt},
+		Field{Path: "source", To: &p.Source},
+		Field{Path: "agent_id", To: &p.AgentID, Lax: true, Got: &agent},
+		Field{Path: "last_assistant_message", To: &p.LastAssistantMessage, Max: maxMessage, Lax: true},
+		Field{Path: "tool_name", To: &p.ToolName, Lax: true},
+		Field{Path: "tool_input", To: &input, Max: maxInput, Lax: true},
+		Field{Path: "seconds_since_last_response", To: &p.SecondsSinceLastResponse, Lax: true},
+		Field{Path: "context_tokens", To: &p.ContextTokens, Lax: true},
+		Field{Path: "prompt_cache_likely_expired", To: &p.CacheLikelyExpired},
+	).Stream(r)
+	if err != nil {
 		return Payload{}, ErrPayload
 	}
-}
-
-// field reads the value of the key name into p, or skips it; false for a
-// bad payload. The last occurrence of a key wins, as in encoding/json.
-func (p *Payload) field(s *scanner, name string) bool {
-	switch name {
-	case "hook_event_name":
-		return s.str(&p.HookEventName, maxField, false, false)
-	case "session_id":
-		return s.str(&p.SessionID, maxField, false, false)
-	case "transcript_path":
-		return s.str(&p.TranscriptPath, maxField, false, false)
-	case "cwd":
-		return s.str(&p.Cwd, maxField, false, false)
-	case "tool_use_id":
-		return s.str(&p.ToolUseID, maxField, false, false)
-	case "prompt":
-		return s.str(&p.Prompt, maxField, false, false)
-	case "source":
-		return s.str(&p.Source, maxField, false, false)
-	case "agent_id":
-		c, _ := s.peek()
-		p.Subagent = c != 'n' // null; anything else is a value
-		return s.str(&p.AgentID, maxField, true, false)
-	case "last_assistant_message":
-		return s.str(&p.LastAssistantMessage, maxMessage, true, false)
-	case "tool_name":
-		// A tool name that is too long or does not decode (a raw control
-		// character) reads as absent: only the fuse reads it.
-		return s.str(&p.ToolName, maxField, true, true)
-	case "tool_input":
-		raw, ok, long := s.kept(maxInput, s.value)
-		p.ToolInput = ""
-		if !long {
-			p.ToolInput = string(raw)
-		}
-		return ok
-	case "seconds_since_last_response":
-		p.SecondsSinceLastResponse = 0
-		return s.literal(&p.SecondsSinceLastResponse)
-	case "context_tokens":
-		p.ContextTokens = 0
-		return s.literal(&p.ContextTokens)
-	case "prompt_cache_likely_expired":
-		p.CacheLikelyExpired = false
-		return s.literal(&p.CacheLikelyExpired)
-	}
-	return s.value()
-}
-
-// str reads a string field into dst. A value of another type reads as
-// absent, as encoding/json refuses it. A string past max is a bad
-// payload, unless lax: then it reads as absent. A string that does not
-// decode is a bad payload, unless loose: then it reads as absent.
-func (s *scanner) str(dst *string, max int, lax, loose bool) bool {
-	*dst = ""
-	if c, ok := s.peek(); !ok || c != '"' {
-		return s.value()
-	}
-	raw, ok, long := s.kept(max, s.skip)
-	switch {
-	case !ok:
-		return false
-	case long:
-		return lax
-	}
-	if json.Unmarshal(raw, dst) != nil {
-		*dst = ""
-		return loose
-	}
-	return true
-}
-
-// literal reads a number or a literal (true, false, null) into dst, which
-// the caller has zeroed; a value of another type, or one that does not
-// decode into dst, leaves it zero.
-func (s *scanner) literal(dst any) bool {
-	if c, ok := s.peek(); !ok || c == '"' || c == '{' || c == '[' {
-		return s.value()
-	}
-	raw, ok, long := s.kept(maxField, s.value)
-	if ok && !long && json.Unmarshal(raw, dst) != nil {
-		// A failed decode may have half set it.
-		switch v := dst.(type) {
-		case *float64:
-			*v = 0
-		case *int64:
-			*v = 0
-		}
-	}
-	return ok
+	p.Subagent = agent != Absent && agent != Null
+	p.ToolInput = string(input)
+	return p, nil
 }

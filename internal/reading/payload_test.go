@@ -141,6 +141,8 @@ var payloadCases = []string{
 	`{"session_id":"` + strings.Repeat("x", windowSize-20) + strings.Repeat(`\"`, 30) + `","cwd":"c"}`,
 	`{"tool_response":"` + strings.Repeat("y", windowSize-19) + `\\\"\\","session_id":"s"}`,
 	`{"tool_input":{"content":"` + strings.Repeat(`\"`, windowSize) + `"},"tool_name":"Write","session_id":"s"}`,
+	// A number past maxField reads as absent.
+	`{"context_tokens":1` + strings.Repeat("0", maxField) + `,"seconds_since_last_response":1.` + strings.Repeat("0", maxField) + `,"session_id":"s"}`,
 }
 
 // badPayloads are not one JSON object: each is refused.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/muthur/context-budget/tools/sharedtest"
@@ -44,6 +45,52 @@ type refRecord struct {
 func (r *refRecord) qualifies() bool {
 	return r.Type == "assistant" && !r.IsSidechain && r.Message != nil &&
 		r.Message.Usage != nil && r.Message.Model != "<synthetic>"
+}
+
+// oracleKeys are the keys the oracle reads.
+var oracleKeys = []string{"type", "isSidechain", "requestedModel", "message", "id", "model", "content", "usage",
+	"input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens", "output_tokens", "cache_creation",
+	"ephemeral_5m_input_tokens", "ephemeral_1h_input_tokens", "speed"}
+
+// exactKeys reports whether every object in the JSON text data names each
+// key once, and none of the oracle's keys in another case. The oracle
+// decodes into Go structs, which match keys in any case and merge an
+// object named twice; Claude Code (JSON.parse) and the tail's reader
+// match keys exactly and take the last. Records where the two readings
+// differ are outside the oracle's domain.
+func exactKeys(data []byte) bool {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	t, err := dec.Token()
+	return err == nil && exactValue(dec, t)
+}
+
+func exactValue(dec *json.Decoder, t json.Token) bool {
+	d, ok := t.(json.Delim)
+	if !ok {
+		return true
+	}
+	seen := map[string]bool{}
+	for dec.More() {
+		if d == '{' {
+			k, err := dec.Token()
+			key, _ := k.(string)
+			if err != nil || seen[key] {
+				return false
+			}
+			for _, name := range oracleKeys {
+				if key != name && strings.EqualFold(key, name) {
+					return false
+				}
+			}
+			seen[key] = true
+		}
+		v, err := dec.Token()
+		if err != nil || !exactValue(dec, v) {
+			return false
+		}
+	}
+	_, err := dec.Token()
+	return err == nil
 }
 
 // refReading is what the oracle says the reading of a prefix is.

@@ -5,11 +5,12 @@ import (
 	"io"
 )
 
-// scanner walks JSON text from a reader just far enough to find value
-// boundaries, through a window that slides over the input. It accepts a
-// superset of JSON inside skipped values (it does not check numbers or
-// literals letter by letter); the values it keeps are decoded by
-// encoding/json.
+// scanner walks JSON text, from a reader through a window that slides
+// over the input, or from bytes in memory. It checks the structure of what
+// it passes (brackets, keys, colons, commas, literals, numbers, nesting
+// depth) but finds only the closing quote of a string it skips: the
+// characters and escapes inside it are checked only when a string is
+// decoded. That keeps a multi-megabyte string one vectorised search.
 type scanner struct {
 	r    io.Reader
 	buf  []byte
@@ -20,14 +21,29 @@ type scanner struct {
 	keep, keepMax int
 	long          bool
 	err           error
+	// mem says buf is the whole input, held by the caller: a kept value
+	// may be handed out without a copy.
+	mem bool
+	// depth is the nesting of the objects the walk is inside; stack the
+	// containers a skipped value has open.
+	depth int
+	stack []byte
 }
 
 // windowSize is the read size. The window grows past it only to hold a
 // kept value longer than it, up to the value's bound.
 const windowSize = 32 << 10
 
+// maxDepth is the deepest nesting accepted, as in encoding/json.
+const maxDepth = 10000
+
 func newScanner(r io.Reader) *scanner {
 	return &scanner{r: r, buf: make([]byte, windowSize), keep: -1}
+}
+
+// memScanner scans data, which it does not copy.
+func memScanner(data []byte) *scanner {
+	return &scanner{buf: data, n: len(data), err: io.EOF, keep: -1, mem: true}
 }
 
 // fill reads more input into the window and reports whether any came.
@@ -100,15 +116,12 @@ func (s *scanner) byte(c byte) bool {
 
 // end reports whether only white space is left, to the end of the input,
 // and the input was read without error.
-func (s *scanner) end() error {
+func (s *scanner) end() bool {
 	s.space()
 	if _, ok := s.peek(); ok {
-		return ErrPayload
+		return false
 	}
-	if s.err != io.EOF {
-		return ErrPayload
-	}
-	return nil
+	return s.err == io.EOF
 }
 
 // kept runs read, which consumes one value, and returns the value's bytes,
@@ -171,63 +184,138 @@ func trailingBackslashes(b []byte, run int) int {
 	return len(b) - k
 }
 
+// value skips one JSON value of any kind, checking its structure.
 func (s *scanner) value() bool {
-	c, ok := s.peek()
-	if !ok {
-		return false
-	}
-	switch c {
-	case '"':
-		return s.skip()
-	case '{', '[':
-		return s.container()
-	default:
-		n := 0
-		for {
-			c, ok := s.peek()
-			if !ok {
-				return n > 0
-			}
-			switch c {
-			case ',', '}', ']', ' ', '\t', '\n', '\r':
-				return n > 0
-			case '"', '{', '[', ':':
-				return false
-			}
-			s.i++
-			n++
-		}
-	}
+	stack := s.stack[:0]
+	ok := s.walk(&stack)
+	s.stack = stack[:0]
+	return ok
 }
 
-// container skips an object or array, tracking nesting and strings only.
-func (s *scanner) container() bool {
-	var stack []byte
+// walk is value, with the containers it has open on stack.
+func (s *scanner) walk(stack *[]byte) bool {
 	for {
+		// A value is due.
+		s.space()
 		c, ok := s.peek()
 		if !ok {
 			return false
 		}
 		switch c {
+		case '{', '[':
+			if s.depth+len(*stack) >= maxDepth {
+				return false
+			}
+			s.i++
+			s.space()
+			if c == '{' && !s.byte('}') {
+				*stack = append(*stack, '}')
+				if !s.key() {
+					return false
+				}
+				continue
+			}
+			if c == '[' && !s.byte(']') {
+				*stack = append(*stack, ']')
+				continue
+			}
 		case '"':
 			if !s.skip() {
 				return false
 			}
-			continue
-		case '{':
-			stack = append(stack, '}')
-		case '[':
-			stack = append(stack, ']')
-		case '}', ']':
-			if len(stack) == 0 || stack[len(stack)-1] != c {
+		default:
+			if !s.scalar() {
 				return false
 			}
-			stack = stack[:len(stack)-1]
-			if len(stack) == 0 {
-				s.i++
+		}
+		// A value has ended: close what it ends, or go on to the next
+		// member or element.
+		for {
+			if len(*stack) == 0 {
 				return true
 			}
+			s.space()
+			top := (*stack)[len(*stack)-1]
+			if s.byte(top) {
+				*stack = (*stack)[:len(*stack)-1]
+				continue
+			}
+			if !s.byte(',') || (top == '}' && !s.key()) {
+				return false
+			}
+			break
+		}
+	}
+}
+
+// key skips an object's key and its colon.
+func (s *scanner) key() bool {
+	s.space()
+	if !s.skip() {
+		return false
+	}
+	s.space()
+	return s.byte(':')
+}
+
+// scalar skips a literal (true, false, null) or a number.
+func (s *scanner) scalar() bool {
+	c, _ := s.peek()
+	switch c {
+	case 't':
+		return s.word("true")
+	case 'f':
+		return s.word("false")
+	case 'n':
+		return s.word("null")
+	}
+	return s.number()
+}
+
+func (s *scanner) word(w string) bool {
+	for i := 0; i < len(w); i++ {
+		if !s.byte(w[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// number skips a number as JSON writes one: an optional minus, an integer
+// without leading zeros, an optional fraction and exponent.
+func (s *scanner) number() bool {
+	s.byte('-')
+	if !s.byte('0') && !s.digits() {
+		return false
+	}
+	if s.byte('.') && !s.digits() {
+		return false
+	}
+	if s.byte('e') || s.byte('E') {
+		if !s.byte('+') {
+			s.byte('-')
+		}
+		return s.digits()
+	}
+	return true
+}
+
+// digits skips one or more decimal digits.
+func (s *scanner) digits() bool {
+	n := 0
+	for {
+		c, ok := s.peek()
+		if !ok || c < '0' || c > '9' {
+			return n > 0
 		}
 		s.i++
+		n++
 	}
+}
+
+// oneValue reports whether data holds one JSON value and white space.
+func oneValue(data []byte) bool {
+	s := memScanner(data)
+	s.space()
+	return s.value() && s.end()
 }

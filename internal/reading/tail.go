@@ -105,21 +105,17 @@ func Last(f io.ReaderAt, size int64, toolUseID string) (r Reading, seen bool, er
 	}
 	found := false
 	var recs []candidate
+	rec := newRecord()
 	// Only lines holding the word "assistant" as a JSON string can hold a
 	// response: inside a string its quotes would be escaped. Filtering on
 	// it lets the scan stream past multi-megabyte tool results.
 	err = scanBack(f, size, []byte(transcript.AssistantWord), func(line []byte) bool {
-		// A damaged line may hold several records, which Decode passes in
+		// A damaged line may hold several records, which each passes in
 		// file order; they are taken last first, like the lines.
 		recs = recs[:0]
-		transcript.Decode(line, func(rec *transcript.Record) {
-			if rec.IsResponse() {
-				u := rec.Message.Usage
-				recs = append(recs, candidate{
-					r: Reading{Tokens: u.Context(), Model: rec.Message.Model, RequestedModel: rec.RequestedModel,
-						Version: rec.Version, MessageID: rec.Message.ID, Usage: *u, Time: rec.Timestamp},
-					has: needle != nil && bytes.Contains(rec.Message.Content, needle),
-				})
+		rec.each(line, func() {
+			if rec.isResponse() {
+				recs = append(recs, candidate{r: rec.reading(), has: needle != nil && bytes.Contains(rec.content, needle)})
 			}
 		})
 		for i := len(recs) - 1; i >= 0; i-- {

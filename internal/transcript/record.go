@@ -175,6 +175,26 @@ const objectStart = `{"`
 const maxAttempts = 64
 
 func decodeDamaged(line []byte, fn func(r *Record)) {
+	Spliced(line, func(rest []byte) (int, bool) {
+		dec := json.NewDecoder(bytes.NewReader(rest))
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return 0, false
+		}
+		var r Record
+		if decodeRecord(raw, &r) == whole {
+			fn(&r)
+		}
+		return int(dec.InputOffset()), true
+	})
+}
+
+// Spliced walks a damaged line, one that is not one JSON text, for the
+// records in it: at each place one may start ({"), first to last, next
+// decodes the one JSON value rest starts with and returns its length, or
+// false when none starts there (the search goes on a byte later). It is
+// the one rule for damaged lines: the tail's reader applies it too.
+func Spliced(line []byte, next func(rest []byte) (n int, ok bool)) {
 	rest := line
 	for range maxAttempts {
 		i := bytes.Index(rest, []byte(objectStart))
@@ -182,16 +202,10 @@ func decodeDamaged(line []byte, fn func(r *Record)) {
 			return
 		}
 		rest = rest[i:]
-		dec := json.NewDecoder(bytes.NewReader(rest))
-		var raw json.RawMessage
-		if err := dec.Decode(&raw); err != nil {
-			rest = rest[1:]
-			continue
+		n, ok := next(rest)
+		if !ok {
+			n = 1
 		}
-		var r Record
-		if decodeRecord(raw, &r) == whole {
-			fn(&r)
-		}
-		rest = rest[dec.InputOffset():]
+		rest = rest[n:]
 	}
 }
