@@ -3,8 +3,8 @@ package cli
 import (
 	"os"
 
-	"github.com/muthur/context-budget/internal/config"
 	"github.com/muthur/context-budget/internal/settings"
+	"github.com/muthur/context-budget/internal/tuning"
 )
 
 // checkColdHooks reports a cold-cache check that cannot run: its two hooks
@@ -15,7 +15,7 @@ func (d *doctor) checkColdHooks(registered map[settings.Role]bool, scopes []scop
 	if pluginEnabled(scopes) != "" {
 		return
 	}
-	if cs, err := config.ColdFromEnv(os.Getenv); err == nil && cs.Mode == config.ColdOff {
+	if cs, err := tuning.ColdFromEnv(os.Getenv); err == nil && cs.Mode == tuning.ColdOff {
 		return
 	}
 	for _, r := range []settings.Role{settings.UserPromptSubmit, settings.SessionStart} {

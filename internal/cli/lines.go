@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/muthur/context-budget/internal/config"
 	"github.com/muthur/context-budget/internal/history"
 	"github.com/muthur/context-budget/internal/hook"
 	"github.com/muthur/context-budget/internal/lines"
@@ -20,6 +19,7 @@ import (
 	"github.com/muthur/context-budget/internal/reading"
 	"github.com/muthur/context-budget/internal/settings"
 	"github.com/muthur/context-budget/internal/state"
+	"github.com/muthur/context-budget/internal/tuning"
 	"github.com/muthur/context-budget/internal/window"
 )
 
@@ -137,7 +137,7 @@ func runLines(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		home, _ := os.UserHomeDir()
 		getenv, _ = settings.Env(os.Getenv, settings.ConfigDir(os.Getenv, home), root)
 	}
-	s, err := config.FromEnv(getenv)
+	s, err := tuning.FromEnv(getenv)
 	if err != nil {
 		return fail(stderr, err, "fix or unset the variable (in the environment or a settings file's env); see 'context-budget help'")
 	}
@@ -158,7 +158,7 @@ func runLines(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // environment getenv. Where the hook's
 // line cache for the session still answers for this reading, its
 // decision is the one shown: the lines the hook is applying.
-func linesForEnv(s config.Settings, path, root, session string, getenv func(string) string) (*linesReport, error) {
+func linesForEnv(s tuning.Settings, path, root, session string, getenv func(string) string) (*linesReport, error) {
 	r, err := reading.Read(path, reading.Options{})
 	if err != nil {
 		if errors.Is(err, reading.ErrNoReading) {
@@ -211,7 +211,7 @@ func linesForEnv(s config.Settings, path, root, session string, getenv func(stri
 			name, strings.ToUpper(name), notice.Thousands(d.Window.CompactsAt)))
 	}
 	rep.Warnings = append(rep.Warnings, priceWarnings...)
-	if cs, err := config.ColdFromEnv(os.Getenv); err == nil && cs.Mode != config.ColdOff {
+	if cs, err := tuning.ColdFromEnv(os.Getenv); err == nil && cs.Mode != tuning.ColdOff {
 		coldLines(rep, path, &d, in.History, r, cs.SavingUSD)
 	}
 	return rep, nil
@@ -223,7 +223,7 @@ func linesForEnv(s config.Settings, path, root, session string, getenv func(stri
 // price table and the transcript's history, with the climb's prior the
 // line cache keeps (keepClimbPrior). It reads the session's line cache and
 // writes nothing. `lines` and doctor decide through it.
-func transcriptInput(s config.Settings, r reading.Reading, table *prices.Table, path, root, session string, getenv func(string) string) (lines.Input, error) {
+func transcriptInput(s tuning.Settings, r reading.Reading, table *prices.Table, path, root, session string, getenv func(string) string) (lines.Input, error) {
 	in := lines.Input{Settings: s, Reading: r.Tokens, RequestedModel: r.RequestedModel,
 		Root: root, TranscriptPath: path, Getenv: getenv, Version: r.Version, SessionID: session}
 	if state.PlainName(session) {
@@ -244,7 +244,7 @@ func transcriptInput(s config.Settings, r reading.Reading, table *prices.Table, 
 // cachedDecision is the hook's cached decision for the session when it
 // still answers for this reading: the hook would apply
 // it at its next call.
-func cachedDecision(s config.Settings, path, root, session string, getenv func(string) string, r reading.Reading) (lines.Decision, bool) {
+func cachedDecision(s tuning.Settings, path, root, session string, getenv func(string) string, r reading.Reading) (lines.Decision, bool) {
 	if s.Fixed || !state.PlainName(session) {
 		return lines.Decision{}, false
 	}

@@ -19,11 +19,11 @@ package cold
 import (
 	"time"
 
-	"github.com/muthur/context-budget/internal/config"
 	"github.com/muthur/context-budget/internal/history"
 	"github.com/muthur/context-budget/internal/lines"
 	"github.com/muthur/context-budget/internal/reading"
 	"github.com/muthur/context-budget/internal/restart"
+	"github.com/muthur/context-budget/internal/tuning"
 )
 
 // The cache's times to live.
@@ -38,7 +38,7 @@ type Input struct {
 	// Dir is the state folder, ID the session id (a plain name), Root the
 	// project root, Transcript the transcript's path.
 	Dir, ID, Root, Transcript string
-	Settings                  config.Settings
+	Settings                  tuning.Settings
 	Getenv                    func(string) string
 	// Reading is the last main-chain response, from the transcript's tail.
 	Reading reading.Reading

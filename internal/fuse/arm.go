@@ -8,6 +8,7 @@ import (
 	"github.com/muthur/context-budget/internal/reading"
 	"github.com/muthur/context-budget/internal/spend"
 	"github.com/muthur/context-budget/internal/state"
+	"github.com/muthur/context-budget/internal/tuning"
 )
 
 // Arm is what a session's fuse file holds.
@@ -15,7 +16,7 @@ type Arm struct {
 	// Cap is the session cap armed from the CLI; it replaces
 	// MUTHUR_CONTEXT_BUDGET_SPEND for the session. Zero with Set false:
 	// the environment's cap holds.
-	Cap spend.Amount `json:"cap"`
+	Cap tuning.Amount `json:"cap"`
 	// Set says the CLI armed or disarmed the session: Cap (zero after a
 	// disarm) is its cap, whatever the environment says.
 	Set bool `json:"set"`

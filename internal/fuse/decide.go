@@ -1,3 +1,13 @@
+// Package fuse decides the spend fuse: the caps a session and a project
+// may spend, the warning at 80% of a cap, the halt at 100% (every tool
+// call denied, the run ended at its stop), the loop of one tool call
+// repeated, the burn rate, and the tool calls by which an agent would
+// lift its own fuse.
+//
+// A session's fuse lives in the state folder (design §5) as
+// <session_id>.fuse: the cap armed from the CLI, its baseline, and a loop
+// halt recorded by the PostToolUse hook. With no cap in the environment
+// and no such file, the PreToolUse and Stop hooks decide from one stat.
 package fuse
 
 import (
@@ -11,6 +21,7 @@ import (
 	"github.com/muthur/context-budget/internal/prices"
 	"github.com/muthur/context-budget/internal/spend"
 	"github.com/muthur/context-budget/internal/state"
+	"github.com/muthur/context-budget/internal/tuning"
 	"github.com/muthur/context-budget/ledger"
 )
 
@@ -64,7 +75,7 @@ func Decide(c Call) (Answer, error) {
 	if !state.PlainName(c.Session) || c.Root == "" {
 		return Answer{}, nil
 	}
-	s, err := FromEnv(c.Getenv)
+	s, err := tuning.FuseFromEnv(c.Getenv)
 	if err != nil {
 		return Answer{}, err
 	}
@@ -116,7 +127,7 @@ func Decide(c Call) (Answer, error) {
 // capState is one cap in force and what counts against it.
 type capState struct {
 	kind   string // "session" or "day"
-	cap    spend.Amount
+	cap    tuning.Amount
 	source string
 	spent  spend.Sum
 	// period names the cap's period, so its warning fires once in it.
@@ -125,7 +136,7 @@ type capState struct {
 
 // capsOf lists the caps in force: the session's (the CLI's, else the
 // environment's) and the project's per day.
-func capsOf(s Settings, arm Arm, armed bool) []capState {
+func capsOf(s tuning.Fuse, arm Arm, armed bool) []capState {
 	var caps []capState
 	switch {
 	case armed && arm.Set:
@@ -133,10 +144,10 @@ func capsOf(s Settings, arm Arm, armed bool) []capState {
 			caps = append(caps, capState{kind: "session", cap: arm.Cap, source: "context-budget budget arm", period: "armed " + arm.At})
 		}
 	case !s.Spend.IsZero():
-		caps = append(caps, capState{kind: "session", cap: s.Spend, source: EnvSpend, period: "launch " + s.Spend.String()})
+		caps = append(caps, capState{kind: "session", cap: s.Spend, source: tuning.EnvSpend, period: "launch " + s.Spend.String()})
 	}
 	if !s.Day.IsZero() {
-		caps = append(caps, capState{kind: "day", cap: s.Day, source: EnvSpendDay})
+		caps = append(caps, capState{kind: "day", cap: s.Day, source: tuning.EnvSpendDay})
 	}
 	return caps
 }
@@ -150,7 +161,7 @@ type metered struct {
 // meter brings the session's tally up to date, under the fuse's lock, and
 // decides the caps held and the warnings due, recording each warning
 // before it is sent.
-func meter(c Call, dir string, s Settings, caps []capState) (metered, error) {
+func meter(c Call, dir string, s tuning.Fuse, caps []capState) (metered, error) {
 	unlock, err := lockFuse(dir, c.Session)
 	if err != nil {
 		return metered{}, err
@@ -180,7 +191,7 @@ func meter(c Call, dir string, s Settings, caps []capState) (metered, error) {
 			cs.spent = spend.ProjectDay(dir, ledger.Dir(c.Root), c.Session, t, day)
 			cs.period = day
 		}
-		share := cs.cap.Of(cs.spent)
+		share := spend.Share(cs.cap, cs.spent)
 		key := "warn " + cs.kind
 		switch {
 		case share >= 1:
@@ -212,7 +223,7 @@ func meter(c Call, dir string, s Settings, caps []capState) (metered, error) {
 	return m, nil
 }
 
-func noteOf(a spend.Amount) string {
+func noteOf(a tuning.Amount) string {
 	if a.IsZero() {
 		return ""
 	}
@@ -268,9 +279,9 @@ func loopAnswer(c Call, dir string, l *Loop) (Answer, error) {
 
 func (cs capState) what() string {
 	if cs.kind == "day" {
-		return fmt.Sprintf("this project has spent %s today (UTC) of its %s daily cap (%s)", cs.cap.Spent(cs.spent), cs.cap, cs.source)
+		return fmt.Sprintf("this project has spent %s today (UTC) of its %s daily cap (%s)", spend.Spent(cs.cap, cs.spent), cs.cap, cs.source)
 	}
-	return fmt.Sprintf("this session has spent %s of its %s cap (%s)", cs.cap.Spent(cs.spent), cs.cap, cs.source)
+	return fmt.Sprintf("this session has spent %s of its %s cap (%s)", spend.Spent(cs.cap, cs.spent), cs.cap, cs.source)
 }
 
 // haltText is the reason of a halt: what was spent, the cap, what to do.
@@ -289,7 +300,7 @@ func haltText(held []capState, toModel bool) string {
 // warnText is the notice at 80% of a cap.
 func warnText(cs capState, unpriced []string) string {
 	text := fmt.Sprintf("context-budget spend notice: %s, %.0f%% of it. At the cap every tool call is denied and the run stops. Steer to a stopping point now: finish the step in hand, leave the work in a state another session can pick up, and write down what is left. Stopping partway releases the plan; running into the cap mid-step does not.",
-		cs.what(), 100*cs.cap.Of(cs.spent))
+		cs.what(), 100*spend.Share(cs.cap, cs.spent))
 	if cs.cap.USD > 0 && len(unpriced) > 0 {
 		text += fmt.Sprintf(" (Responses of %s have no price and count nothing against a dollar cap.)", strings.Join(unpriced, ", "))
 	}
@@ -297,9 +308,13 @@ func warnText(cs capState, unpriced []string) string {
 }
 
 func burnText(burn, limit float64) string {
-	return fmt.Sprintf("context-budget burn notice: this session spent $%.2f in the last 5 minutes, above the $%.2f set by %s. Check that the work is going somewhere; a loop or a runaway subagent costs this much.", burn, limit, EnvBurn)
+	return fmt.Sprintf("context-budget burn notice: this session spent $%.2f in the last 5 minutes, above the $%.2f set by %s. Check that the work is going somewhere; a loop or a runaway subagent costs this much.", burn, limit, tuning.EnvBurn)
 }
 
 func liftText(why string) string {
 	return "context-budget spend fuse: this call would " + why + ", which lifts the spend cap; that is the user's act, from their own shell, and the call is denied while a cap holds. context-budget budget status shows the spend."
 }
+
+// FromEnv is tuning.FuseFromEnv, kept only until the hook calls it there
+// (the last commit of this series removes it).
+func FromEnv(getenv func(string) string) (tuning.Fuse, error) { return tuning.FuseFromEnv(getenv) }

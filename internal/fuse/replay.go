@@ -11,6 +11,7 @@ import (
 	"github.com/muthur/context-budget/internal/reading"
 	"github.com/muthur/context-budget/internal/spend"
 	"github.com/muthur/context-budget/internal/transcript"
+	"github.com/muthur/context-budget/internal/tuning"
 )
 
 // Outcome is what the fuse would have done in one past session, for
@@ -91,7 +92,7 @@ type replayed struct {
 // ReplaySession replays the fuse over one session's transcripts: main
 // first, then its subagents'. cap may be zero (no cap), loop 0 (off) and
 // burn, the spend per 5 minutes that warns, 0 (off).
-func ReplaySession(main string, subs []string, cap spend.Amount, loop int, burn float64, price spend.Pricer) Outcome {
+func ReplaySession(main string, subs []string, cap tuning.Amount, loop int, burn float64, price spend.Pricer) Outcome {
 	o := Outcome{LoopLength: loop, BurnUSD: burn}
 	if !cap.IsZero() {
 		o.Cap = cap.String()
@@ -212,7 +213,7 @@ func ReplaySession(main string, subs []string, cap spend.Amount, loop int, burn 
 			continue
 		}
 		ev := &Event{Response: max(ownIdx, 0), At: r.at, SpentUSD: total.USD, Tokens: total.Tokens}
-		share := cap.Of(total)
+		share := spend.Share(cap, total)
 		if o.Warn == nil && share >= warnShare && share < 1 {
 			o.Warn = ev
 		}
@@ -268,7 +269,7 @@ type Summary struct {
 }
 
 // Summarize totals outcomes.
-func Summarize(cap spend.Amount, loop int, burn float64, outs []*Outcome) Summary {
+func Summarize(cap tuning.Amount, loop int, burn float64, outs []*Outcome) Summary {
 	s := Summary{LoopLength: loop, BurnUSD: burn}
 	if !cap.IsZero() {
 		s.Cap = cap.String()

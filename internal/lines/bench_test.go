@@ -9,9 +9,9 @@ import (
 	"runtime"
 	"testing"
 
-	"github.com/muthur/context-budget/internal/config"
 	"github.com/muthur/context-budget/internal/history"
 	"github.com/muthur/context-budget/internal/state"
+	"github.com/muthur/context-budget/internal/tuning"
 )
 
 // bigTranscript writes a transcript of about size bytes: responses that
@@ -50,7 +50,7 @@ func benchCall(b *testing.B, transcript string) *Call {
 	root := b.TempDir()
 	s := &Call{Dir: state.Dir(root), ID: "bench", Root: root, Transcript: transcript,
 		Getenv: func(string) string { return "" }, Reading: 150_000}
-	s.Settings, _ = config.FromEnv(s.Getenv)
+	s.Settings, _ = tuning.FromEnv(s.Getenv)
 	state.Ensure(s.Dir)
 	return s
 }

@@ -13,39 +13,6 @@ import (
 	"github.com/muthur/context-budget/internal/transcript"
 )
 
-func TestParseAmount(t *testing.T) {
-	for _, c := range []struct {
-		in   string
-		want Amount
-		ok   bool
-	}{
-		{"$5", Amount{USD: 5}, true},
-		{"5usd", Amount{USD: 5}, true},
-		{" 5 USD ", Amount{USD: 5}, true},
-		{"0.50$", Amount{USD: 0.5}, true},
-		{"2m", Amount{Tokens: 2_000_000}, true},
-		{"500k", Amount{Tokens: 500_000}, true},
-		{"1.5m tokens", Amount{Tokens: 1_500_000}, true},
-		{"120000", Amount{Tokens: 120_000}, true},
-		{"", Amount{}, false},
-		{"$", Amount{}, false},
-		{"$-1", Amount{}, false},
-		{"0", Amount{}, false},
-		{"$NaN", Amount{}, false},
-		{"$inf", Amount{}, false},
-		{"5x", Amount{}, false},
-		{"1e20", Amount{}, false},
-	} {
-		got, err := ParseAmount(c.in)
-		if (err == nil) != c.ok || got != c.want {
-			t.Errorf("ParseAmount(%q) = %+v, %v; want %+v, ok %v", c.in, got, err, c.want, c.ok)
-		}
-	}
-	if _, err := ParseAmount("  "); err != ErrEmpty {
-		t.Errorf("blank amount: %v, want ErrEmpty", err)
-	}
-}
-
 // rec writes one assistant record.
 func rec(id, model string, in, read, write, out int64, side bool, ts string) string {
 	return fmt.Sprintf(`{"type":"assistant","isSidechain":%v,"timestamp":%q,"message":{"id":%q,"model":%q,"usage":{"input_tokens":%d,"cache_read_input_tokens":%d,"cache_creation_input_tokens":%d,"output_tokens":%d}}}`+"\n",
