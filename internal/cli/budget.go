@@ -13,7 +13,6 @@ import (
 
 	"github.com/muthur/context-budget/internal/fuse"
 	"github.com/muthur/context-budget/internal/settings"
-	"github.com/muthur/context-budget/internal/spend"
 	"github.com/muthur/context-budget/internal/state"
 	"github.com/muthur/context-budget/internal/tuning"
 )
@@ -133,7 +132,7 @@ func printBudget(w io.Writer, id string, st fuse.Status) {
 		case share < 1:
 			state = "past the 80% warning"
 		}
-		fmt.Fprintf(w, "  %s %s (%s): spent %s, %.0f%%, %s\n", what, c.Cap, c.Source, spend.Spent(c.Cap, c.Spent), 100*c.Share(), state)
+		fmt.Fprintf(w, "  %s %s (%s): spent %s, %.0f%%, %s\n", what, c.Cap, c.Source, c.SpentText(), 100*c.Share(), state)
 		if c.Cap.USD > 0 && c.Spent.UnpricedTokens > 0 {
 			fmt.Fprintf(w, "    %s tokens on unpriced models (%s) count nothing against this dollar cap\n",
 				tuning.FormatTokens(c.Spent.UnpricedTokens), strings.Join(st.Unpriced, ", "))
@@ -166,7 +165,7 @@ func findSession(root, id string) (fuse.Target, error) {
 		return tg, fmt.Errorf("%q is not a session id", id)
 	}
 	tg.ID = id
-	if t := spend.Load(fuse.TallyName(state.Dir(root), id)); t.Transcript != "" {
+	if t := fuse.Load(fuse.TallyName(state.Dir(root), id)); t.Transcript != "" {
 		tg.Transcript = t.Transcript
 	} else if name := filepath.Join(folder, id+".jsonl"); fileExists(name) {
 		tg.Transcript = name
@@ -192,7 +191,7 @@ func latestSession(folder, stateDir string) string {
 		mod time.Time
 	}
 	var list []aged
-	for _, g := range []struct{ dir, suffix string }{{folder, ".jsonl"}, {stateDir, spend.TallySuffix}} {
+	for _, g := range []struct{ dir, suffix string }{{folder, ".jsonl"}, {stateDir, state.SpendSuffix}} {
 		names, _ := filepath.Glob(filepath.Join(g.dir, "*"+g.suffix))
 		for _, n := range names {
 			if fi, err := os.Stat(n); err == nil && fi.Mode().IsRegular() {

@@ -8,7 +8,6 @@ import (
 	"github.com/muthur/context-budget/internal/fuse"
 	"github.com/muthur/context-budget/internal/prices"
 	"github.com/muthur/context-budget/internal/replay"
-	"github.com/muthur/context-budget/internal/spend"
 	"github.com/muthur/context-budget/internal/tuning"
 )
 
@@ -58,7 +57,7 @@ func (f *replayFuse) apply(rep *replay.Report, sources []replay.Source, table *p
 	for _, s := range sources {
 		paths[s.Path] = s.Subagents
 	}
-	price := spend.TablePricer(table)
+	price := fuse.TablePricer(table)
 	var outs []*fuse.Outcome
 	for i := range rep.Sessions {
 		s := &rep.Sessions[i]

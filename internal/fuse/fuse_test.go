@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/muthur/context-budget/internal/spend"
 	"github.com/muthur/context-budget/internal/state"
 	"github.com/muthur/context-budget/internal/tuning"
 	"github.com/muthur/context-budget/ledger"
@@ -400,7 +399,7 @@ func TestTallyRefusesLink(t *testing.T) {
 	if got, _ := os.ReadFile(outside); string(got) != "keep\n" {
 		t.Fatalf("the tally was written through a link: the target now holds %q", got)
 	}
-	if err := saveTally(dir, "sess", spend.Load(TallyName(dir, "sess"))); err == nil {
+	if err := saveTally(dir, "sess", Load(TallyName(dir, "sess"))); err == nil {
 		t.Fatal("saveTally wrote through a link without an error")
 	}
 }

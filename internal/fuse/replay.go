@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/muthur/context-budget/internal/reading"
-	"github.com/muthur/context-budget/internal/spend"
 	"github.com/muthur/context-budget/internal/transcript"
 	"github.com/muthur/context-budget/internal/tuning"
 )
@@ -35,7 +34,7 @@ type Outcome struct {
 	BurnUSD float64 `json:"burn_usd,omitempty"`
 	Burns   []Event `json:"burns,omitempty"`
 	// Spent is the whole session's spend, subagents included.
-	Spent spend.Sum `json:"spent"`
+	Spent Sum `json:"spent"`
 }
 
 // Event locates one act of the fuse in a session.
@@ -86,13 +85,13 @@ func (o *Outcome) Describe() string {
 type replayed struct {
 	id, at string
 	own    bool
-	sum    spend.Sum
+	sum    Sum
 }
 
 // ReplaySession replays the fuse over one session's transcripts: main
 // first, then its subagents'. cap may be zero (no cap), loop 0 (off) and
 // burn, the spend per 5 minutes that warns, 0 (off).
-func ReplaySession(main string, subs []string, cap tuning.Amount, loop int, burn float64, price spend.Pricer) Outcome {
+func ReplaySession(main string, subs []string, cap tuning.Amount, loop int, burn float64, price Pricer) Outcome {
 	o := Outcome{LoopLength: loop, BurnUSD: burn}
 	if !cap.IsZero() {
 		o.Cap = cap.String()
@@ -127,7 +126,7 @@ func ReplaySession(main string, subs []string, cap tuning.Amount, loop int, burn
 				m := rec.Message
 				if m.Usage != nil {
 					u := m.Usage
-					s := spend.Sum{Tokens: u.InputTokens + u.CacheCreationInputTokens + u.CacheReadInputTokens + u.OutputTokens, Responses: 1}
+					s := Sum{Tokens: u.InputTokens + u.CacheCreationInputTokens + u.CacheReadInputTokens + u.OutputTokens, Responses: 1}
 					if usd, ok := price(m.Model, u); ok {
 						s.USD = usd
 					} else {
@@ -179,7 +178,7 @@ func ReplaySession(main string, subs []string, cap tuning.Amount, loop int, burn
 		return false
 	})
 	ownIdx := -1
-	var total spend.Sum
+	var total Sum
 	// The burn rate as the hook reads it from its tally (decide.go): the
 	// spend by UTC minute, summed over the minutes from five before the
 	// check, the check at each response's time.
@@ -213,7 +212,7 @@ func ReplaySession(main string, subs []string, cap tuning.Amount, loop int, burn
 			continue
 		}
 		ev := &Event{Response: max(ownIdx, 0), At: r.at, SpentUSD: total.USD, Tokens: total.Tokens}
-		share := spend.Share(cap, total)
+		share := shareOf(cap, total)
 		if o.Warn == nil && share >= warnShare && share < 1 {
 			o.Warn = ev
 		}

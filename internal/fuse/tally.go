@@ -1,7 +1,18 @@
-package spend
+package fuse
+
+// The tally counts what a session has spent, in dollars at API rates and
+// in tokens. It reads the session's transcript and its subagents'
+// transcripts forwards from where the last call stopped, so a call costs
+// what was appended since, not the file's size. One response is one
+// message.id, the last record of the id counting (its output count is the
+// final one), and a response held in two files (an inline sidechain and
+// its subagents/ file) counts once. Each response is priced at its own
+// model's rates; a model the price table does not know counts its tokens
+// and no dollars.
 
 import (
 	"bytes"
+	"encoding/json"
 	"hash/fnv"
 	"io"
 	"math"
@@ -42,28 +53,29 @@ func (s Sum) Sub(t Sum) Sum {
 type Pricer func(model string, u *transcript.Usage) (usd float64, ok bool)
 
 // Tally is a session's spend so far and where each of its files was read
-// to. It is saved between hook calls (see Marshal).
+// to. It is saved between hook calls as one JSON object
+// (<session_id>.spend in the state folder).
 type Tally struct {
+	// Format is tallyFormat in a saved tally.
+	Format int `json:"format"`
 	// Transcript is the session's own transcript, so the CLI can find it.
 	Transcript string `json:"transcript"`
 	// Files holds one entry per transcript read, keyed by its path.
 	Files map[string]*File `json:"files"`
-	// Inline holds hashes of the message ids of the latest sidechain
-	// responses counted in the main transcript: the same response in a
-	// subagent's file is skipped. The latest keepInline suffice (a
-	// subagent's file is written when it ends, at the latest), and the
-	// tally stays small however long the session runs.
-	Inline []uint64 `json:"inline,omitempty"`
+	// Inline holds the hashes (idHash, hashSize bytes each, one after
+	// another: one short string in the saved tally) of the message ids of
+	// the latest sidechain responses counted in the main transcript: the
+	// same response in a subagent's file is skipped. The latest
+	// keepInline suffice (a subagent's file is written when it ends, at
+	// the latest), and the tally stays small however long the session
+	// runs.
+	Inline []byte `json:"inline,omitempty"`
 	// Unpriced lists the models met that have no price.
 	Unpriced []string `json:"unpriced,omitempty"`
 	// Notes are what the fuse has announced and for which period, so a
 	// warning fires once; the tally carries them because both change
 	// under the same lock on every metered call.
 	Notes map[string]string `json:"notes,omitempty"`
-	// Rates caches the price rows looked up, by "model/speed" (nil for a
-	// model with no price), valid while RatesKey names the same table.
-	Rates    map[string]*prices.Row `json:"rates,omitempty"`
-	RatesKey string                 `json:"ratesKey,omitempty"`
 }
 
 // File is how far one transcript was read and what it held.
@@ -86,17 +98,20 @@ type File struct {
 // keepInline is how many inline sidechain responses a tally remembers.
 const keepInline = 512
 
+// hashSize is the size of an idHash.
+const hashSize = 8
+
 // idHash is the hash a message id is remembered by.
-func idHash(id string) uint64 {
+func idHash(id string) []byte {
 	h := fnv.New64a()
 	h.Write([]byte(id))
-	return h.Sum64()
+	return h.Sum(nil)
 }
 
 // countedInline reports whether a response was counted inline.
-func (t *Tally) countedInline(h uint64) bool {
-	for i := len(t.Inline) - 1; i >= 0; i-- {
-		if t.Inline[i] == h {
+func (t *Tally) countedInline(h []byte) bool {
+	for i := 0; i+hashSize <= len(t.Inline); i += hashSize {
+		if bytes.Equal(t.Inline[i:i+hashSize], h) {
 			return true
 		}
 	}
@@ -291,9 +306,9 @@ func (t *Tally) count(name string, st *File, rec *transcript.Record, sub bool, p
 	// it is skipped.
 	if id != "" && rec.IsSidechain && !sub {
 		if h := idHash(id); !t.countedInline(h) {
-			t.Inline = append(t.Inline, h)
-			if len(t.Inline) > keepInline {
-				t.Inline = append(t.Inline[:0], t.Inline[len(t.Inline)-keepInline:]...)
+			t.Inline = append(t.Inline, h...)
+			if keep := keepInline * hashSize; len(t.Inline) > keep {
+				t.Inline = append(t.Inline[:0], t.Inline[len(t.Inline)-keep:]...)
 			}
 		}
 	}
@@ -409,6 +424,10 @@ func LoadSettled(name string) *Tally {
 	return &Tally{Files: map[string]*File{}}
 }
 
+// tallyFormat is the saved tally's format: a file of another format is
+// no tally, and the session's files are read again from their start.
+const tallyFormat = 2
+
 // load reads a tally; torn reports a file that is there but does not
 // parse.
 func load(name string) (t *Tally, torn bool) {
@@ -416,9 +435,51 @@ func load(name string) (t *Tally, torn bool) {
 	if err != nil {
 		return &Tally{Files: map[string]*File{}}, false
 	}
-	t, err = Unmarshal(data)
-	if err != nil {
+	t = &Tally{}
+	if err := json.Unmarshal(data, t); err != nil {
 		return &Tally{Files: map[string]*File{}}, true
 	}
+	if t.Format != tallyFormat {
+		return &Tally{Files: map[string]*File{}}, false
+	}
+	if t.Files == nil {
+		t.Files = map[string]*File{}
+	}
 	return t, false
+}
+
+// encode is the saved form of t.
+func (t *Tally) encode() []byte {
+	t.Format = tallyFormat
+	data, _ := json.Marshal(t)
+	return append(data, '\n')
+}
+
+// TablePricer prices each response at its model's and speed's row of t;
+// a nil table prices nothing.
+func TablePricer(t *prices.Table) Pricer {
+	if t == nil {
+		t = &prices.Table{}
+	}
+	return func(model string, u *transcript.Usage) (float64, bool) {
+		row, ok := t.Lookup(model, u.Speed)
+		if !ok {
+			return 0, false
+		}
+		return row.Cost(u), true
+	}
+}
+
+// hookPricer prices as TablePricer over the table a hook call prices
+// with (prices.ForHook: the merged table the full program cached in
+// cacheFile while it answers for the override files, else the built-in
+// one), read at the first response it prices.
+func hookPricer(cacheFile, root string, getenv func(string) string) Pricer {
+	var price Pricer
+	return func(model string, u *transcript.Usage) (float64, bool) {
+		if price == nil {
+			price = TablePricer(prices.ForHook(cacheFile, prices.OverrideFiles(root, getenv)))
+		}
+		return price(model, u)
+	}
 }

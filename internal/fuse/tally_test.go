@@ -1,4 +1,4 @@
-package spend
+package fuse
 
 import (
 	"fmt"
@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/muthur/context-budget/internal/prices"
-	"github.com/muthur/context-budget/internal/transcript"
 )
 
 // rec writes one assistant record.
@@ -132,7 +131,7 @@ func TestTallyRoundTripAndDays(t *testing.T) {
 	var tl Tally
 	tl.Update([]string{main}, pricer(t))
 	name := filepath.Join(dir, "x.spend")
-	os.WriteFile(name, tl.Marshal(), 0o644)
+	os.WriteFile(name, tl.encode(), 0o644)
 	back := Load(name)
 	if back.Day("2026-11-30").Tokens != 10 || back.Day("2026-12-01").Tokens != 20 || back.Transcript != main {
 		t.Fatalf("days after a round trip: %+v %+v %q", back.Day("2026-11-30"), back.Day("2026-12-01"), back.Transcript)
@@ -145,8 +144,6 @@ func TestTallyRoundTripAndDays(t *testing.T) {
 		t.Errorf("last 2 minutes: %d tokens, want 20", got)
 	}
 }
-
-var _ = transcript.Synthetic
 
 // A tally far behind catches up over several Updates of at most
 // SliceBytes each, and ends where one unbounded read ends: a cap armed on
