@@ -11,7 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/muthur/context-budget/internal/history"
+	"github.com/muthur/context-budget/internal/forecast"
 	"github.com/muthur/context-budget/internal/hook"
 	"github.com/muthur/context-budget/internal/lines"
 	"github.com/muthur/context-budget/internal/notice"
@@ -232,7 +232,7 @@ func transcriptInput(s tuning.Settings, r reading.Reading, table *prices.Table, 
 	if s.Fixed {
 		return in, nil
 	}
-	var h history.History
+	var h forecast.History
 	if err := h.Update(path); err != nil {
 		return in, err
 	}

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/muthur/context-budget/internal/cold"
-	"github.com/muthur/context-budget/internal/history"
+	"github.com/muthur/context-budget/internal/forecast"
 	"github.com/muthur/context-budget/internal/lines"
 	"github.com/muthur/context-budget/internal/notice"
 	"github.com/muthur/context-budget/internal/reading"
@@ -34,7 +34,7 @@ var linesNow = time.Now
 
 // coldLines fills rep.Cold when the cache is cold at the moment `lines`
 // runs and the session is priced.
-func coldLines(rep *linesReport, path string, d *lines.Decision, h *history.History, r reading.Reading, threshold float64) {
+func coldLines(rep *linesReport, path string, d *lines.Decision, h *forecast.History, r reading.Reading, threshold float64) {
 	f, isCold, priced := cold.At(d, h, r, linesNow())
 	if !isCold || !priced || cold.CompactedSince(path) {
 		return

@@ -1,7 +1,7 @@
 package cli
 
 import (
-	"github.com/muthur/context-budget/internal/history"
+	"github.com/muthur/context-budget/internal/forecast"
 	"github.com/muthur/context-budget/internal/lines"
 	"github.com/muthur/context-budget/internal/state"
 )
@@ -11,7 +11,7 @@ import (
 // and climb (as many boundaries): the hook keeps a climb's prior until the
 // next compaction, so that a ledger row written meanwhile does not move
 // its lines, and `lines` must show the lines the hook holds.
-func keepClimbPrior(h *history.History, root, session, path string) {
+func keepClimbPrior(h *forecast.History, root, session, path string) {
 	if root == "" || !state.PlainName(session) {
 		return
 	}

@@ -9,7 +9,7 @@ import (
 	"runtime"
 	"testing"
 
-	"github.com/muthur/context-budget/internal/history"
+	"github.com/muthur/context-budget/internal/forecast"
 	"github.com/muthur/context-budget/internal/state"
 	"github.com/muthur/context-budget/internal/tuning"
 )
@@ -64,7 +64,7 @@ func BenchmarkRecompute(b *testing.B) {
 	fi, _ := os.Stat(path)
 	// The history as it stood 1 MB before the end.
 	f, _ := os.Open(path)
-	var partial history.History
+	var partial forecast.History
 	if err := partial.Feed(io.LimitReader(f, fi.Size()-1<<20)); err != nil {
 		b.Fatal(err)
 	}
@@ -91,7 +91,7 @@ func BenchmarkColdPass(b *testing.B) {
 	path := bigTranscript(b, b.TempDir(), 100<<20)
 	b.SetBytes(100 << 20)
 	for b.Loop() {
-		var h history.History
+		var h forecast.History
 		if err := h.Update(path); err != nil {
 			b.Fatal(err)
 		}

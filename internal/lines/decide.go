@@ -4,7 +4,6 @@ import (
 	"strings"
 
 	"github.com/muthur/context-budget/internal/forecast"
-	"github.com/muthur/context-budget/internal/history"
 	"github.com/muthur/context-budget/internal/orientation"
 	"github.com/muthur/context-budget/internal/prices"
 	"github.com/muthur/context-budget/internal/restart"
@@ -19,7 +18,7 @@ type Input struct {
 	// work at all).
 	Table *prices.Table
 	// History is the transcript's history; nil when the lines are fixed.
-	History *history.History
+	History *forecast.History
 	// Reading is the current reading, RequestedModel its record's
 	// requestedModel (evidence of a 1M window).
 	Reading        int64

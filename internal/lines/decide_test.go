@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/muthur/context-budget/internal/forecast"
-	"github.com/muthur/context-budget/internal/history"
 	"github.com/muthur/context-budget/internal/prices"
 	"github.com/muthur/context-budget/internal/tuning"
 	"github.com/muthur/context-budget/internal/window"
@@ -13,13 +12,13 @@ import (
 
 // climbHistory is the pinned example's history at reading c: the first response
 // at 40,000 (38,000 read), 2,500 more per response, 5m writes.
-func climbHistory(model string, c int64) *history.History {
+func climbHistory(model string, c int64) *forecast.History {
 	k := int((c - 40_000) / 2_500)
-	return &history.History{
+	return &forecast.History{
 		Responses: k + 1, Requests: k + 1, Peak: c,
-		First: &history.Response{ID: "m0", Model: model, Context: 40_000, CacheRead: 38_000},
-		Since: &history.Response{ID: "m0", Model: model, Context: 40_000, CacheRead: 38_000},
-		Last:  &history.Response{ID: "mk", Model: model, Context: c, CacheRead: c - 2_500},
+		First: &forecast.Response{ID: "m0", Model: model, Context: 40_000, CacheRead: 38_000},
+		Since: &forecast.Response{ID: "m0", Model: model, Context: 40_000, CacheRead: 38_000},
+		Last:  &forecast.Response{ID: "mk", Model: model, Context: c, CacheRead: c - 2_500},
 	}
 }
 

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/muthur/context-budget/internal/climb"
-	"github.com/muthur/context-budget/internal/history"
+	"github.com/muthur/context-budget/internal/forecast"
 	"github.com/muthur/context-budget/internal/tuning"
 
 	"github.com/muthur/context-budget/tools/sharedtest"
@@ -34,7 +34,7 @@ func simulate(t *testing.T, src []byte, env map[string]string) (fired []climb.Le
 		t.Fatal(err)
 	}
 	defer out.Close()
-	var h history.History
+	var h forecast.History
 	sc := bufio.NewScanner(bytes.NewReader(src))
 	sc.Buffer(nil, 64<<20)
 	for sc.Scan() {

@@ -3,7 +3,7 @@ package replay
 import (
 	"bytes"
 
-	"github.com/muthur/context-budget/internal/history"
+	"github.com/muthur/context-budget/internal/forecast"
 	"github.com/muthur/context-budget/internal/lines"
 	"github.com/muthur/context-budget/internal/orientation"
 	"github.com/muthur/context-budget/internal/prices"
@@ -39,7 +39,7 @@ type PolicyModel struct {
 	Root, Path string
 	Getenv     func(string) string
 
-	h         history.History
+	h         forecast.History
 	requested string // requestedModel of the latest response record
 	version   string // Claude Code version of the latest response record
 	cached    bool

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/muthur/context-budget/internal/forecast"
-	"github.com/muthur/context-budget/internal/history"
 	"github.com/muthur/context-budget/internal/lines"
 	"github.com/muthur/context-budget/internal/prices"
 	"github.com/muthur/context-budget/internal/replay"
@@ -53,7 +52,7 @@ type snap struct {
 type probe struct {
 	s     tuning.Settings
 	table *prices.Table
-	h     history.History
+	h     forecast.History
 	snaps []snap
 	// newest is the latest timestamp seen.
 	newest string
