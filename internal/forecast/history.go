@@ -4,12 +4,12 @@
 // requests per token q, the cache TTL, and what the transcript says about
 // the context window (§4.1).
 //
-// The pass is incremental. A History remembers the byte offset where it
-// stopped (the end of the last complete line it read) and Update resumes
-// from there, so the hook's recompute reads only what Claude Code appended
-// since, and replay can feed records one at a time and evaluate the policy
-// after each response. A History is plain data and round-trips through
-// JSON: the line cache stores it.
+// The pass is incremental. A History remembers where it stopped (its
+// reading.Mark: the end of the last complete line it read) and Update
+// resumes from there, so the hook's recompute reads only what Claude Code
+// appended since, and replay can feed records one at a time and evaluate
+// the policy after each response. A History is plain data and round-trips
+// through JSON: the line cache stores it.
 //
 // Own responses are main-chain assistant records with usage, synthetic
 // and sidechain records skipped (transcript.Record.IsResponse). Claude Code
@@ -19,8 +19,6 @@
 package forecast
 
 import (
-	"errors"
-	"io"
 	"strings"
 
 	"github.com/muthur/context-budget/internal/reading"
@@ -41,9 +39,9 @@ type Response struct {
 
 // History is the state of the pass.
 type History struct {
-	// Offset is how many bytes of the transcript have been read: the end
-	// of the last complete line.
-	Offset int64 `json:"offset"`
+	// Mark is how far the transcript has been read: the end of the last
+	// complete line, and a check that the file is still the one read.
+	reading.Mark
 	// Responses counts own responses in the whole transcript.
 	Responses int `json:"responses"`
 	// First and Last are the session's first and latest own responses.
@@ -196,62 +194,22 @@ func (h *History) AddRecord(r *transcript.Record, line []byte) bool {
 	return h.Add(r)
 }
 
-// Feed reads whole lines from r, which must start at h.Offset of the
-// transcript, and advances h.Offset past each one. A final line without
-// its newline is left for the next call: Claude Code may still be
-// writing it. Lines longer than reading.MaxLine are skipped, as the tail
-// scan skips them.
-func (h *History) Feed(r io.Reader) error {
-	_, err := h.feed(reading.NewReaderAt(r, h.Offset), -1)
-	return err
-}
-
-// feed reads lines from rd until its end, or until the offset has passed
-// stop when stop ≥ 0, and reports whether it reached the end.
-func (h *History) feed(rd *reading.Reader, stop int64) (done bool, err error) {
-	for {
-		if stop >= 0 && rd.Offset() >= stop {
-			return false, nil
-		}
-		line, err := rd.Next()
-		h.Offset = rd.Offset()
-		if errors.Is(err, io.EOF) {
-			return true, nil
-		}
-		if err != nil {
-			return false, err
-		}
-		h.AddLine(line)
-	}
-}
-
-// Update brings h up to date with the transcript at path, reading from
-// h.Offset on. A file shorter than the offset was replaced or truncated:
-// the pass starts over.
+// Update brings h up to date with the transcript at path, reading on
+// from h.Mark. A file replaced or truncated is read again from its start,
+// the history with it.
 func (h *History) Update(path string) error {
-	_, err := h.UpdateSome(path, -1)
+	_, err := h.UpdateSome(path, 0)
 	return err
 }
 
 // UpdateSome is Update reading at most about limit bytes of the
-// transcript (limit < 0: no limit), so that no single call pays for a
-// whole large file: the next call resumes from h.Offset. It reports
-// whether the pass reached the end of the file.
+// transcript (limit ≤ 0: no limit), so that no single call pays for a
+// whole large file: the next call resumes from h.Mark. It reports whether
+// the pass reached the end of the file.
 func (h *History) UpdateSome(path string, limit int64) (caughtUp bool, err error) {
-	f, fi, err := reading.Open(path)
-	if err != nil {
-		return false, err
-	}
-	defer f.Close()
-	if fi.Size() < h.Offset {
-		*h = History{}
-	}
-	if _, err := f.Seek(h.Offset, io.SeekStart); err != nil {
-		return false, err
-	}
-	stop := int64(-1)
-	if limit >= 0 {
-		stop = h.Offset + limit
-	}
-	return h.feed(reading.NewReaderAt(f, h.Offset), stop)
+	pass := reading.Pass{Limit: limit}
+	return pass.Read(path, &h.Mark, func() { *h = History{} }, func(line []byte) bool {
+		h.AddLine(line)
+		return true
+	})
 }

@@ -14,8 +14,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"hash/fnv"
-	"io"
-	"math"
 	"os"
 	"path/filepath"
 	"sort"
@@ -80,11 +78,10 @@ type Tally struct {
 
 // File is how far one transcript was read and what it held.
 type File struct {
-	// Offset is where the next unread line starts; Check is a hash of the
-	// file's first bytes and of those just before the offset, so a file
-	// rewritten under the same name is noticed and read again.
-	Offset int64  `json:"offset"`
-	Check  uint64 `json:"check"`
+	// Mark is where the next unread line starts, and a check that the
+	// file is still the one read: a file rewritten under the same name is
+	// read again.
+	reading.Mark
 	// Days splits the file's spend by UTC day (YYYY-MM-DD) of the
 	// response, and Minutes by UTC minute (Unix minutes) for the burn
 	// rate; only the last burnKeep minutes are kept.
@@ -135,10 +132,6 @@ const keepRecent = 4
 
 // burnKeep is how many minutes of per-minute spend a file keeps.
 const burnKeep = 15
-
-// checkSpan is how many bytes of the file's start and of the bytes
-// before the offset Check covers.
-const checkSpan = 256
 
 // Total returns the spend over every file.
 func (t *Tally) Total() Sum {
@@ -219,9 +212,34 @@ func (t *Tally) Update(files []string, price Pricer) (changed bool) {
 	if len(files) > 0 && t.Transcript != files[0] {
 		t.Transcript, changed = files[0], true
 	}
-	budget := SliceBytes
+	pass := reading.Pass{Limit: SliceBytes}
 	for i, name := range files {
-		if t.updateFile(name, i > 0, price, &budget) {
+		if pass.Spent() {
+			break
+		}
+		sub := i > 0
+		st := t.Files[name]
+		if st == nil {
+			st = &File{Sub: sub}
+		}
+		was := st.Mark
+		_, err := pass.Read(name, &st.Mark, func() {
+			t.forget(name)
+			*st = File{Sub: sub}
+		}, func(line []byte) bool {
+			if bytes.Contains(line, []byte(`"usage"`)) {
+				transcript.Decode(line, func(rec *transcript.Record) { t.count(st, rec, sub, price) })
+			}
+			return true
+		})
+		if err != nil {
+			continue // unreadable: it keeps what it held
+		}
+		if t.Files[name] != st {
+			t.Files[name], changed = st, true
+		}
+		if st.Mark != was {
+			st.trim()
 			changed = true
 		}
 	}
@@ -236,53 +254,6 @@ func (t *Tally) Update(files []string, price Pricer) (changed bool) {
 // late, never early.
 var SliceBytes int64 = 16 << 20
 
-func (t *Tally) updateFile(name string, sub bool, price Pricer, budget *int64) (changed bool) {
-	if *budget <= 0 {
-		return false
-	}
-	f, fi, err := reading.Open(name)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	size := fi.Size()
-	st := t.Files[name]
-	if st != nil && (size < st.Offset || check(f, st.Offset) != st.Check) {
-		t.forget(name)
-		st = nil
-	}
-	if st == nil {
-		st = &File{Days: map[string]Sum{}, Sub: sub}
-		t.Files[name] = st
-		changed = true
-	}
-	if size == st.Offset {
-		return changed
-	}
-	start := st.Offset
-	r := reading.NewReaderAt(io.NewSectionReader(f, st.Offset, math.MaxInt64-st.Offset), st.Offset)
-	for r.Offset()-start < *budget {
-		line, err := r.Next()
-		if err != nil {
-			break
-		}
-		if !bytes.Contains(line, []byte(`"usage"`)) {
-			continue
-		}
-		transcript.Decode(line, func(rec *transcript.Record) {
-			t.count(name, st, rec, sub, price)
-		})
-	}
-	*budget -= r.Offset() - start
-	if r.Offset() == st.Offset {
-		return changed
-	}
-	st.Offset = r.Offset()
-	st.Check = check(f, st.Offset)
-	st.trim()
-	return true
-}
-
 // forget drops what a file counted, before it is read again.
 func (t *Tally) forget(name string) {
 	if f := t.Files[name]; f != nil && !f.Sub {
@@ -294,7 +265,7 @@ func (t *Tally) forget(name string) {
 
 // count adds one record: an assistant response with usage, own or a
 // subagent's, not the synthetic placeholder.
-func (t *Tally) count(name string, st *File, rec *transcript.Record, sub bool, price Pricer) {
+func (t *Tally) count(st *File, rec *transcript.Record, sub bool, price Pricer) {
 	if rec.Type != "assistant" || rec.Message == nil || rec.Message.Usage == nil || rec.Message.Model == transcript.Synthetic {
 		return
 	}
@@ -340,6 +311,9 @@ func (t *Tally) count(name string, st *File, rec *transcript.Record, sub bool, p
 			st.Recent = st.Recent[len(st.Recent)-keepRecent:]
 		}
 	}
+	if st.Days == nil {
+		st.Days = map[string]Sum{}
+	}
 	st.Days[day] = st.Days[day].Add(s)
 	if minute > 0 {
 		if st.Minutes == nil {
@@ -383,25 +357,6 @@ func stamp(ts string) (string, int64) {
 	}
 	t = t.UTC()
 	return t.Format(time.DateOnly), t.Unix() / 60
-}
-
-// check hashes the up to checkSpan bytes at the start of the file and
-// those before off: a file rewritten under the same name differs in its
-// first record (its ids and time) or in its last.
-func check(f io.ReaderAt, off int64) uint64 {
-	h := fnv.New64a()
-	head := make([]byte, min(off, checkSpan))
-	if _, err := f.ReadAt(head, 0); err != nil && err != io.EOF {
-		return 0
-	}
-	h.Write(head)
-	from := max(0, off-checkSpan)
-	tail := make([]byte, off-from)
-	if _, err := f.ReadAt(tail, from); err != nil && err != io.EOF {
-		return 0
-	}
-	h.Write(tail)
-	return h.Sum64()
 }
 
 // Load reads a saved tally; a missing or unreadable file is an empty one.
