@@ -10,7 +10,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
+	"github.com/muthur/context-budget/internal/cold"
 	"github.com/muthur/context-budget/internal/forecast"
 	"github.com/muthur/context-budget/internal/hook"
 	"github.com/muthur/context-budget/internal/lines"
@@ -372,4 +374,76 @@ func printLines(w io.Writer, rep *linesReport) {
 	for _, warn := range rep.Warnings {
 		fmt.Fprintf(w, "warning: %s\n", warn)
 	}
+}
+
+// coldReport is what `lines` adds when the session's cache is cold
+// (design §14): the figures the UserPromptSubmit hook would stop the
+// next prompt with.
+type coldReport struct {
+	IdleSeconds   int64   `json:"idle_seconds"`
+	TTL           string  `json:"ttl"`
+	Context       int64   `json:"context"`
+	Prefix        int64   `json:"prefix"`
+	RecacheUSD    float64 `json:"recache_usd"`
+	CarryOnUSD    float64 `json:"carry_on_usd"`
+	FreshUSD      float64 `json:"fresh_usd"`
+	SavingUSD     float64 `json:"saving_usd"`
+	ThresholdUSD  float64 `json:"threshold_usd"`
+	WouldStop     bool    `json:"would_stop"`
+	Reorientation string  `json:"reorientation"`
+}
+
+// linesNow is the clock `lines` checks the cache against; tests set it.
+var linesNow = time.Now
+
+// coldLines fills rep.Cold when the cache is cold at the moment `lines`
+// runs and the session is priced.
+func coldLines(rep *linesReport, path string, d *lines.Decision, h *forecast.History, r reading.Reading, threshold float64) {
+	f, isCold, priced := cold.At(d, h, r, linesNow())
+	if !isCold || !priced || cold.CompactedSince(path) {
+		return
+	}
+	rep.Cold = &coldReport{IdleSeconds: int64(f.Idle / time.Second), TTL: f.TTL, Context: f.Context, Prefix: f.Prefix,
+		RecacheUSD: *dollars(f.RecacheUSD), CarryOnUSD: *dollars(f.CarryOnUSD), FreshUSD: *dollars(f.FreshUSD),
+		SavingUSD: *dollars(f.SavingUSD), ThresholdUSD: threshold, WouldStop: f.Pays(threshold),
+		Reorientation: f.Reorientation.Words}
+}
+
+func printCold(w io.Writer, c *coldReport) {
+	if c == nil {
+		return
+	}
+	verb, saving := "saves", c.SavingUSD
+	if saving < 0 {
+		verb, saving = "costs", -saving
+	}
+	stop := "the next prompt passes"
+	if c.WouldStop {
+		stop = "the next prompt is stopped"
+	}
+	fmt.Fprintf(w, "%-14s idle %s, past the %s TTL: re-writing %s tokens costs %s; a fresh session costs %s over the next 100k tokens against %s carrying on (%s %s; %s at %s)\n",
+		"cold cache", cold.Idle(time.Duration(c.IdleSeconds)*time.Second), c.TTL, notice.Thousands(c.Context), notice.USD(c.RecacheUSD),
+		notice.USD(c.FreshUSD), notice.USD(c.CarryOnUSD), verb, notice.USD(saving), stop, notice.USD(c.ThresholdUSD))
+}
+
+// keepClimbPrior gives h the prior the hook chose for the session's
+// current climb, when its line cache holds one for the same transcript
+// and climb (as many boundaries): the hook keeps a climb's prior until the
+// next compaction, so that a ledger row written meanwhile does not move
+// its lines, and `lines` must show the lines the hook holds.
+func keepClimbPrior(h *forecast.History, root, session, path string) {
+	if root == "" || !state.PlainName(session) {
+		return
+	}
+	dir := state.Dir(root)
+	e, ok := lines.Load(dir, session)
+	if !ok || e.Transcript != path {
+		return
+	}
+	saved, ok := lines.SavedHistory(dir, session)
+	if !ok || saved.Boundaries != h.Boundaries || saved.Pace.Prior == nil {
+		return
+	}
+	pr := *saved.Pace.Prior
+	h.Pace.Prior, h.Pace.PriorFrom = &pr, saved.Pace.PriorFrom
 }
