@@ -125,13 +125,7 @@ func ReplaySession(main string, subs []string, cap tuning.Amount, loop int, burn
 				}
 				m := rec.Message
 				if m.Usage != nil {
-					u := m.Usage
-					s := Sum{Tokens: u.InputTokens + u.CacheCreationInputTokens + u.CacheReadInputTokens + u.OutputTokens, Responses: 1}
-					if usd, ok := price(m.Model, u); ok {
-						s.USD = usd
-					} else {
-						s.UnpricedTokens = s.Tokens
-					}
+					s, _ := price.sum(m)
 					isOwn := fi == 0 && !rec.IsSidechain
 					if i, ok := index[m.ID]; ok && m.ID != "" {
 						// The last record of an id counts; a response in two

@@ -14,10 +14,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"hash/fnv"
-	"os"
-	"path/filepath"
-	"sort"
-	"strings"
 	"time"
 
 	"github.com/muthur/context-budget/internal/prices"
@@ -49,6 +45,18 @@ func (s Sum) Sub(t Sum) Sum {
 // Pricer prices one response's usage for its model; ok false for a model
 // it does not know.
 type Pricer func(model string, u *transcript.Usage) (usd float64, ok bool)
+
+// sum is the spend of one response (a message with usage): its tokens,
+// and its dollars when price knows its model (priced), else the same
+// tokens unpriced.
+func (price Pricer) sum(m *transcript.Message) (s Sum, priced bool) {
+	u := m.Usage
+	s = Sum{Tokens: u.InputTokens + u.CacheCreationInputTokens + u.CacheReadInputTokens + u.OutputTokens, Responses: 1}
+	if s.USD, priced = price(m.Model, u); !priced {
+		s.USD, s.UnpricedTokens = 0, s.Tokens
+	}
+	return s, priced
+}
 
 // Tally is a session's spend so far and where each of its files was read
 // to. It is saved between hook calls as one JSON object
@@ -181,23 +189,10 @@ func (t *Tally) Since(from time.Time) Sum {
 	return s
 }
 
-// Files returns the transcripts of a session: its own and its subagents'
-// (<transcript without .jsonl>/subagents/*.jsonl), sorted.
+// Files returns the transcripts of a session: its own, then its
+// subagents' (transcript.SubagentFiles).
 func Files(transcriptPath string) []string {
-	files := []string{transcriptPath}
-	dir := filepath.Join(strings.TrimSuffix(transcriptPath, ".jsonl"), "subagents")
-	ents, err := os.ReadDir(dir)
-	if err != nil {
-		return files
-	}
-	var subs []string
-	for _, e := range ents {
-		if strings.HasSuffix(e.Name(), ".jsonl") && e.Type().IsRegular() {
-			subs = append(subs, filepath.Join(dir, e.Name()))
-		}
-	}
-	sort.Strings(subs)
-	return append(files, subs...)
+	return append([]string{transcriptPath}, transcript.SubagentFiles(transcriptPath)...)
 }
 
 // Update reads what each of files holds past its saved offset and adds it
@@ -286,12 +281,8 @@ func (t *Tally) count(st *File, rec *transcript.Record, sub bool, price Pricer) 
 	if id != "" && sub && t.countedInline(idHash(id)) {
 		return
 	}
-	u := rec.Message.Usage
-	s := Sum{Tokens: u.InputTokens + u.CacheCreationInputTokens + u.CacheReadInputTokens + u.OutputTokens, Responses: 1}
-	if usd, ok := price(rec.Message.Model, u); ok {
-		s.USD = usd
-	} else {
-		s.UnpricedTokens = s.Tokens
+	s, priced := price.sum(rec.Message)
+	if !priced {
 		t.noteUnpriced(rec.Message.Model)
 	}
 	day, minute := stamp(rec.Timestamp)

@@ -91,7 +91,7 @@ func (p *progress) searchAll(transcriptPath string) (acted bool) {
 	if p.Subs == nil {
 		p.Subs = map[string]reading.Mark{}
 	}
-	for _, name := range SubagentFiles(transcriptPath) {
+	for _, name := range transcript.SubagentFiles(transcriptPath) {
 		m := p.Subs[name]
 		if search(name, &m, func() {}, true) == nil {
 			p.Subs[name] = m
