@@ -333,7 +333,3 @@ func burnText(burn, limit float64) string {
 func liftText(why string) string {
 	return "context-budget spend fuse: this call would " + why + ", which lifts the spend cap; that is the user's act, from their own shell, and the call is denied while a cap holds. context-budget budget status shows the spend."
 }
-
-// FromEnv is tuning.FuseFromEnv, kept only until the hook calls it there
-// (the last commit of this series removes it).
-func FromEnv(getenv func(string) string) (tuning.Fuse, error) { return tuning.FuseFromEnv(getenv) }

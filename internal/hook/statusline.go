@@ -10,12 +10,12 @@ import (
 
 	"github.com/muthur/context-budget/internal/climb"
 	"github.com/muthur/context-budget/internal/cold"
-	"github.com/muthur/context-budget/internal/config"
-	"github.com/muthur/context-budget/internal/history"
+	"github.com/muthur/context-budget/internal/forecast"
 	"github.com/muthur/context-budget/internal/lines"
 	"github.com/muthur/context-budget/internal/notice"
 	"github.com/muthur/context-budget/internal/reading"
 	"github.com/muthur/context-budget/internal/state"
+	"github.com/muthur/context-budget/internal/tuning"
 	"github.com/muthur/context-budget/internal/window"
 )
 
@@ -148,9 +148,9 @@ func StatusLine(p StatusPayload, getenv func(string) string, color bool, now tim
 		r = reading.Reading{Tokens: p.Usage}
 	}
 	head := "ctx " + notice.K(r.Tokens)
-	s, err := config.FromEnv(getenv)
+	s, err := tuning.FromEnv(getenv)
 	if err != nil {
-		if ce, ok := err.(*config.Error); ok {
+		if ce, ok := err.(*tuning.Error); ok {
 			return head + " · bad " + ce.Var
 		}
 		return head
@@ -209,10 +209,10 @@ func coldMark(path string, e *lines.Entry, r reading.Reading, getenv func(string
 	if !cold.MayBeCold(r, now) {
 		return ""
 	}
-	if cs, err := config.ColdFromEnv(getenv); err != nil || cs.Mode == config.ColdOff || cold.CompactedSince(path) {
+	if cs, err := tuning.ColdFromEnv(getenv); err != nil || cs.Mode == tuning.ColdOff || cold.CompactedSince(path) {
 		return ""
 	}
-	f, isCold, priced := cold.At(&e.Decision, &history.History{First: e.First, TTL1h: e.TTL1h}, r, now)
+	f, isCold, priced := cold.At(&e.Decision, &forecast.History{First: e.First, TTL1h: e.TTL1h}, r, now)
 	if !isCold {
 		return ""
 	}
