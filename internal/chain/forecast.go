@@ -1,7 +1,7 @@
 package chain
 
 import (
-	"github.com/muthur/context-budget/internal/history"
+	"github.com/muthur/context-budget/internal/forecast"
 	"github.com/muthur/context-budget/internal/lines"
 	"github.com/muthur/context-budget/internal/restart"
 	"github.com/muthur/context-budget/ledger"
@@ -54,7 +54,7 @@ func forecastOf(cfg Config, sessions []Session) *Forecast {
 // it gained before it first acted, as its ledger row measured it (all of
 // it counts when the row measured none).
 func regrowth(transcript string, row *ledger.Row) int64 {
-	var h history.History
+	var h forecast.History
 	if h.Update(transcript) != nil || h.First == nil {
 		return 0
 	}

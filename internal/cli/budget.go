@@ -13,8 +13,8 @@ import (
 
 	"github.com/muthur/context-budget/internal/fuse"
 	"github.com/muthur/context-budget/internal/settings"
-	"github.com/muthur/context-budget/internal/spend"
 	"github.com/muthur/context-budget/internal/state"
+	"github.com/muthur/context-budget/internal/tuning"
 )
 
 const budgetUsage = "usage: context-budget budget arm|status|reset|disarm [--session ID] [--project DIR] [AMOUNT]"
@@ -57,15 +57,15 @@ func runBudget(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "context-budget: error: unknown budget verb %q\n%s\n", verb, budgetUsage)
 		return 2
 	}
-	var cap spend.Amount
+	var cap tuning.Amount
 	if verb == "arm" {
 		amount := ""
 		if len(rest) == 1 {
 			amount = rest[0]
 		}
 		var err error
-		cap, err = spend.ParseAmount(amount)
-		if errors.Is(err, spend.ErrEmpty) {
+		cap, err = tuning.ParseAmount(amount)
+		if errors.Is(err, tuning.ErrEmpty) {
 			return fail(stderr, err, `a bare $5 in a shell expands to nothing: quote it ('$5') or write 5usd; tokens are 2m or 500k`)
 		}
 		if err != nil {
@@ -96,7 +96,7 @@ func runBudget(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		if err := fuse.Disarm(tg); err != nil {
 			return fail(stderr, err, "")
 		}
-		fmt.Fprintf(stdout, "disarmed: session %s has no session cap (a daily cap from %s still holds)\n", tg.ID, fuse.EnvSpendDay)
+		fmt.Fprintf(stdout, "disarmed: session %s has no session cap (a daily cap from %s still holds)\n", tg.ID, tuning.EnvSpendDay)
 	}
 	st, err := fuse.ReadStatus(tg)
 	if err != nil {
@@ -108,7 +108,7 @@ func runBudget(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 
 // printBudget writes budget status.
 func printBudget(w io.Writer, id string, st fuse.Status) {
-	fmt.Fprintf(w, "session %s: spent $%.2f, %s tokens", id, st.Total.USD, spend.FormatTokens(st.Total.Tokens))
+	fmt.Fprintf(w, "session %s: spent $%.2f, %s tokens", id, st.Total.USD, tuning.FormatTokens(st.Total.Tokens))
 	if st.Subagents.Responses > 0 {
 		fmt.Fprintf(w, " (subagents $%.2f)", st.Subagents.USD)
 	}
@@ -132,17 +132,17 @@ func printBudget(w io.Writer, id string, st fuse.Status) {
 		case share < 1:
 			state = "past the 80% warning"
 		}
-		fmt.Fprintf(w, "  %s %s (%s): spent %s, %.0f%%, %s\n", what, c.Cap, c.Source, c.Cap.Spent(c.Spent), 100*c.Share(), state)
+		fmt.Fprintf(w, "  %s %s (%s): spent %s, %.0f%%, %s\n", what, c.Cap, c.Source, c.SpentText(), 100*c.Share(), state)
 		if c.Cap.USD > 0 && c.Spent.UnpricedTokens > 0 {
 			fmt.Fprintf(w, "    %s tokens on unpriced models (%s) count nothing against this dollar cap\n",
-				spend.FormatTokens(c.Spent.UnpricedTokens), strings.Join(st.Unpriced, ", "))
+				tuning.FormatTokens(c.Spent.UnpricedTokens), strings.Join(st.Unpriced, ", "))
 		}
 	}
 	if st.Loop != nil {
 		fmt.Fprintf(w, "  loop halt: %s ran %d times in a row; released at the run's stop or by budget reset\n", st.Loop.Call, st.Loop.Count)
 	}
-	if st.Settings.BurnUSD > 0 {
-		fmt.Fprintf(w, "  burn: $%.2f in the last 5 minutes (warns at $%.2f)\n", st.Burn, st.Settings.BurnUSD)
+	if st.Tuning.BurnUSD > 0 {
+		fmt.Fprintf(w, "  burn: $%.2f in the last 5 minutes (warns at $%.2f)\n", st.Burn, st.Tuning.BurnUSD)
 	}
 }
 
@@ -165,7 +165,7 @@ func findSession(root, id string) (fuse.Target, error) {
 		return tg, fmt.Errorf("%q is not a session id", id)
 	}
 	tg.ID = id
-	if t := spend.Load(fuse.TallyName(state.Dir(root), id)); t.Transcript != "" {
+	if t := fuse.Load(fuse.TallyName(state.Dir(root), id)); t.Transcript != "" {
 		tg.Transcript = t.Transcript
 	} else if name := filepath.Join(folder, id+".jsonl"); fileExists(name) {
 		tg.Transcript = name
@@ -191,7 +191,7 @@ func latestSession(folder, stateDir string) string {
 		mod time.Time
 	}
 	var list []aged
-	for _, g := range []struct{ dir, suffix string }{{folder, ".jsonl"}, {stateDir, spend.TallySuffix}} {
+	for _, g := range []struct{ dir, suffix string }{{folder, ".jsonl"}, {stateDir, state.SpendSuffix}} {
 		names, _ := filepath.Glob(filepath.Join(g.dir, "*"+g.suffix))
 		for _, n := range names {
 			if fi, err := os.Stat(n); err == nil && fi.Mode().IsRegular() {

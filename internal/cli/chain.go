@@ -17,12 +17,12 @@ import (
 	"time"
 
 	"github.com/muthur/context-budget/internal/chain"
-	"github.com/muthur/context-budget/internal/config"
 	"github.com/muthur/context-budget/internal/fuse"
 	"github.com/muthur/context-budget/internal/lines"
 	"github.com/muthur/context-budget/internal/notice"
 	"github.com/muthur/context-budget/internal/reading"
 	"github.com/muthur/context-budget/internal/settings"
+	"github.com/muthur/context-budget/internal/tuning"
 	"github.com/muthur/context-budget/ledger"
 )
 
@@ -175,7 +175,7 @@ func haltWords(root, session, transcript string, getenv func(string) string) str
 		if c.Kind == "day" {
 			what = "the project today (UTC)"
 		}
-		held = append(held, fmt.Sprintf("%s spent %s of its %s cap (%s)", what, c.Cap.Spent(c.Spent), c.Cap, c.Source))
+		held = append(held, fmt.Sprintf("%s spent %s of its %s cap (%s)", what, c.SpentText(), c.Cap, c.Source))
 	}
 	if len(held) == 0 {
 		return ""
@@ -197,7 +197,7 @@ func recordChainRow(root, transcript, session, chainID string, place int) error 
 func decideAt(root, transcript, session string) (lines.Decision, int64, bool) {
 	home, _ := os.UserHomeDir()
 	getenv, _ := settings.Env(os.Getenv, settings.ConfigDir(os.Getenv, home), root)
-	s, err := config.FromEnv(getenv)
+	s, err := tuning.FromEnv(getenv)
 	if err != nil {
 		return lines.Decision{}, 0, false
 	}

@@ -7,8 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/muthur/context-budget/internal/config"
-	"github.com/muthur/context-budget/internal/fuse"
+	"github.com/muthur/context-budget/internal/tuning"
 )
 
 // TestDocsNameEverything keeps the manual and the README true to the
@@ -32,9 +31,9 @@ func TestDocsNameEverything(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tuning := topic("tuning") + topic("budget")
-	for _, v := range append(slices.Clone(config.Variables), fuse.Variables...) {
-		if !strings.Contains(tuning, "    "+v+" ") {
+	manual := topic("tuning") + topic("budget")
+	for _, v := range tuning.Variables {
+		if !strings.Contains(manual, "    "+v+" ") {
 			t.Errorf("the manual's tuning table lacks %s", v)
 		}
 		if !strings.Contains(string(readme), "| `"+v+"` |") {

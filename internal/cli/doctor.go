@@ -7,15 +7,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"sort"
 	"strings"
 	"time"
 
-	"github.com/muthur/context-budget/internal/config"
-	"github.com/muthur/context-budget/internal/fuse"
 	"github.com/muthur/context-budget/internal/reading"
 	"github.com/muthur/context-budget/internal/settings"
+	"github.com/muthur/context-budget/internal/tuning"
 	"github.com/muthur/context-budget/skills"
 )
 
@@ -244,10 +242,10 @@ func (d *doctor) checkSkills(scopes []scopeSettings, plugin string) {
 // env block of the narrowest settings file that sets it (Claude Code
 // applies them over the shell's, local over project over user), else the
 // process environment, else the default. It returns the settings in force.
-func (d *doctor) checkTuning(scopes []scopeSettings) config.Settings {
+func (d *doctor) checkTuning(scopes []scopeSettings) tuning.Settings {
 	d.printf("\ntuning:\n")
 	effective := map[string]string{}
-	for _, name := range append(slices.Clone(config.Variables), fuse.Variables...) {
+	for _, name := range tuning.Variables {
 		value, from := os.Getenv(name), "process environment"
 		for _, s := range scopes {
 			if s.obj == nil {
@@ -270,10 +268,10 @@ func (d *doctor) checkTuning(scopes []scopeSettings) config.Settings {
 		}
 		d.printf("  %-40s %s (%s)\n", name, value, from)
 	}
-	s, err := config.FromEnv(func(k string) string { return effective[k] })
+	s, err := tuning.FromEnv(func(k string) string { return effective[k] })
 	if err != nil {
 		d.problem("tuning: %v", err)
-		s, _ = config.FromEnv(func(string) string { return "" })
+		s, _ = tuning.FromEnv(func(string) string { return "" })
 	}
 	return s
 }
@@ -300,7 +298,7 @@ func (d *doctor) checkPrices() {
 	}
 }
 
-func (d *doctor) checkTranscripts(s config.Settings) {
+func (d *doctor) checkTranscripts(s tuning.Settings) {
 	root := projectRoot("")
 	home, _ := os.UserHomeDir()
 	dir := filepath.Join(settings.ConfigDir(os.Getenv, home), "projects", projectFolder())
@@ -355,4 +353,22 @@ func sizeWords(n int64) string {
 		return fmt.Sprintf("%.1f KB", float64(n)/(1<<10))
 	}
 	return fmt.Sprintf("%d B", n)
+}
+
+// checkColdHooks reports a cold-cache check that cannot run: its two hooks
+// are missing from every settings file (an install from before them), no
+// plugin registers them, and MUTHUR_CONTEXT_BUDGET_COLD does not turn the
+// check off.
+func (d *doctor) checkColdHooks(registered map[settings.Role]bool, scopes []scopeSettings) {
+	if pluginEnabled(scopes) != "" {
+		return
+	}
+	if cs, err := tuning.ColdFromEnv(os.Getenv); err == nil && cs.Mode == tuning.ColdOff {
+		return
+	}
+	for _, r := range []settings.Role{settings.UserPromptSubmit, settings.SessionStart} {
+		if !registered[r] {
+			d.problem("no settings file registers the %s hook (the cold-cache check): run 'context-budget install'", r.Event)
+		}
+	}
 }

@@ -9,12 +9,12 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/muthur/context-budget/internal/config"
 	"github.com/muthur/context-budget/internal/lines"
 	"github.com/muthur/context-budget/internal/notice"
 	"github.com/muthur/context-budget/internal/prices"
 	"github.com/muthur/context-budget/internal/reading"
 	"github.com/muthur/context-budget/internal/transcript"
+	"github.com/muthur/context-budget/internal/tuning"
 )
 
 // knownType reports the record types Claude Code is known to write (up to
@@ -109,7 +109,7 @@ func scanTranscript(r io.Reader) (transcriptScan, error) {
 // would, from a fresh pass (transcriptInput), with the project's price
 // table: the built-in one when an override is refused (checkPrices
 // reports that).
-func transcriptDecision(name string, s config.Settings, root string, sc transcriptScan) (lines.Decision, error) {
+func transcriptDecision(name string, s tuning.Settings, root string, sc transcriptScan) (lines.Decision, error) {
 	var table *prices.Table
 	if !s.Fixed {
 		table, _, _ = priceTable(root, os.Getenv, false)
@@ -122,7 +122,7 @@ func transcriptDecision(name string, s config.Settings, root string, sc transcri
 	return lines.Decide(in), nil
 }
 
-func (d *doctor) checkTranscript(name, root string, s config.Settings) {
+func (d *doctor) checkTranscript(name, root string, s tuning.Settings) {
 	f, _, err := reading.Open(name)
 	if err != nil {
 		d.printf("    unreadable: %v\n", err)

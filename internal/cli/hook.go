@@ -8,11 +8,11 @@ import (
 	"time"
 
 	"github.com/muthur/context-budget/internal/cold"
-	"github.com/muthur/context-budget/internal/config"
 	"github.com/muthur/context-budget/internal/hook"
 	"github.com/muthur/context-budget/internal/lines"
 	"github.com/muthur/context-budget/internal/reading"
 	"github.com/muthur/context-budget/internal/state"
+	"github.com/muthur/context-budget/internal/tuning"
 )
 
 // runHook is the hook command as this program runs it: the hook package
@@ -80,7 +80,7 @@ func (inProcess) HandOver(p reading.Payload, stdout, stderr io.Writer) {
 // reportConfig prints an invalid variable's one line; any other error is
 // silence.
 func reportConfig(err error, stderr io.Writer) {
-	if ce, ok := err.(*config.Error); ok {
+	if ce, ok := err.(*tuning.Error); ok {
 		fmt.Fprintf(stderr, "context-budget: %v\n", ce)
 	}
 }
@@ -104,7 +104,7 @@ func runRecompute(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if err != nil || n < 0 || *root == "" || !state.PlainName(*session) || *transcript == "" {
 		return usageError(stderr, "recompute", fmt.Errorf("recompute needs --root, --session, --transcript and --reading"))
 	}
-	s, err := config.FromEnv(os.Getenv)
+	s, err := tuning.FromEnv(os.Getenv)
 	if err != nil {
 		return fail(stderr, err, "")
 	}

@@ -12,7 +12,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/muthur/context-budget/internal/chain"
-	"github.com/muthur/context-budget/internal/history"
+	"github.com/muthur/context-budget/internal/forecast"
 	"github.com/muthur/context-budget/internal/hook"
 
 	"github.com/muthur/context-budget/internal/notice"
@@ -230,7 +230,7 @@ func recordRow(root, transcriptPath, session string, getenv func(string) string,
 	row := orientation.Row(s, orientation.NewPricer(tab), operatorOf(root, s.ID), orientation.Options{Finished: true})
 	// The session's pace, which the project's later forecasts average
 	// (forecast.Fit.Refine): a pass of the history, as the hook makes.
-	var h history.History
+	var h forecast.History
 	if h.Update(transcriptPath) == nil && h.Last != nil {
 		row.Pace = h.Pace.Row(h.Last.Model)
 	}

@@ -10,9 +10,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
-	"github.com/muthur/context-budget/internal/config"
-	"github.com/muthur/context-budget/internal/history"
+	"github.com/muthur/context-budget/internal/cold"
+	"github.com/muthur/context-budget/internal/forecast"
 	"github.com/muthur/context-budget/internal/hook"
 	"github.com/muthur/context-budget/internal/lines"
 	"github.com/muthur/context-budget/internal/notice"
@@ -20,6 +21,7 @@ import (
 	"github.com/muthur/context-budget/internal/reading"
 	"github.com/muthur/context-budget/internal/settings"
 	"github.com/muthur/context-budget/internal/state"
+	"github.com/muthur/context-budget/internal/tuning"
 	"github.com/muthur/context-budget/internal/window"
 )
 
@@ -137,7 +139,7 @@ func runLines(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		home, _ := os.UserHomeDir()
 		getenv, _ = settings.Env(os.Getenv, settings.ConfigDir(os.Getenv, home), root)
 	}
-	s, err := config.FromEnv(getenv)
+	s, err := tuning.FromEnv(getenv)
 	if err != nil {
 		return fail(stderr, err, "fix or unset the variable (in the environment or a settings file's env); see 'context-budget help'")
 	}
@@ -158,7 +160,7 @@ func runLines(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // environment getenv. Where the hook's
 // line cache for the session still answers for this reading, its
 // decision is the one shown: the lines the hook is applying.
-func linesForEnv(s config.Settings, path, root, session string, getenv func(string) string) (*linesReport, error) {
+func linesForEnv(s tuning.Settings, path, root, session string, getenv func(string) string) (*linesReport, error) {
 	r, err := reading.Read(path, reading.Options{})
 	if err != nil {
 		if errors.Is(err, reading.ErrNoReading) {
@@ -211,7 +213,7 @@ func linesForEnv(s config.Settings, path, root, session string, getenv func(stri
 			name, strings.ToUpper(name), notice.Thousands(d.Window.CompactsAt)))
 	}
 	rep.Warnings = append(rep.Warnings, priceWarnings...)
-	if cs, err := config.ColdFromEnv(os.Getenv); err == nil && cs.Mode != config.ColdOff {
+	if cs, err := tuning.ColdFromEnv(os.Getenv); err == nil && cs.Mode != tuning.ColdOff {
 		coldLines(rep, path, &d, in.History, r, cs.SavingUSD)
 	}
 	return rep, nil
@@ -223,7 +225,7 @@ func linesForEnv(s config.Settings, path, root, session string, getenv func(stri
 // price table and the transcript's history, with the climb's prior the
 // line cache keeps (keepClimbPrior). It reads the session's line cache and
 // writes nothing. `lines` and doctor decide through it.
-func transcriptInput(s config.Settings, r reading.Reading, table *prices.Table, path, root, session string, getenv func(string) string) (lines.Input, error) {
+func transcriptInput(s tuning.Settings, r reading.Reading, table *prices.Table, path, root, session string, getenv func(string) string) (lines.Input, error) {
 	in := lines.Input{Settings: s, Reading: r.Tokens, RequestedModel: r.RequestedModel,
 		Root: root, TranscriptPath: path, Getenv: getenv, Version: r.Version, SessionID: session}
 	if state.PlainName(session) {
@@ -232,7 +234,7 @@ func transcriptInput(s config.Settings, r reading.Reading, table *prices.Table, 
 	if s.Fixed {
 		return in, nil
 	}
-	var h history.History
+	var h forecast.History
 	if err := h.Update(path); err != nil {
 		return in, err
 	}
@@ -244,7 +246,7 @@ func transcriptInput(s config.Settings, r reading.Reading, table *prices.Table, 
 // cachedDecision is the hook's cached decision for the session when it
 // still answers for this reading: the hook would apply
 // it at its next call.
-func cachedDecision(s config.Settings, path, root, session string, getenv func(string) string, r reading.Reading) (lines.Decision, bool) {
+func cachedDecision(s tuning.Settings, path, root, session string, getenv func(string) string, r reading.Reading) (lines.Decision, bool) {
 	if s.Fixed || !state.PlainName(session) {
 		return lines.Decision{}, false
 	}
@@ -372,4 +374,76 @@ func printLines(w io.Writer, rep *linesReport) {
 	for _, warn := range rep.Warnings {
 		fmt.Fprintf(w, "warning: %s\n", warn)
 	}
+}
+
+// coldReport is what `lines` adds when the session's cache is cold
+// (design §14): the figures the UserPromptSubmit hook would stop the
+// next prompt with.
+type coldReport struct {
+	IdleSeconds   int64   `json:"idle_seconds"`
+	TTL           string  `json:"ttl"`
+	Context       int64   `json:"context"`
+	Prefix        int64   `json:"prefix"`
+	RecacheUSD    float64 `json:"recache_usd"`
+	CarryOnUSD    float64 `json:"carry_on_usd"`
+	FreshUSD      float64 `json:"fresh_usd"`
+	SavingUSD     float64 `json:"saving_usd"`
+	ThresholdUSD  float64 `json:"threshold_usd"`
+	WouldStop     bool    `json:"would_stop"`
+	Reorientation string  `json:"reorientation"`
+}
+
+// linesNow is the clock `lines` checks the cache against; tests set it.
+var linesNow = time.Now
+
+// coldLines fills rep.Cold when the cache is cold at the moment `lines`
+// runs and the session is priced.
+func coldLines(rep *linesReport, path string, d *lines.Decision, h *forecast.History, r reading.Reading, threshold float64) {
+	f, isCold, priced := cold.At(d, h, r, linesNow())
+	if !isCold || !priced || cold.CompactedSince(path) {
+		return
+	}
+	rep.Cold = &coldReport{IdleSeconds: int64(f.Idle / time.Second), TTL: f.TTL, Context: f.Context, Prefix: f.Prefix,
+		RecacheUSD: *dollars(f.RecacheUSD), CarryOnUSD: *dollars(f.CarryOnUSD), FreshUSD: *dollars(f.FreshUSD),
+		SavingUSD: *dollars(f.SavingUSD), ThresholdUSD: threshold, WouldStop: f.Pays(threshold),
+		Reorientation: f.Reorientation.Words}
+}
+
+func printCold(w io.Writer, c *coldReport) {
+	if c == nil {
+		return
+	}
+	verb, saving := "saves", c.SavingUSD
+	if saving < 0 {
+		verb, saving = "costs", -saving
+	}
+	stop := "the next prompt passes"
+	if c.WouldStop {
+		stop = "the next prompt is stopped"
+	}
+	fmt.Fprintf(w, "%-14s idle %s, past the %s TTL: re-writing %s tokens costs %s; a fresh session costs %s over the next 100k tokens against %s carrying on (%s %s; %s at %s)\n",
+		"cold cache", cold.Idle(time.Duration(c.IdleSeconds)*time.Second), c.TTL, notice.Thousands(c.Context), notice.USD(c.RecacheUSD),
+		notice.USD(c.FreshUSD), notice.USD(c.CarryOnUSD), verb, notice.USD(saving), stop, notice.USD(c.ThresholdUSD))
+}
+
+// keepClimbPrior gives h the prior the hook chose for the session's
+// current climb, when its line cache holds one for the same transcript
+// and climb (as many boundaries): the hook keeps a climb's prior until the
+// next compaction, so that a ledger row written meanwhile does not move
+// its lines, and `lines` must show the lines the hook holds.
+func keepClimbPrior(h *forecast.History, root, session, path string) {
+	if root == "" || !state.PlainName(session) {
+		return
+	}
+	dir := state.Dir(root)
+	e, ok := lines.Load(dir, session)
+	if !ok || e.Transcript != path {
+		return
+	}
+	saved, ok := lines.SavedHistory(dir, session)
+	if !ok || saved.Boundaries != h.Boundaries || saved.Pace.Prior == nil {
+		return
+	}
+	pr := *saved.Pace.Prior
+	h.Pace.Prior, h.Pace.PriorFrom = &pr, saved.Pace.PriorFrom
 }

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/muthur/context-budget/internal/history"
+	"github.com/muthur/context-budget/internal/forecast"
 	"github.com/muthur/context-budget/internal/lines"
 	"github.com/muthur/context-budget/internal/orientation"
 	"github.com/muthur/context-budget/internal/reading"
@@ -78,7 +78,7 @@ func TestReadersAgree(t *testing.T) {
 			want := found{c.responses, c.last, c.peak, c.boundaries}
 			got := map[string]found{}
 
-			var h history.History
+			var h forecast.History
 			if err := h.Update(path); err != nil {
 				t.Fatal(err)
 			}

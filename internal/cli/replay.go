@@ -9,10 +9,10 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/muthur/context-budget/internal/config"
 	"github.com/muthur/context-budget/internal/lines"
 	"github.com/muthur/context-budget/internal/replay"
 	"github.com/muthur/context-budget/internal/settings"
+	"github.com/muthur/context-budget/internal/tuning"
 )
 
 // runReplay is `context-budget replay [--json] [--html FILE] [PATH…]`.
@@ -40,7 +40,7 @@ func runReplay(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		// Where Claude Code keeps the transcripts, as doctor finds them.
 		paths = []string{filepath.Join(settings.ConfigDir(os.Getenv, home), "projects")}
 	}
-	s, err := config.FromEnv(os.Getenv)
+	s, err := tuning.FromEnv(os.Getenv)
 	if err != nil {
 		return fail(stderr, err, "fix or unset the variable")
 	}

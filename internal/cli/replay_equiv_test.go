@@ -9,10 +9,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/muthur/context-budget/internal/config"
 	"github.com/muthur/context-budget/internal/notice"
 	"github.com/muthur/context-budget/internal/reading"
 	"github.com/muthur/context-budget/internal/replay"
+	"github.com/muthur/context-budget/internal/tuning"
 	"github.com/muthur/context-budget/tools/gen"
 	"github.com/muthur/context-budget/tools/sharedtest"
 )
@@ -32,7 +32,7 @@ func noticeKeys(ns []replay.Notice) []string {
 func replayNotices(t testing.TB, path string, env map[string]string) []replay.Notice {
 	t.Helper()
 	getenv := func(k string) string { return env[k] }
-	s, err := config.FromEnv(getenv)
+	s, err := tuning.FromEnv(getenv)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,8 +67,8 @@ func TestReplayDecidesAsTheHook(t *testing.T) {
 	t.Run("transcripts", func(t *testing.T) {
 		dir := sharedtest.DirOrSkip(t)
 		paths, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
-		low := map[string]string{config.EnvWarn: "55000", config.EnvPause: "85000"}
-		for _, env := range []map[string]string{nil, low, {config.EnvLines: "fixed"}} {
+		low := map[string]string{tuning.EnvWarn: "55000", tuning.EnvPause: "85000"}
+		for _, env := range []map[string]string{nil, low, {tuning.EnvLines: "fixed"}} {
 			runs := driveAll(t, paths, env)
 			fired := 0
 			for i, p := range paths {
@@ -82,7 +82,7 @@ func TestReplayDecidesAsTheHook(t *testing.T) {
 	})
 	t.Run("generated", func(t *testing.T) {
 		files := generatedSessions(t)
-		low := map[string]string{config.EnvWarn: "100000", config.EnvPause: "150000"}
+		low := map[string]string{tuning.EnvWarn: "100000", tuning.EnvPause: "150000"}
 		fired := 0
 		for _, env := range []map[string]string{nil, low} {
 			runs := driveAll(t, files, env)
@@ -106,7 +106,7 @@ func TestReplayReadsTheSettingsEnv(t *testing.T) {
 	if len(paths) == 0 {
 		t.Skip("no 4d5611e5 transcript")
 	}
-	env := map[string]string{config.EnvWarn: "55000", config.EnvPause: "85000"}
+	env := map[string]string{tuning.EnvWarn: "55000", tuning.EnvPause: "85000"}
 	runs := driveAll(t, paths, env)
 	if len(runs[0].Notices) < 2 {
 		t.Fatalf("the hook fired %v with lines at 55k and 85k", runs[0].Notices)
@@ -164,7 +164,7 @@ func TestCutsCountResponses(t *testing.T) {
 	cuts, _ := driveCuts(b.Bytes())
 	p := filepath.Join(t.TempDir(), "x.jsonl")
 	os.WriteFile(p, b.Bytes(), 0o644)
-	s := replay.File(replay.Source{Path: p}, replayOptions(config.Settings{}, nil, func(string) string { return "" }))
+	s := replay.File(replay.Source{Path: p}, replayOptions(tuning.Settings{}, nil, func(string) string { return "" }))
 	if len(cuts) != 25 || s.Responses != 25 || len(gen.Cuts(b.Bytes(), reading.MaxLine)) != 25 {
 		t.Errorf("cuts %d, replay %d, want 25", len(cuts), s.Responses)
 	}

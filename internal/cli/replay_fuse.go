@@ -8,7 +8,7 @@ import (
 	"github.com/muthur/context-budget/internal/fuse"
 	"github.com/muthur/context-budget/internal/prices"
 	"github.com/muthur/context-budget/internal/replay"
-	"github.com/muthur/context-budget/internal/spend"
+	"github.com/muthur/context-budget/internal/tuning"
 )
 
 // replayFuse holds replay's --spend, --loop and --burn.
@@ -16,13 +16,13 @@ type replayFuse struct {
 	spend string
 	loop  int
 	burn  float64
-	cap   spend.Amount
+	cap   tuning.Amount
 }
 
 func (f *replayFuse) flags(fs *flag.FlagSet) {
 	fs.StringVar(&f.spend, "spend", "", "also show where a session cap of `AMOUNT` ('$5', 5usd, 2m) would have warned and halted")
 	fs.IntVar(&f.loop, "loop", 0, "also show where `N` identical tool calls in a row would have halted")
-	fs.Float64Var(&f.burn, "burn", 0, "also show where a spend of `USD` in 5 minutes would have warned (as "+fuse.EnvBurn+")")
+	fs.Float64Var(&f.burn, "burn", 0, "also show where a spend of `USD` in 5 minutes would have warned (as "+tuning.EnvBurn+")")
 }
 
 // on reports whether the fuse is replayed; parse checks the flags first.
@@ -30,7 +30,7 @@ func (f *replayFuse) on() bool { return !f.cap.IsZero() || f.loop > 0 || f.burn 
 
 func (f *replayFuse) parse(stderr io.Writer) int {
 	if f.spend != "" {
-		a, err := spend.ParseAmount(f.spend)
+		a, err := tuning.ParseAmount(f.spend)
 		if err != nil {
 			fmt.Fprintf(stderr, "context-budget: error: --spend: %v\n", err)
 			return 2
@@ -57,7 +57,7 @@ func (f *replayFuse) apply(rep *replay.Report, sources []replay.Source, table *p
 	for _, s := range sources {
 		paths[s.Path] = s.Subagents
 	}
-	price := spend.TablePricer(table)
+	price := fuse.TablePricer(table)
 	var outs []*fuse.Outcome
 	for i := range rep.Sessions {
 		s := &rep.Sessions[i]

@@ -4,13 +4,13 @@ import (
 	"bytes"
 	"math"
 
-	"github.com/muthur/context-budget/internal/config"
 	"github.com/muthur/context-budget/internal/lines"
 	"github.com/muthur/context-budget/internal/prices"
 	"github.com/muthur/context-budget/internal/reading"
 	"github.com/muthur/context-budget/internal/replay"
 	"github.com/muthur/context-budget/internal/settings"
 	"github.com/muthur/context-budget/internal/transcript"
+	"github.com/muthur/context-budget/internal/tuning"
 )
 
 // replayOptions builds the lines and the prices a replay uses: the hook's
@@ -19,7 +19,7 @@ import (
 // root: replay touches nothing of the session's project; the successor's
 // reorientation comes from the session's own orientation, read from its
 // transcript, as the hook's would once it acted.
-func replayOptions(s config.Settings, table *prices.Table, getenv func(string) string) replay.Options {
+func replayOptions(s tuning.Settings, table *prices.Table, getenv func(string) string) replay.Options {
 	if table == nil {
 		table, _ = prices.Embedded()
 	}
@@ -35,13 +35,13 @@ func replayOptions(s config.Settings, table *prices.Table, getenv func(string) s
 // session's project (its cwd), in Claude Code's precedence. A session
 // whose settings do not parse gets no notice, as its hook stayed silent.
 func replayOptionsWithSettings(table *prices.Table, getenv func(string) string, configDir string) replay.Options {
-	opt := replayOptions(config.Settings{}, table, getenv)
+	opt := replayOptions(tuning.Settings{}, table, getenv)
 	if table == nil {
 		table, _ = prices.Embedded()
 	}
 	opt.NewModel = func(path string) replay.Model {
 		env, _ := settings.Env(getenv, configDir, sessionCwd(path))
-		s, err := config.FromEnv(env)
+		s, err := tuning.FromEnv(env)
 		if err != nil {
 			never := lines.Line{Tokens: math.MaxInt64, SetBy: lines.Env}
 			return replay.FixedModel(lines.Lines{Warn: never, Pause: never})

@@ -19,11 +19,11 @@ package cold
 import (
 	"time"
 
-	"github.com/muthur/context-budget/internal/config"
-	"github.com/muthur/context-budget/internal/history"
+	"github.com/muthur/context-budget/internal/forecast"
 	"github.com/muthur/context-budget/internal/lines"
 	"github.com/muthur/context-budget/internal/reading"
 	"github.com/muthur/context-budget/internal/restart"
+	"github.com/muthur/context-budget/internal/tuning"
 )
 
 // The cache's times to live.
@@ -38,7 +38,7 @@ type Input struct {
 	// Dir is the state folder, ID the session id (a plain name), Root the
 	// project root, Transcript the transcript's path.
 	Dir, ID, Root, Transcript string
-	Settings                  config.Settings
+	Settings                  tuning.Settings
 	Getenv                    func(string) string
 	// Reading is the last main-chain response, from the transcript's tail.
 	Reading reading.Reading
@@ -86,7 +86,7 @@ func (f Figures) Pays(usd float64) bool {
 // that request is the re-write. A fresh session pays its reorientation R
 // and then the slice from W; it makes no summary turn, as the work it
 // picks up is on the branch.
-func Price(d *lines.Decision, first *history.Response, c int64) (f Figures, ok bool) {
+func Price(d *lines.Decision, first *forecast.Response, c int64) (f Figures, ok bool) {
 	if !d.Priced || first == nil || c <= 0 {
 		return Figures{}, false
 	}
@@ -150,14 +150,14 @@ func Look(s *Input, now time.Time) (f Figures, isCold, priced bool) {
 	// The lines the hook holds, decided without saving: a prompt must not
 	// move the cache the PostToolUse notices come from.
 	e := lines.Peek(ls)
-	return At(&e.Decision, &history.History{First: e.First, TTL1h: e.TTL1h}, s.Reading, now)
+	return At(&e.Decision, &forecast.History{First: e.First, TTL1h: e.TTL1h}, s.Reading, now)
 }
 
 // At is the check on figures already at hand: the policy's decision d at
 // reading r and the transcript's history h (for the TTL and the first
 // response). `lines` and replay call it; Look calls it with the line
 // cache's.
-func At(d *lines.Decision, h *history.History, r reading.Reading, now time.Time) (f Figures, isCold, priced bool) {
+func At(d *lines.Decision, h *forecast.History, r reading.Reading, now time.Time) (f Figures, isCold, priced bool) {
 	last, ok := LastResponse(r.Time)
 	if !ok {
 		return Figures{}, false, false
@@ -171,7 +171,7 @@ func At(d *lines.Decision, h *history.History, r reading.Reading, now time.Time)
 	if idle < ttl {
 		return Figures{}, false, false
 	}
-	var first *history.Response
+	var first *forecast.Response
 	if h != nil {
 		first = h.First
 	}

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/muthur/context-budget/internal/history"
+	"github.com/muthur/context-budget/internal/forecast"
 	"github.com/muthur/context-budget/internal/lines"
 	"github.com/muthur/context-budget/internal/reading"
 	"github.com/muthur/context-budget/internal/restart"
@@ -28,7 +28,7 @@ func TestPrice(t *testing.T) {
 	d := lines.Decision{Priced: true, TTL: "5m",
 		Cost:          restart.Model{Rates: opus46, Q: 40.0 / restart.Slice},
 		Reorientation: lines.Reorientation{Tokens: 100_000, CostUSD: 0.90, Words: "the estimate"}}
-	f, ok := Price(&d, &history.Response{Context: 20_000, CacheRead: 18_000}, 300_000)
+	f, ok := Price(&d, &forecast.Response{Context: 20_000, CacheRead: 18_000}, 300_000)
 	if !ok {
 		t.Fatal("not priced")
 	}
@@ -57,7 +57,7 @@ func TestPrice(t *testing.T) {
 	if !f.Pays(0.30) || f.Pays(2.0) {
 		t.Errorf("Pays: %+v", f)
 	}
-	if _, ok := Price(&lines.Decision{}, &history.Response{}, 300_000); ok {
+	if _, ok := Price(&lines.Decision{}, &forecast.Response{}, 300_000); ok {
 		t.Error("an unpriced decision priced")
 	}
 }

@@ -9,10 +9,10 @@ import (
 	"slices"
 	"time"
 
-	"github.com/muthur/context-budget/internal/config"
 	"github.com/muthur/context-budget/internal/reading"
 	"github.com/muthur/context-budget/internal/state"
 	"github.com/muthur/context-budget/internal/transcript"
+	"github.com/muthur/context-budget/internal/tuning"
 )
 
 // Call is one UserPromptSubmit or SessionStart hook call.
@@ -39,8 +39,8 @@ type Outcome struct {
 // variable's, which the hook reports on stderr; the prompt then passes.
 func OnPrompt(c Call) (Outcome, error) {
 	p := c.Payload
-	cs, err := config.ColdFromEnv(c.Getenv)
-	if err != nil || cs.Mode == config.ColdOff || Passes(p.Prompt) {
+	cs, err := tuning.ColdFromEnv(c.Getenv)
+	if err != nil || cs.Mode == tuning.ColdOff || Passes(p.Prompt) {
 		return Outcome{}, err
 	}
 	dir := state.Dir(c.Root)
@@ -71,7 +71,7 @@ func OnPrompt(c Call) (Outcome, error) {
 	if rec.ID == id && rec.Passed {
 		return Outcome{}, nil
 	}
-	s, err := config.FromEnv(c.Getenv)
+	s, err := tuning.FromEnv(c.Getenv)
 	if err != nil {
 		return Outcome{}, err
 	}
@@ -80,7 +80,7 @@ func OnPrompt(c Call) (Outcome, error) {
 	if !isCold || !priced || !f.Pays(cs.SavingUSD) {
 		return Outcome{}, nil
 	}
-	next, v, changed := Step(rec, id, HashPrompt(p.Prompt), cs.Mode == config.ColdWarn)
+	next, v, changed := Step(rec, id, HashPrompt(p.Prompt), cs.Mode == tuning.ColdWarn)
 	// Record before answering: a stop that cannot be recorded would stop
 	// the same prompt for ever.
 	if changed && SaveSpell(dir, name, next) != nil {
@@ -130,7 +130,7 @@ func OnStart(c Call) error {
 	if p.Source != "resume" && p.Source != "fork" {
 		return nil
 	}
-	if cs, err := config.ColdFromEnv(c.Getenv); err != nil || cs.Mode == config.ColdOff {
+	if cs, err := tuning.ColdFromEnv(c.Getenv); err != nil || cs.Mode == tuning.ColdOff {
 		return err
 	}
 	if p.SecondsSinceLastResponse <= 0 && p.ContextTokens <= 0 {

@@ -1,6 +1,8 @@
-// Package forecast measures a session's pace — how it grows, how often it
-// re-writes its cache, how much it outputs per request — and forecasts the
-// next slice of work from it (issue "Are the dollars right?").
+// Package forecast reads a session's history from its transcript (History:
+// its first and latest responses, growth, cache TTL and window evidence),
+// measures its pace — how it grows, how often it re-writes its cache, how
+// much it outputs per request — and forecasts the next slice of work from
+// it.
 //
 // The design's model (§4) takes the requests a slice will need from the
 // mean growth per request since the latest boundary, writes each new token
@@ -36,7 +38,7 @@
 //     carrying-on figure a notice quotes.
 //
 // Pace is plain data and round-trips through JSON: the line cache keeps it
-// inside the history.
+// inside the History.
 package forecast
 
 import (

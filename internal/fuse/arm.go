@@ -6,8 +6,8 @@ import (
 	"path/filepath"
 
 	"github.com/muthur/context-budget/internal/reading"
-	"github.com/muthur/context-budget/internal/spend"
 	"github.com/muthur/context-budget/internal/state"
+	"github.com/muthur/context-budget/internal/tuning"
 )
 
 // Arm is what a session's fuse file holds.
@@ -15,13 +15,13 @@ type Arm struct {
 	// Cap is the session cap armed from the CLI; it replaces
 	// MUTHUR_CONTEXT_BUDGET_SPEND for the session. Zero with Set false:
 	// the environment's cap holds.
-	Cap spend.Amount `json:"cap"`
+	Cap tuning.Amount `json:"cap"`
 	// Set says the CLI armed or disarmed the session: Cap (zero after a
 	// disarm) is its cap, whatever the environment says.
 	Set bool `json:"set"`
 	// Base is the session's spend when the cap was armed or reset: the
 	// cap counts from there.
-	Base spend.Sum `json:"base"`
+	Base Sum `json:"base"`
 	// At is when the cap was armed or reset (RFC 3339, UTC).
 	At string `json:"at,omitempty"`
 	// Loop, when set, is a loop halt: the call repeated, until the run
@@ -43,7 +43,7 @@ func FileName(dir, session string) string {
 
 // TallyName is a session's saved tally.
 func TallyName(dir, session string) string {
-	return filepath.Join(dir, session+spend.TallySuffix)
+	return filepath.Join(dir, session+state.SpendSuffix)
 }
 
 // lockName is the lock the fuse file and the tally are changed under.
@@ -101,8 +101,8 @@ func ChangeArm(dir, session string, change func(a *Arm) error) error {
 // cost more than the rest of the call. It is written through the project
 // root, refusing any link on the way (state.WriteInPlace). A reader
 // without the lock (the day's sum over other sessions) may catch a write
-// half done: the tally then does not parse, and spend.LoadSettled reads
+// half done: the tally then does not parse, and LoadSettled reads
 // again.
-func saveTally(dir, session string, t *spend.Tally) error {
-	return state.WriteInPlace(TallyName(dir, session), t.Marshal())
+func saveTally(dir, session string, t *Tally) error {
+	return state.WriteInPlace(TallyName(dir, session), t.encode())
 }

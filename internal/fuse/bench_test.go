@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/muthur/context-budget/internal/tuning"
 )
 
 // BenchmarkDecideArmed is one metered PreToolUse call with a response
@@ -17,7 +19,7 @@ func BenchmarkDecideArmed(b *testing.B) {
 		data = append(data, response(fmt.Sprintf("m%d", i), 0.0001, false)...)
 	}
 	os.WriteFile(tr, data, 0o644)
-	e := env{EnvSpend: "1000000usd"}
+	e := env{tuning.EnvSpend: "1000000usd"}
 	c := call(root, tr, PreToolUse, e, "Bash", bashLs)
 	if _, err := Decide(c); err != nil {
 		b.Fatal(err)

@@ -6,8 +6,8 @@ import (
 	"time"
 
 	"github.com/muthur/context-budget/internal/prices"
-	"github.com/muthur/context-budget/internal/spend"
 	"github.com/muthur/context-budget/internal/state"
+	"github.com/muthur/context-budget/internal/tuning"
 	"github.com/muthur/context-budget/ledger"
 )
 
@@ -24,7 +24,7 @@ type Status struct {
 	Caps []CapStatus
 	// Total is the session's whole spend, Subagents the part of it in
 	// subagents' own files.
-	Total, Subagents spend.Sum
+	Total, Subagents Sum
 	// Burn is the spend of the last 5 minutes.
 	Burn float64
 	// Loop is a loop halt standing, if any.
@@ -34,28 +34,31 @@ type Status struct {
 	Unpriced []string
 	// Disarmed says the session's cap was disarmed from the CLI.
 	Disarmed bool
-	// Settings are the variables in force: the CLI's environment, else
+	// Tuning is the fuse's variables in force: the CLI's environment, else
 	// what the hook last saw in the session.
-	Settings Settings
+	Tuning tuning.Fuse
 }
 
 // CapStatus is one cap and its spend.
 type CapStatus struct {
 	Kind   string // "session" or "day"
 	Source string
-	Cap    spend.Amount
-	Spent  spend.Sum
+	Cap    tuning.Amount
+	Spent  Sum
 }
 
 // Share is the part of the cap spent.
-func (c CapStatus) Share() float64 { return c.Cap.Of(c.Spent) }
+func (c CapStatus) Share() float64 { return shareOf(c.Cap, c.Spent) }
+
+// SpentText writes the spend that counts against the cap, in its unit.
+func (c CapStatus) SpentText() string { return spentIn(c.Cap, c.Spent) }
 
 // ErrNoCap reports a reset with no session cap to reset.
 var ErrNoCap = errors.New("the session has no cap to reset")
 
 // update brings a session's tally up to date under the fuse's lock, then
 // lets change see it and change the fuse file.
-func update(tg Target, change func(t *spend.Tally, a *Arm, s Settings) error) error {
+func update(tg Target, change func(t *Tally, a *Arm, s tuning.Fuse) error) error {
 	dir := state.Dir(tg.Root)
 	if err := state.Ensure(dir); err != nil {
 		return err
@@ -65,14 +68,14 @@ func update(tg Target, change func(t *spend.Tally, a *Arm, s Settings) error) er
 		return err
 	}
 	defer unlock()
-	t := spend.Load(TallyName(dir, tg.ID))
+	t := Load(TallyName(dir, tg.ID))
 	if tg.Transcript == "" {
 		tg.Transcript = t.Transcript
 	}
 	if tg.Transcript != "" {
-		t.Update(spend.Files(tg.Transcript), t.CachedPricer(filepath.Join(dir, prices.CacheName), tg.Root, tg.Getenv))
+		t.Update(Files(tg.Transcript), hookPricer(filepath.Join(dir, prices.CacheName), tg.Root, tg.Getenv))
 	}
-	s := settingsFor(tg.Getenv, t)
+	s := tuningFor(tg.Getenv, t)
 	a, _ := LoadArm(dir, tg.ID)
 	before := a
 	if err := change(t, &a, s); err != nil {
@@ -87,19 +90,19 @@ func update(tg Target, change func(t *spend.Tally, a *Arm, s Settings) error) er
 	return nil
 }
 
-// settingsFor is the fuse's variables as the CLI's environment sets them,
+// tuningFor is the fuse's variables as the CLI's environment sets them,
 // else as the session's hook last saw them: the session's env (from its
 // settings) is not the user's shell's.
-func settingsFor(getenv func(string) string, t *spend.Tally) Settings {
-	s, err := FromEnv(getenv)
+func tuningFor(getenv func(string) string, t *Tally) tuning.Fuse {
+	s, err := tuning.FuseFromEnv(getenv)
 	if err != nil {
-		s = Settings{Loop: DefaultLoop}
+		s = tuning.Fuse{Loop: tuning.DefaultLoop}
 	}
 	if s.Spend.IsZero() {
-		s.Spend, _ = spend.ParseAmount(t.Notes["env session"])
+		s.Spend, _ = tuning.ParseAmount(t.Notes["env session"])
 	}
 	if s.Day.IsZero() {
-		s.Day, _ = spend.ParseAmount(t.Notes["env day"])
+		s.Day, _ = tuning.ParseAmount(t.Notes["env day"])
 	}
 	return s
 }
@@ -107,20 +110,20 @@ func settingsFor(getenv func(string) string, t *spend.Tally) Settings {
 // ReadStatus measures a session for budget status.
 func ReadStatus(tg Target) (Status, error) {
 	var st Status
-	err := update(tg, func(t *spend.Tally, a *Arm, s Settings) error {
+	err := update(tg, func(t *Tally, a *Arm, s tuning.Fuse) error {
 		armed := a.Set || a.Loop != nil
 		for _, cs := range capsOf(s, *a, armed) {
 			if cs.kind == "session" {
 				cs.spent = t.Total().Sub(a.Base)
 			} else {
 				day := tg.Now.UTC().Format(time.DateOnly)
-				cs.spent = spend.ProjectDay(state.Dir(tg.Root), ledger.Dir(tg.Root), tg.ID, t, day)
+				cs.spent = ProjectDay(state.Dir(tg.Root), ledger.Dir(tg.Root), tg.ID, t, day)
 			}
 			st.Caps = append(st.Caps, CapStatus{Kind: cs.kind, Source: cs.source, Cap: cs.cap, Spent: cs.spent})
 		}
 		st.Total, st.Subagents = t.Total(), t.Subagents()
 		st.Burn = t.Since(tg.Now.Add(-burnWindow)).USD
-		st.Loop, st.Unpriced, st.Settings = a.Loop, t.Unpriced, s
+		st.Loop, st.Unpriced, st.Tuning = a.Loop, t.Unpriced, s
 		st.Disarmed = a.Set && a.Cap.IsZero()
 		return nil
 	})
@@ -128,8 +131,8 @@ func ReadStatus(tg Target) (Status, error) {
 }
 
 // ArmCap arms a session cap from now: the baseline is the spend so far.
-func ArmCap(tg Target, cap spend.Amount) error {
-	return update(tg, func(t *spend.Tally, a *Arm, _ Settings) error {
+func ArmCap(tg Target, cap tuning.Amount) error {
+	return update(tg, func(t *Tally, a *Arm, _ tuning.Fuse) error {
 		*a = Arm{Cap: cap, Set: true, Base: t.Total(), At: tg.Now.UTC().Format(time.RFC3339Nano), Loop: a.Loop}
 		return nil
 	})
@@ -138,7 +141,7 @@ func ArmCap(tg Target, cap spend.Amount) error {
 // Reset sets a new baseline for the session's cap (the CLI's, else the
 // environment's) and releases a loop halt.
 func Reset(tg Target) error {
-	return update(tg, func(t *spend.Tally, a *Arm, s Settings) error {
+	return update(tg, func(t *Tally, a *Arm, s tuning.Fuse) error {
 		cap := s.Spend
 		if a.Set {
 			cap = a.Cap
@@ -157,7 +160,7 @@ func Reset(tg Target) error {
 // Disarm drops the session's cap, the environment's too, and releases a
 // loop halt. The project's daily cap is the environment's alone.
 func Disarm(tg Target) error {
-	return update(tg, func(t *spend.Tally, a *Arm, _ Settings) error {
+	return update(tg, func(t *Tally, a *Arm, _ tuning.Fuse) error {
 		*a = Arm{Set: true, Base: t.Total(), At: tg.Now.UTC().Format(time.RFC3339Nano)}
 		return nil
 	})

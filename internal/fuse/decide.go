@@ -1,3 +1,14 @@
+// Package fuse is the spend fuse (design §13): the tally of what a
+// session has spent, the caps a session and a project may spend, the
+// warning at 80% of a cap, the halt at 100% (every tool call denied, the
+// run ended at its stop), the loop of one tool call repeated, the burn
+// rate, and the tool calls by which an agent would lift its own fuse.
+//
+// A session's fuse lives in the state folder (design §5): <session_id>.fuse
+// holds the cap armed from the CLI, its baseline, and a loop halt recorded
+// by the PostToolUse hook; <session_id>.spend the tally; <session_id>.calls
+// the last tool call and its count. With no cap in the environment and no
+// fuse file, the PreToolUse and Stop hooks decide from one stat.
 package fuse
 
 import (
@@ -9,8 +20,8 @@ import (
 	"time"
 
 	"github.com/muthur/context-budget/internal/prices"
-	"github.com/muthur/context-budget/internal/spend"
 	"github.com/muthur/context-budget/internal/state"
+	"github.com/muthur/context-budget/internal/tuning"
 	"github.com/muthur/context-budget/ledger"
 )
 
@@ -64,7 +75,7 @@ func Decide(c Call) (Answer, error) {
 	if !state.PlainName(c.Session) || c.Root == "" {
 		return Answer{}, nil
 	}
-	s, err := FromEnv(c.Getenv)
+	s, err := tuning.FuseFromEnv(c.Getenv)
 	if err != nil {
 		return Answer{}, err
 	}
@@ -116,16 +127,16 @@ func Decide(c Call) (Answer, error) {
 // capState is one cap in force and what counts against it.
 type capState struct {
 	kind   string // "session" or "day"
-	cap    spend.Amount
+	cap    tuning.Amount
 	source string
-	spent  spend.Sum
+	spent  Sum
 	// period names the cap's period, so its warning fires once in it.
 	period string
 }
 
 // capsOf lists the caps in force: the session's (the CLI's, else the
 // environment's) and the project's per day.
-func capsOf(s Settings, arm Arm, armed bool) []capState {
+func capsOf(s tuning.Fuse, arm Arm, armed bool) []capState {
 	var caps []capState
 	switch {
 	case armed && arm.Set:
@@ -133,10 +144,10 @@ func capsOf(s Settings, arm Arm, armed bool) []capState {
 			caps = append(caps, capState{kind: "session", cap: arm.Cap, source: "context-budget budget arm", period: "armed " + arm.At})
 		}
 	case !s.Spend.IsZero():
-		caps = append(caps, capState{kind: "session", cap: s.Spend, source: EnvSpend, period: "launch " + s.Spend.String()})
+		caps = append(caps, capState{kind: "session", cap: s.Spend, source: tuning.EnvSpend, period: "launch " + s.Spend.String()})
 	}
 	if !s.Day.IsZero() {
-		caps = append(caps, capState{kind: "day", cap: s.Day, source: EnvSpendDay})
+		caps = append(caps, capState{kind: "day", cap: s.Day, source: tuning.EnvSpendDay})
 	}
 	return caps
 }
@@ -150,7 +161,7 @@ type metered struct {
 // meter brings the session's tally up to date, under the fuse's lock, and
 // decides the caps held and the warnings due, recording each warning
 // before it is sent.
-func meter(c Call, dir string, s Settings, caps []capState) (metered, error) {
+func meter(c Call, dir string, s tuning.Fuse, caps []capState) (metered, error) {
 	unlock, err := lockFuse(dir, c.Session)
 	if err != nil {
 		return metered{}, err
@@ -161,10 +172,9 @@ func meter(c Call, dir string, s Settings, caps []capState) (metered, error) {
 	if arm.Loop == nil {
 		caps = capsOf(s, arm, armed)
 	}
-	t := spend.Load(TallyName(dir, c.Session))
+	t := Load(TallyName(dir, c.Session))
 	notesBefore := maps.Clone(t.Notes)
-	ratesBefore := len(t.Rates)
-	changed := t.Update(spend.Files(c.Transcript), t.CachedPricer(filepath.Join(dir, prices.CacheName), c.Root, c.Getenv))
+	changed := t.Update(Files(c.Transcript), hookPricer(filepath.Join(dir, prices.CacheName), c.Root, c.Getenv))
 	day := c.Now.UTC().Format(time.DateOnly)
 	// The CLI runs in the user's shell, without the session's env: keep
 	// the caps from launch where budget status can read them.
@@ -177,10 +187,10 @@ func meter(c Call, dir string, s Settings, caps []capState) (metered, error) {
 		if cs.kind == "session" {
 			cs.spent = t.Total().Sub(arm.Base)
 		} else {
-			cs.spent = spend.ProjectDay(dir, ledger.Dir(c.Root), c.Session, t, day)
+			cs.spent = ProjectDay(dir, ledger.Dir(c.Root), c.Session, t, day)
 			cs.period = day
 		}
-		share := cs.cap.Of(cs.spent)
+		share := shareOf(cs.cap, cs.spent)
 		key := "warn " + cs.kind
 		switch {
 		case share >= 1:
@@ -201,7 +211,7 @@ func meter(c Call, dir string, s Settings, caps []capState) (metered, error) {
 		}
 	}
 	// Parallel calls of one response find nothing new: no write then.
-	if changed || len(t.Rates) != ratesBefore || !maps.Equal(notesBefore, t.Notes) {
+	if changed || !maps.Equal(notesBefore, t.Notes) {
 		if err := saveTally(dir, c.Session, t); err != nil {
 			return metered{held: m.held}, nil
 		}
@@ -212,7 +222,27 @@ func meter(c Call, dir string, s Settings, caps []capState) (metered, error) {
 	return m, nil
 }
 
-func noteOf(a spend.Amount) string {
+// shareOf returns how much of cap a has been spent: 1 is the whole cap. A
+// dollar cap counts no spend that has no price.
+func shareOf(a tuning.Amount, s Sum) float64 {
+	if a.Tokens > 0 {
+		return float64(s.Tokens) / float64(a.Tokens)
+	}
+	if a.USD > 0 {
+		return s.USD / a.USD
+	}
+	return 0
+}
+
+// spentIn writes what of s counts against a, in a's unit.
+func spentIn(a tuning.Amount, s Sum) string {
+	if a.Tokens > 0 {
+		return tuning.FormatTokens(s.Tokens) + " tokens"
+	}
+	return fmt.Sprintf("$%.2f", s.USD)
+}
+
+func noteOf(a tuning.Amount) string {
 	if a.IsZero() {
 		return ""
 	}
@@ -235,7 +265,7 @@ func lockFuse(dir, session string) (func(), error) {
 	return state.Lock(lockName(dir, session))
 }
 
-func setNote(t *spend.Tally, key, value string) {
+func setNote(t *Tally, key, value string) {
 	if value == "" {
 		delete(t.Notes, key)
 		return
@@ -268,9 +298,9 @@ func loopAnswer(c Call, dir string, l *Loop) (Answer, error) {
 
 func (cs capState) what() string {
 	if cs.kind == "day" {
-		return fmt.Sprintf("this project has spent %s today (UTC) of its %s daily cap (%s)", cs.cap.Spent(cs.spent), cs.cap, cs.source)
+		return fmt.Sprintf("this project has spent %s today (UTC) of its %s daily cap (%s)", spentIn(cs.cap, cs.spent), cs.cap, cs.source)
 	}
-	return fmt.Sprintf("this session has spent %s of its %s cap (%s)", cs.cap.Spent(cs.spent), cs.cap, cs.source)
+	return fmt.Sprintf("this session has spent %s of its %s cap (%s)", spentIn(cs.cap, cs.spent), cs.cap, cs.source)
 }
 
 // haltText is the reason of a halt: what was spent, the cap, what to do.
@@ -289,7 +319,7 @@ func haltText(held []capState, toModel bool) string {
 // warnText is the notice at 80% of a cap.
 func warnText(cs capState, unpriced []string) string {
 	text := fmt.Sprintf("context-budget spend notice: %s, %.0f%% of it. At the cap every tool call is denied and the run stops. Steer to a stopping point now: finish the step in hand, leave the work in a state another session can pick up, and write down what is left. Stopping partway releases the plan; running into the cap mid-step does not.",
-		cs.what(), 100*cs.cap.Of(cs.spent))
+		cs.what(), 100*shareOf(cs.cap, cs.spent))
 	if cs.cap.USD > 0 && len(unpriced) > 0 {
 		text += fmt.Sprintf(" (Responses of %s have no price and count nothing against a dollar cap.)", strings.Join(unpriced, ", "))
 	}
@@ -297,7 +327,7 @@ func warnText(cs capState, unpriced []string) string {
 }
 
 func burnText(burn, limit float64) string {
-	return fmt.Sprintf("context-budget burn notice: this session spent $%.2f in the last 5 minutes, above the $%.2f set by %s. Check that the work is going somewhere; a loop or a runaway subagent costs this much.", burn, limit, EnvBurn)
+	return fmt.Sprintf("context-budget burn notice: this session spent $%.2f in the last 5 minutes, above the $%.2f set by %s. Check that the work is going somewhere; a loop or a runaway subagent costs this much.", burn, limit, tuning.EnvBurn)
 }
 
 func liftText(why string) string {

@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/muthur/context-budget/internal/spend"
 	"github.com/muthur/context-budget/internal/state"
+	"github.com/muthur/context-budget/internal/tuning"
 	"github.com/muthur/context-budget/ledger"
 )
 
@@ -87,7 +87,7 @@ func TestArmedCalledOnlyWhenArmed(t *testing.T) {
 	for _, c := range []struct {
 		e    env
 		want int
-	}{{env{}, 0}, {env{EnvSpend: "$5"}, 1}} {
+	}{{env{}, 0}, {env{tuning.EnvSpend: "$5"}, 1}} {
 		n := 0
 		cl := call(root, tr, PreToolUse, c.e, "Bash", bashLs)
 		cl.Armed = func() { n++ }
@@ -100,9 +100,9 @@ func TestArmedCalledOnlyWhenArmed(t *testing.T) {
 
 func TestCapHoldsDeniesAndStops(t *testing.T) {
 	root, tr := project(t, 3, 2.5)
-	e := env{EnvSpend: "$5"}
+	e := env{tuning.EnvSpend: "$5"}
 	a := decide(t, call(root, tr, PreToolUse, e, "Bash", bashLs))
-	if a.Deny == "" || !strings.Contains(a.Deny, "$5.50 of its $5.00 cap") || !strings.Contains(a.Deny, EnvSpend) {
+	if a.Deny == "" || !strings.Contains(a.Deny, "$5.50 of its $5.00 cap") || !strings.Contains(a.Deny, tuning.EnvSpend) {
 		t.Fatalf("at the cap: %+v", a)
 	}
 	sub := call(root, tr, PreToolUse, e, "Read", `{"file_path":"/x"}`)
@@ -119,17 +119,17 @@ func TestCapHoldsDeniesAndStops(t *testing.T) {
 		}
 	}
 	// Token caps count all four fields.
-	if a := decide(t, call(root, tr, PreToolUse, env{EnvSpend: "11m"}, "Bash", bashLs)); a.Deny == "" {
+	if a := decide(t, call(root, tr, PreToolUse, env{tuning.EnvSpend: "11m"}, "Bash", bashLs)); a.Deny == "" {
 		t.Errorf("11m tokens spent against an 11m cap: %+v", a)
 	}
-	if a := decide(t, call(root, tr, PreToolUse, env{EnvSpend: "12m"}, "Bash", bashLs)); a.Deny != "" {
+	if a := decide(t, call(root, tr, PreToolUse, env{tuning.EnvSpend: "12m"}, "Bash", bashLs)); a.Deny != "" {
 		t.Errorf("11m tokens spent against a 12m cap denied: %+v", a)
 	}
 }
 
 func TestWarnOncePerPeriod(t *testing.T) {
 	root, tr := project(t, 4.2)
-	e := env{EnvSpend: "$5"}
+	e := env{tuning.EnvSpend: "$5"}
 	a := decide(t, call(root, tr, PreToolUse, e, "Bash", bashLs))
 	if a.Deny != "" || !strings.Contains(a.Context, "84%") || !strings.Contains(a.Context, "Stopping partway releases the plan") || a.System == "" {
 		t.Fatalf("at 84%%: %+v", a)
@@ -168,7 +168,7 @@ func TestArmFromNowAndDisarm(t *testing.T) {
 	if err := Disarm(ss); err != nil {
 		t.Fatal(err)
 	}
-	if a := decide(t, call(root, tr, PreToolUse, env{EnvSpend: "$1"}, "Bash", bashLs)); a != (Answer{}) {
+	if a := decide(t, call(root, tr, PreToolUse, env{tuning.EnvSpend: "$1"}, "Bash", bashLs)); a != (Answer{}) {
 		t.Fatalf("disarmed: %+v", a)
 	}
 }
@@ -178,7 +178,7 @@ func TestArmFromNowAndDisarm(t *testing.T) {
 // the fuse are denied, and ordinary ones are not.
 func TestAgentCannotLift(t *testing.T) {
 	root, tr := project(t, 0.1)
-	e := env{EnvSpend: "$5"}
+	e := env{tuning.EnvSpend: "$5"}
 	decide(t, call(root, tr, PreToolUse, e, "Bash", bashLs))
 	q := func(s string) string { b, _ := json.Marshal(s); return string(b) }
 	denied := []struct{ tool, input string }{
@@ -244,14 +244,14 @@ func TestLoopHalts(t *testing.T) {
 	in := json.RawMessage(`{"command":"make test","description":"run"}`)
 	same := json.RawMessage(`{ "description":"run", "command":"make test" }`)
 	for i := range 4 {
-		if err := RecordCall(root, "sess", "", "Bash", [...]json.RawMessage{in, same}[i%2], DefaultLoop); err != nil {
+		if err := RecordCall(root, "sess", "", "Bash", [...]json.RawMessage{in, same}[i%2], tuning.DefaultLoop); err != nil {
 			t.Fatal(err)
 		}
 	}
 	if a := decide(t, call(root, tr, PreToolUse, env{}, "Bash", string(in))); a != (Answer{}) {
 		t.Fatalf("after 4 identical calls: %+v", a)
 	}
-	RecordCall(root, "sess", "", "Bash", in, DefaultLoop)
+	RecordCall(root, "sess", "", "Bash", in, tuning.DefaultLoop)
 	a := decide(t, call(root, tr, PreToolUse, env{}, "Read", `{"file_path":"/x"}`))
 	if !strings.Contains(a.Deny, "5 times in a row (Bash: make test)") {
 		t.Fatalf("after 5 identical calls: %+v", a)
@@ -268,7 +268,7 @@ func TestLoopHalts(t *testing.T) {
 		if i%4 == 3 {
 			tool = "Read"
 		}
-		RecordCall(root, "sess", "", tool, in, DefaultLoop)
+		RecordCall(root, "sess", "", tool, in, tuning.DefaultLoop)
 		RecordCall(root, "other", "", "Bash", in, 0)
 	}
 	if _, ok := LoadArm(state.Dir(root), "sess"); ok {
@@ -284,7 +284,7 @@ func TestLoopHalts(t *testing.T) {
 // sessions without one; yesterday's spend does not count.
 func TestDayCapAcrossSessions(t *testing.T) {
 	root, tr := project(t, 1)
-	e := env{EnvSpendDay: "$10"}
+	e := env{tuning.EnvSpendDay: "$10"}
 	other := filepath.Join(root, "other.jsonl")
 	os.WriteFile(other, []byte(response("o1", 5, false)), 0o644)
 	oc := call(root, other, PreToolUse, e, "Bash", bashLs)
@@ -321,14 +321,14 @@ func TestSubagentSpendCounts(t *testing.T) {
 	subs := filepath.Join(strings.TrimSuffix(tr, ".jsonl"), "subagents")
 	os.MkdirAll(subs, 0o755)
 	os.WriteFile(filepath.Join(subs, "agent-a1.jsonl"), []byte(response("s1", 4.5, true)), 0o644)
-	if a := decide(t, call(root, tr, PreToolUse, env{EnvSpend: "$5"}, "Bash", bashLs)); !strings.Contains(a.Deny, "$5.50") {
+	if a := decide(t, call(root, tr, PreToolUse, env{tuning.EnvSpend: "$5"}, "Bash", bashLs)); !strings.Contains(a.Deny, "$5.50") {
 		t.Fatalf("with a subagent's $4.50: %+v", a)
 	}
 }
 
 func TestBurnWarnsOncePerSpell(t *testing.T) {
 	root, tr := project(t, 3)
-	e := env{EnvBurn: "2"}
+	e := env{tuning.EnvBurn: "2"}
 	if a := decide(t, call(root, tr, PreToolUse, e, "Bash", bashLs)); !strings.Contains(a.Context, "$3.00 in the last 5 minutes") {
 		t.Fatalf("burn: %+v", a)
 	}
@@ -347,7 +347,7 @@ func TestBurnWarnsOncePerSpell(t *testing.T) {
 
 func TestInvalidEnv(t *testing.T) {
 	root, tr := project(t, 1)
-	for _, e := range []env{{EnvSpend: "lots"}, {EnvSpendDay: "$-1"}, {EnvLoop: "1"}, {EnvLoop: "x"}, {EnvBurn: "0"}} {
+	for _, e := range []env{{tuning.EnvSpend: "lots"}, {tuning.EnvSpendDay: "$-1"}, {tuning.EnvLoop: "1"}, {tuning.EnvLoop: "x"}, {tuning.EnvBurn: "0"}} {
 		if _, err := Decide(call(root, tr, PreToolUse, e, "Bash", bashLs)); err == nil {
 			t.Errorf("%v: no error", e)
 		}
@@ -358,20 +358,20 @@ func TestUnpricedCountsNothingAgainstDollars(t *testing.T) {
 	root := t.TempDir()
 	tr := filepath.Join(root, "sess.jsonl")
 	os.WriteFile(tr, []byte(strings.Replace(response("m", 100, false), "claude-opus-4-6", "mystery-model", 1)), 0o644)
-	if a := decide(t, call(root, tr, PreToolUse, env{EnvSpend: "$1"}, "Bash", bashLs)); a.Deny != "" {
+	if a := decide(t, call(root, tr, PreToolUse, env{tuning.EnvSpend: "$1"}, "Bash", bashLs)); a.Deny != "" {
 		t.Fatalf("unpriced spend against a dollar cap: %+v", a)
 	}
-	if a := decide(t, call(root, tr, PreToolUse, env{EnvSpend: "1m"}, "Bash", bashLs)); a.Deny == "" {
+	if a := decide(t, call(root, tr, PreToolUse, env{tuning.EnvSpend: "1m"}, "Bash", bashLs)); a.Deny == "" {
 		t.Fatalf("unpriced tokens against a token cap: %+v", a)
 	}
-	st, err := ReadStatus(Target{Root: root, ID: "sess", Transcript: tr, Getenv: env{EnvSpend: "$1"}.get, Now: now})
+	st, err := ReadStatus(Target{Root: root, ID: "sess", Transcript: tr, Getenv: env{tuning.EnvSpend: "$1"}.get, Now: now})
 	if err != nil || len(st.Caps) != 1 || st.Caps[0].Spent.UnpricedTokens == 0 || len(st.Unpriced) != 1 {
 		t.Fatalf("status: %+v, %v", st, err)
 	}
 }
 
-func mustAmount(t *testing.T, s string) spend.Amount {
-	a, err := spend.ParseAmount(s)
+func mustAmount(t *testing.T, s string) tuning.Amount {
+	a, err := tuning.ParseAmount(s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -391,7 +391,7 @@ func TestTallyRefusesLink(t *testing.T) {
 	if err := os.Symlink(outside, TallyName(dir, "sess")); err != nil {
 		t.Skip("no symbolic links here:", err)
 	}
-	e := env{EnvSpend: "$5"}
+	e := env{tuning.EnvSpend: "$5"}
 	a := decide(t, call(root, tr, PreToolUse, e, "Bash", bashLs))
 	if a.Deny != "" {
 		t.Fatalf("denied at $1 of $5: %+v", a)
@@ -399,7 +399,7 @@ func TestTallyRefusesLink(t *testing.T) {
 	if got, _ := os.ReadFile(outside); string(got) != "keep\n" {
 		t.Fatalf("the tally was written through a link: the target now holds %q", got)
 	}
-	if err := saveTally(dir, "sess", spend.Load(TallyName(dir, "sess"))); err == nil {
+	if err := saveTally(dir, "sess", Load(TallyName(dir, "sess"))); err == nil {
 		t.Fatal("saveTally wrote through a link without an error")
 	}
 }

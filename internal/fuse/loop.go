@@ -32,9 +32,8 @@ func callKey(tool string, input json.RawMessage) string {
 }
 
 // sameCall reports whether two call keys name the same call: the same
-// bytes, or, for two kept inputs of one tool with as many bytes outside
-// white space, the same canonical Signature (keys in another order, other
-// spacing).
+// bytes, or two kept inputs of one tool with the same canonical
+// Signature (keys in another order, other spacing).
 func sameCall(a, b string) bool {
 	if a == b {
 		return true
@@ -44,66 +43,7 @@ func sameCall(a, b string) bool {
 	}
 	ta, ia, okA := strings.Cut(a[1:], "\x00")
 	tb, ib, okB := strings.Cut(b[1:], "\x00")
-	if !okA || !okB || ta != tb || !sameSolidBytes(ia, ib) {
-		return false
-	}
-	return Signature(ta, json.RawMessage(ia)) == Signature(tb, json.RawMessage(ib))
-}
-
-// sameSolidBytes reports whether JSON texts a and b hold the same bytes,
-// counted with their repeats, outside the white space between tokens:
-// true for one object with its keys in another order or other spacing,
-// false for nearly every two calls that differ, which then cost no JSON
-// decoding (two calls of one length, "-run Case10" then "-run Case11",
-// are common; two of one byte count, rare).
-func sameSolidBytes(a, b string) bool {
-	if solidLen(a) != solidLen(b) {
-		return false
-	}
-	var count [256]int32
-	solidBytes(a, func(c byte) { count[c]++ })
-	solidBytes(b, func(c byte) { count[c]-- })
-	for _, n := range count {
-		if n != 0 {
-			return false
-		}
-	}
-	return true
-}
-
-// solidBytes calls fn with each byte of JSON text s outside the white
-// space between tokens.
-func solidBytes(s string, fn func(byte)) {
-	inString, escaped := false, false
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case inString:
-			fn(c)
-			if escaped {
-				escaped = false
-			} else if c == '\\' {
-				escaped = true
-			} else if c == '"' {
-				inString = false
-			}
-		case c == '"':
-			fn(c)
-			inString = true
-		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
-		default:
-			fn(c)
-		}
-	}
-}
-
-// solidLen is the length of JSON text s without the white space outside
-// its strings: two spellings of one value with keys in another order or
-// other spacing have the same solid length.
-func solidLen(s string) int {
-	n := 0
-	solidBytes(s, func(byte) { n++ })
-	return n
+	return okA && okB && ta == tb && Signature(ta, json.RawMessage(ia)) == Signature(tb, json.RawMessage(ib))
 }
 
 // callsName is the calls file of a session, or of one of its subagents:
@@ -197,11 +137,6 @@ func RecordCall(root, session, agent, tool string, input json.RawMessage, n int)
 	// rewritten in place (state.WriteInPlace), and a reader that catches
 	// a write half done reads no count, which restarts it too. This keeps
 	// the step to a read and a write on every PostToolUse call.
-	//
-	// The common case, a call unlike the last, is told by comparing bytes.
-	// Only two inputs of the same length that differ, which may be one
-	// call with its keys in another order, are compared by their
-	// canonical Signature.
 	key, count := callKey(tool, input), 1
 	if was.count > 0 && sameCall(was.prev, key) {
 		count = was.count + 1

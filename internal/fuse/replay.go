@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/muthur/context-budget/internal/reading"
-	"github.com/muthur/context-budget/internal/spend"
 	"github.com/muthur/context-budget/internal/transcript"
+	"github.com/muthur/context-budget/internal/tuning"
 )
 
 // Outcome is what the fuse would have done in one past session, for
@@ -34,7 +34,7 @@ type Outcome struct {
 	BurnUSD float64 `json:"burn_usd,omitempty"`
 	Burns   []Event `json:"burns,omitempty"`
 	// Spent is the whole session's spend, subagents included.
-	Spent spend.Sum `json:"spent"`
+	Spent Sum `json:"spent"`
 }
 
 // Event locates one act of the fuse in a session.
@@ -85,13 +85,13 @@ func (o *Outcome) Describe() string {
 type replayed struct {
 	id, at string
 	own    bool
-	sum    spend.Sum
+	sum    Sum
 }
 
 // ReplaySession replays the fuse over one session's transcripts: main
 // first, then its subagents'. cap may be zero (no cap), loop 0 (off) and
 // burn, the spend per 5 minutes that warns, 0 (off).
-func ReplaySession(main string, subs []string, cap spend.Amount, loop int, burn float64, price spend.Pricer) Outcome {
+func ReplaySession(main string, subs []string, cap tuning.Amount, loop int, burn float64, price Pricer) Outcome {
 	o := Outcome{LoopLength: loop, BurnUSD: burn}
 	if !cap.IsZero() {
 		o.Cap = cap.String()
@@ -125,13 +125,7 @@ func ReplaySession(main string, subs []string, cap spend.Amount, loop int, burn 
 				}
 				m := rec.Message
 				if m.Usage != nil {
-					u := m.Usage
-					s := spend.Sum{Tokens: u.InputTokens + u.CacheCreationInputTokens + u.CacheReadInputTokens + u.OutputTokens, Responses: 1}
-					if usd, ok := price(m.Model, u); ok {
-						s.USD = usd
-					} else {
-						s.UnpricedTokens = s.Tokens
-					}
+					s, _ := price.sum(m)
 					isOwn := fi == 0 && !rec.IsSidechain
 					if i, ok := index[m.ID]; ok && m.ID != "" {
 						// The last record of an id counts; a response in two
@@ -178,7 +172,7 @@ func ReplaySession(main string, subs []string, cap spend.Amount, loop int, burn 
 		return false
 	})
 	ownIdx := -1
-	var total spend.Sum
+	var total Sum
 	// The burn rate as the hook reads it from its tally (decide.go): the
 	// spend by UTC minute, summed over the minutes from five before the
 	// check, the check at each response's time.
@@ -212,7 +206,7 @@ func ReplaySession(main string, subs []string, cap spend.Amount, loop int, burn 
 			continue
 		}
 		ev := &Event{Response: max(ownIdx, 0), At: r.at, SpentUSD: total.USD, Tokens: total.Tokens}
-		share := cap.Of(total)
+		share := shareOf(cap, total)
 		if o.Warn == nil && share >= warnShare && share < 1 {
 			o.Warn = ev
 		}
@@ -268,7 +262,7 @@ type Summary struct {
 }
 
 // Summarize totals outcomes.
-func Summarize(cap spend.Amount, loop int, burn float64, outs []*Outcome) Summary {
+func Summarize(cap tuning.Amount, loop int, burn float64, outs []*Outcome) Summary {
 	s := Summary{LoopLength: loop, BurnUSD: burn}
 	if !cap.IsZero() {
 		s.Cap = cap.String()

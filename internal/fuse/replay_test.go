@@ -7,17 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/muthur/context-budget/internal/prices"
-	"github.com/muthur/context-budget/internal/spend"
+	"github.com/muthur/context-budget/internal/tuning"
 )
-
-func tablePricer(t *testing.T) spend.Pricer {
-	tab, err := prices.Embedded()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return spend.TablePricer(tab)
-}
 
 // timed is response() at second s of the hour, with a Bash call.
 func timed(id string, usd float64, s int, side bool, cmd string) string {
@@ -45,7 +36,7 @@ func TestReplaySession(t *testing.T) {
 	os.MkdirAll(subs, 0o755)
 	sub := filepath.Join(subs, "agent-a.jsonl")
 	os.WriteFile(sub, []byte(timed("a0", 1.5, 30, true, "")), 0o644)
-	o := ReplaySession(main, []string{sub}, spend.Amount{USD: 5}, 3, 0, tablePricer(t))
+	o := ReplaySession(main, []string{sub}, tuning.Amount{USD: 5}, 3, 0, pricer(t))
 	// In time: m0 1, m1 2, m2 3, a0 4.5 (after own response 2), m3 5.5.
 	if o.Warn == nil || o.Warn.Response != 2 || !near(o.Warn.SpentUSD, 4.5) {
 		t.Errorf("warn %+v, want after response 2 at $4.50", o.Warn)
@@ -62,13 +53,11 @@ func TestReplaySession(t *testing.T) {
 	if got := o.Describe(); got != "warn@2 $4.50, halt@3 $5.50, loop@3 Bash: make ×3" {
 		t.Errorf("Describe = %q", got)
 	}
-	sum := Summarize(spend.Amount{USD: 5}, 3, 0, []*Outcome{&o, {Cap: "$5.00"}})
+	sum := Summarize(tuning.Amount{USD: 5}, 3, 0, []*Outcome{&o, {Cap: "$5.00"}})
 	if sum.Sessions != 2 || sum.Halted != 1 || sum.Loops != 1 || !near(sum.SpentAfterHaltUSD, 1) {
 		t.Errorf("summary %+v", sum)
 	}
 }
-
-func near(a, b float64) bool { return a-b < 1e-6 && b-a < 1e-6 }
 
 // TestReplayBurn: the burn rate warns once a spell, when the spend of the
 // five minutes before a response reaches the line, and again only after
@@ -79,7 +68,7 @@ func TestReplayBurn(t *testing.T) {
 	}
 	main := filepath.Join(t.TempDir(), "s.jsonl")
 	os.WriteFile(main, []byte(at("m0", 1, 0)+at("m1", 2, 1)+at("m2", 2, 2)+at("m3", 0.5, 10)+at("m4", 4, 11)+at("m5", 1, 12)), 0o644)
-	o := ReplaySession(main, nil, spend.Amount{}, 0, 4, tablePricer(t))
+	o := ReplaySession(main, nil, tuning.Amount{}, 0, 4, pricer(t))
 	if len(o.Burns) != 2 || o.Burns[0].Response != 2 || !near(o.Burns[0].WindowUSD, 5) ||
 		o.Burns[1].Response != 4 || !near(o.Burns[1].WindowUSD, 4.5) {
 		t.Fatalf("burns %+v, want after response 2 ($5.00 in 5 minutes) and 4 ($4.50)", o.Burns)
@@ -87,10 +76,10 @@ func TestReplayBurn(t *testing.T) {
 	if got := o.Describe(); got != "burn@2 $5.00/5m, burn@4 $4.50/5m" {
 		t.Errorf("Describe = %q", got)
 	}
-	if o := ReplaySession(main, nil, spend.Amount{}, 0, 6, tablePricer(t)); len(o.Burns) != 0 {
+	if o := ReplaySession(main, nil, tuning.Amount{}, 0, 6, pricer(t)); len(o.Burns) != 0 {
 		t.Errorf("at $6 per 5 minutes: burns %+v, want none", o.Burns)
 	}
-	sum := Summarize(spend.Amount{}, 0, 4, []*Outcome{&o, {}})
+	sum := Summarize(tuning.Amount{}, 0, 4, []*Outcome{&o, {}})
 	if sum.Burned != 1 || sum.Burns != 2 || !strings.Contains(sum.Describe(), "1 would have had a burn warning at $4.00 per 5 minutes (2 warnings)") {
 		t.Errorf("summary %+v: %s", sum, sum.Describe())
 	}

@@ -26,9 +26,9 @@ import (
 	"runtime/debug"
 	"time"
 
-	"github.com/muthur/context-budget/internal/config"
 	"github.com/muthur/context-budget/internal/lines"
 	"github.com/muthur/context-budget/internal/reading"
+	"github.com/muthur/context-budget/internal/tuning"
 )
 
 // maxPayload bounds what the hook reads from stdin; a payload past it is
@@ -139,7 +139,7 @@ type specific struct {
 // reportConfig prints an invalid variable's one line, the hook's one
 // way to speak on any event (design §12); any other error is silence.
 func reportConfig(err error, stderr io.Writer) {
-	if ce, ok := err.(*config.Error); ok {
+	if ce, ok := err.(*tuning.Error); ok {
 		fmt.Fprintf(stderr, "context-budget: %v\n", ce)
 	}
 }

@@ -6,13 +6,13 @@ import (
 	"time"
 
 	"github.com/muthur/context-budget/internal/climb"
-	"github.com/muthur/context-budget/internal/config"
 	"github.com/muthur/context-budget/internal/fuse"
 	"github.com/muthur/context-budget/internal/lines"
 	"github.com/muthur/context-budget/internal/notice"
 	"github.com/muthur/context-budget/internal/operator"
 	"github.com/muthur/context-budget/internal/reading"
 	"github.com/muthur/context-budget/internal/state"
+	"github.com/muthur/context-budget/internal/tuning"
 	"github.com/muthur/context-budget/internal/window"
 )
 
@@ -22,7 +22,7 @@ func post(p reading.Payload, getenv func(string) string, g *guard, full Full) (s
 	if p.Subagent || !state.PlainName(p.SessionID) || p.TranscriptPath == "" {
 		return "", nil
 	}
-	s, err := config.FromEnv(getenv)
+	s, err := tuning.FromEnv(getenv)
 	if err != nil {
 		return "", err
 	}
@@ -91,7 +91,7 @@ func fixedDecision(call *lines.Call) lines.Decision {
 }
 
 // noticeText is the notice for a level that fired and is recorded.
-func noticeText(p reading.Payload, s config.Settings, root string, level climb.Level, reading int64, d lines.Decision,
+func noticeText(p reading.Payload, s tuning.Settings, root string, level climb.Level, reading int64, d lines.Decision,
 	getenv func(string) string, g *guard) string {
 	facts := notice.Facts{
 		Level:       level,
@@ -126,7 +126,7 @@ func noticeText(p reading.Payload, s config.Settings, root string, level climb.L
 // countCall counts a PostToolUse call for the loop fuse: the session's
 // calls file keeps the last call. Any error is silent.
 func countCall(p reading.Payload, getenv func(string) string) {
-	s, err := fuse.FromEnv(getenv)
+	s, err := tuning.FuseFromEnv(getenv)
 	if err != nil {
 		return
 	}

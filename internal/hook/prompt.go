@@ -4,9 +4,9 @@ import (
 	"time"
 
 	"github.com/muthur/context-budget/internal/cold"
-	"github.com/muthur/context-budget/internal/config"
 	"github.com/muthur/context-budget/internal/reading"
 	"github.com/muthur/context-budget/internal/state"
+	"github.com/muthur/context-budget/internal/tuning"
 )
 
 // warmPrompt reports whether a prompt passes without the cold check
@@ -17,7 +17,7 @@ func warmPrompt(p reading.Payload, getenv func(string) string, now time.Time) bo
 	if p.AgentID != "" || !state.PlainName(p.SessionID) || p.TranscriptPath == "" || SessionRoot(getenv, p.Cwd) == "" {
 		return true
 	}
-	if cs, err := config.ColdFromEnv(getenv); err == nil && cs.Mode == config.ColdOff {
+	if cs, err := tuning.ColdFromEnv(getenv); err == nil && cs.Mode == tuning.ColdOff {
 		return true
 	}
 	r, err := reading.Read(p.TranscriptPath, reading.Options{})

@@ -9,12 +9,12 @@ import (
 
 	"github.com/muthur/context-budget/internal/climb"
 	"github.com/muthur/context-budget/internal/cold"
-	"github.com/muthur/context-budget/internal/config"
-	"github.com/muthur/context-budget/internal/history"
+	"github.com/muthur/context-budget/internal/forecast"
 	"github.com/muthur/context-budget/internal/lines"
 	"github.com/muthur/context-budget/internal/notice"
 	"github.com/muthur/context-budget/internal/reading"
 	"github.com/muthur/context-budget/internal/state"
+	"github.com/muthur/context-budget/internal/tuning"
 	"github.com/muthur/context-budget/internal/window"
 )
 
@@ -146,9 +146,9 @@ func StatusLine(p StatusPayload, getenv func(string) string, color bool, now tim
 		r = reading.Reading{Tokens: p.Usage}
 	}
 	head := "ctx " + notice.K(r.Tokens)
-	s, err := config.FromEnv(getenv)
+	s, err := tuning.FromEnv(getenv)
 	if err != nil {
-		if ce, ok := err.(*config.Error); ok {
+		if ce, ok := err.(*tuning.Error); ok {
 			return head + " · bad " + ce.Var
 		}
 		return head
@@ -209,8 +209,8 @@ func StatusLine(p StatusPayload, getenv func(string) string, color bool, now tim
 // coldOn reports whether the cold check is on, as the status line's
 // cold mark needs.
 func coldOn(getenv func(string) string) bool {
-	cs, err := config.ColdFromEnv(getenv)
-	return err == nil && cs.Mode != config.ColdOff
+	cs, err := tuning.ColdFromEnv(getenv)
+	return err == nil && cs.Mode != tuning.ColdOff
 }
 
 // coldMark is the status line's note on an idle session (cold.MayBeCold,
@@ -220,7 +220,7 @@ func coldMark(path string, e *lines.Entry, r reading.Reading, now time.Time) str
 	if cold.CompactedSince(path) {
 		return ""
 	}
-	f, isCold, priced := cold.At(&e.Decision, &history.History{First: e.First, TTL1h: e.TTL1h}, r, now)
+	f, isCold, priced := cold.At(&e.Decision, &forecast.History{First: e.First, TTL1h: e.TTL1h}, r, now)
 	if !isCold {
 		return ""
 	}

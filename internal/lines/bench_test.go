@@ -3,15 +3,14 @@ package lines
 import (
 	"bytes"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"runtime"
 	"testing"
 
-	"github.com/muthur/context-budget/internal/config"
-	"github.com/muthur/context-budget/internal/history"
+	"github.com/muthur/context-budget/internal/forecast"
 	"github.com/muthur/context-budget/internal/state"
+	"github.com/muthur/context-budget/internal/tuning"
 )
 
 // bigTranscript writes a transcript of about size bytes: responses that
@@ -50,7 +49,7 @@ func benchCall(b *testing.B, transcript string) *Call {
 	root := b.TempDir()
 	s := &Call{Dir: state.Dir(root), ID: "bench", Root: root, Transcript: transcript,
 		Getenv: func(string) string { return "" }, Reading: 150_000}
-	s.Settings, _ = config.FromEnv(s.Getenv)
+	s.Settings, _ = tuning.FromEnv(s.Getenv)
 	state.Ensure(s.Dir)
 	return s
 }
@@ -62,13 +61,11 @@ func BenchmarkRecompute(b *testing.B) {
 	path := bigTranscript(b, b.TempDir(), 100<<20)
 	s := benchCall(b, path)
 	fi, _ := os.Stat(path)
-	// The history as it stood 1 MB before the end.
-	f, _ := os.Open(path)
-	var partial history.History
-	if err := partial.Feed(io.LimitReader(f, fi.Size()-1<<20)); err != nil {
+	// The history as it stood about 1 MB before the end.
+	var partial forecast.History
+	if _, err := partial.UpdateSome(path, fi.Size()-1<<20); err != nil {
 		b.Fatal(err)
 	}
-	f.Close()
 	stale := Entry{Made: Made{Format: Format, Transcript: path}, Decision: Decision{Lines: Fixed(s.Settings)}}
 	runtime.GC()
 	b.ResetTimer()
@@ -91,7 +88,7 @@ func BenchmarkColdPass(b *testing.B) {
 	path := bigTranscript(b, b.TempDir(), 100<<20)
 	b.SetBytes(100 << 20)
 	for b.Loop() {
-		var h history.History
+		var h forecast.History
 		if err := h.Update(path); err != nil {
 			b.Fatal(err)
 		}

@@ -9,13 +9,12 @@ import (
 	"strings"
 
 	"github.com/muthur/context-budget/internal/climb"
-	"github.com/muthur/context-budget/internal/config"
 	"github.com/muthur/context-budget/internal/forecast"
-	"github.com/muthur/context-budget/internal/history"
 	"github.com/muthur/context-budget/internal/prices"
 	"github.com/muthur/context-budget/internal/reading"
 	"github.com/muthur/context-budget/internal/restart"
 	"github.com/muthur/context-budget/internal/state"
+	"github.com/muthur/context-budget/internal/tuning"
 	"github.com/muthur/context-budget/internal/window"
 	"github.com/muthur/context-budget/ledger"
 )
@@ -47,8 +46,8 @@ type Entry struct {
 	// First and TTL1h are what an idle session's cold mark needs of the
 	// history: the first response's figures and whether the session
 	// writes to the 1-hour cache.
-	First *history.Response `json:"first,omitempty"`
-	TTL1h bool              `json:"ttl_1h,omitempty"`
+	First *forecast.Response `json:"first,omitempty"`
+	TTL1h bool               `json:"ttl_1h,omitempty"`
 }
 
 // Made is what an entry's decision was made for: everything the hook
@@ -142,7 +141,7 @@ func (d *Deps) Hold(getenv func(string) string) bool {
 // (TestSettingsKeyCoversEverySetting holds it to every field). It is made
 // on every tool call, so with strconv alone: fmt's first use in a fresh
 // process costs more than the rest of the call's comparison.
-func settingsKey(s config.Settings) string {
+func settingsKey(s tuning.Settings) string {
 	b := make([]byte, 0, 96)
 	for _, n := range []int64{s.Warn, s.Pause, int64(math.Float64bits(s.WarnSaving)), int64(math.Float64bits(s.PauseSaving)),
 		int64(s.Manual), s.Window} {
@@ -161,7 +160,7 @@ type Call struct {
 	Dir, ID string
 	// Root is the project root, Transcript the transcript's path.
 	Root, Transcript string
-	Settings         config.Settings
+	Settings         tuning.Settings
 	Getenv           func(string) string
 	// Reading and RequestedModel are the current reading and its record's
 	// requestedModel.
@@ -387,7 +386,7 @@ func (call *Call) decide() (Entry, bool, error) {
 	// the session as it stands: what the lines stay at while a pass
 	// catches up.
 	var known *Decision
-	var h history.History
+	var h forecast.History
 	if ok && old.Transcript == call.Transcript && loadHistory(call.Dir, call.ID, &h) {
 		if !old.Partial && old.For(call) {
 			known = &old.Decision
@@ -397,7 +396,7 @@ func (call *Call) decide() (Entry, bool, error) {
 	if err != nil {
 		// Without a history the decision falls back to the caps; the next
 		// call starts the pass over.
-		h, caughtUp = history.History{}, true
+		h, caughtUp = forecast.History{}, true
 	}
 	e.Partial = !caughtUp
 	e.First, e.TTL1h = h.First, h.TTL1h
@@ -407,7 +406,7 @@ func (call *Call) decide() (Entry, bool, error) {
 	case e.Partial:
 		// Only the window's evidence so far: no pricing from a history
 		// whose latest response is not the session's.
-		e.Decision = call.decideWith(&history.History{Peak: h.Peak, Window1M: h.Window1M, AutoCompactAt: h.AutoCompactAt})
+		e.Decision = call.decideWith(&forecast.History{Peak: h.Peak, Window1M: h.Window1M, AutoCompactAt: h.AutoCompactAt})
 	default:
 		e.Decision = call.decideWith(&h)
 	}
@@ -418,7 +417,7 @@ func (call *Call) decide() (Entry, bool, error) {
 }
 
 // decideWith applies the rule for call with the history h.
-func (call *Call) decideWith(h *history.History) Decision {
+func (call *Call) decideWith(h *forecast.History) Decision {
 	table := call.Table
 	if table == nil {
 		table, _ = prices.Embedded()
@@ -432,14 +431,14 @@ func (call *Call) decideWith(h *history.History) Decision {
 }
 
 // SavedHistory is the history the session's last recompute saved.
-func SavedHistory(dir, id string) (history.History, bool) {
-	var h history.History
+func SavedHistory(dir, id string) (forecast.History, bool) {
+	var h forecast.History
 	ok := loadHistory(dir, id, &h)
 	return h, ok
 }
 
 // loadHistory reads the session's saved history into h.
-func loadHistory(dir, id string, h *history.History) bool {
+func loadHistory(dir, id string, h *forecast.History) bool {
 	data, err := reading.ReadFile(historyFile(dir, id), reading.MaxCacheFile)
 	return err == nil && json.Unmarshal(data, h) == nil
 }
@@ -447,7 +446,7 @@ func loadHistory(dir, id string, h *history.History) bool {
 // save writes the history, then the entry that was decided from it: a
 // call that stops between the two leaves an entry that a later recompute
 // replaces, resuming from the history's offset.
-func save(dir, id string, e *Entry, h *history.History) error {
+func save(dir, id string, e *Entry, h *forecast.History) error {
 	if err := state.Ensure(dir); err != nil {
 		return err
 	}

@@ -12,9 +12,9 @@ import (
 	"time"
 
 	"github.com/muthur/context-budget/internal/climb"
-	"github.com/muthur/context-budget/internal/config"
-	"github.com/muthur/context-budget/internal/history"
+	"github.com/muthur/context-budget/internal/forecast"
 	"github.com/muthur/context-budget/internal/state"
+	"github.com/muthur/context-budget/internal/tuning"
 	"github.com/muthur/context-budget/internal/window"
 )
 
@@ -46,7 +46,7 @@ func newFixture(t *testing.T) *fixture {
 	root := t.TempDir()
 	// The pinned lines are the design's estimator's (§4).
 	f := &fixture{t: t, env: map[string]string{"HOME": filepath.Join(root, "home"),
-		config.EnvRate: config.RateSinceBoundary}}
+		tuning.EnvRate: tuning.RateSinceBoundary}}
 	f.call = Call{Dir: state.Dir(root), ID: "s1", Root: root, Transcript: filepath.Join(root, "s1.jsonl"),
 		Getenv: func(k string) string { return f.env[k] }}
 	return f
@@ -56,7 +56,7 @@ func newFixture(t *testing.T) *fixture {
 func (f *fixture) at(c int64) (Lines, bool) {
 	f.t.Helper()
 	writeClimb(f.t, f.call.Transcript, c)
-	st, err := config.FromEnv(f.call.Getenv)
+	st, err := tuning.FromEnv(f.call.Getenv)
 	if err != nil {
 		f.t.Fatal(err)
 	}
@@ -69,9 +69,9 @@ func (f *fixture) at(c int64) (Lines, bool) {
 }
 
 // history is the history the last recompute saved.
-func (f *fixture) history() history.History {
+func (f *fixture) history() forecast.History {
 	f.t.Helper()
-	var h history.History
+	var h forecast.History
 	if !loadHistory(f.call.Dir, f.call.ID, &h) {
 		f.t.Fatal("no saved history")
 	}
@@ -91,8 +91,8 @@ func TestRecomputeRules(t *testing.T) {
 		{"grown 10k", 220_000, nil, false},
 		{"a drop", 215_000, nil, false},
 		{"same again", 215_000, nil, true},
-		{"thresholds changed", 215_000, func() { f.env[config.EnvPauseSaving] = "1.0" }, false},
-		{"env line changed", 215_000, func() { f.env[config.EnvWarn] = "150000" }, false},
+		{"thresholds changed", 215_000, func() { f.env[tuning.EnvPauseSaving] = "1.0" }, false},
+		{"env line changed", 215_000, func() { f.env[tuning.EnvWarn] = "150000" }, false},
 		{"compaction variable", 215_000, func() { f.env["CLAUDE_AUTOCOMPACT_PCT_OVERRIDE"] = "50" }, false},
 		{"override file appears", 215_000, func() {
 			p := filepath.Join(f.call.Root, ".claude", "context-budget", "prices.toml")
@@ -301,9 +301,9 @@ func TestQuickReadsEveryField(t *testing.T) {
 
 // TestSettingsKeyCoversEverySetting: changing any one field of the
 // settings changes the key an entry records them by, so that a field
-// added to config.Settings cannot be left out of it.
+// added to tuning.Settings cannot be left out of it.
 func TestSettingsKeyCoversEverySetting(t *testing.T) {
-	var zero config.Settings
+	var zero tuning.Settings
 	typ := reflect.TypeOf(zero)
 	for i := range typ.NumField() {
 		s := zero

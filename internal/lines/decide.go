@@ -3,23 +3,22 @@ package lines
 import (
 	"strings"
 
-	"github.com/muthur/context-budget/internal/config"
 	"github.com/muthur/context-budget/internal/forecast"
-	"github.com/muthur/context-budget/internal/history"
 	"github.com/muthur/context-budget/internal/orientation"
 	"github.com/muthur/context-budget/internal/prices"
 	"github.com/muthur/context-budget/internal/restart"
+	"github.com/muthur/context-budget/internal/tuning"
 	"github.com/muthur/context-budget/internal/window"
 )
 
 // Input is what the decision is made from.
 type Input struct {
-	Settings config.Settings
+	Settings tuning.Settings
 	// Table is the price table; nil when the lines are fixed (no pricing
 	// work at all).
 	Table *prices.Table
 	// History is the transcript's history; nil when the lines are fixed.
-	History *history.History
+	History *forecast.History
 	// Reading is the current reading, RequestedModel its record's
 	// requestedModel (evidence of a 1M window).
 	Reading        int64
@@ -118,7 +117,7 @@ func (d *Decision) price(in Input) {
 	d.QMeasured = h.Measured()
 	d.Reorientation = in.reorient(h, rt)
 	d.Cost = restart.Model{Rates: rt, Q: h.Q(), W: d.Reorientation.Tokens, R: d.Reorientation.CostUSD}
-	if in.Settings.Rate != config.RateSinceBoundary {
+	if in.Settings.Rate != tuning.RateSinceBoundary {
 		if h.Pace.Prior == nil {
 			// Once per climb: a ledger row written later in the climb
 			// does not move its lines.
@@ -137,12 +136,12 @@ func (d *Decision) price(in Input) {
 	}
 	s := in.Settings
 	if s.Warn == 0 {
-		if c, ok := d.line(s.WarnSaving); ok && c < config.WarnCap {
+		if c, ok := d.line(s.WarnSaving); ok && c < tuning.WarnCap {
 			d.Lines.Warn = Line{Tokens: c, SetBy: Priced, SavingUSD: s.WarnSaving}
 		}
 	}
 	if s.Pause == 0 {
-		if c, ok := d.line(s.PauseSaving); ok && c < config.PauseCap {
+		if c, ok := d.line(s.PauseSaving); ok && c < tuning.PauseCap {
 			d.Lines.Pause = Line{Tokens: c, SetBy: Priced, SavingUSD: s.PauseSaving}
 		}
 	}

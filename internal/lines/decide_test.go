@@ -4,28 +4,27 @@ import (
 	"math"
 	"testing"
 
-	"github.com/muthur/context-budget/internal/config"
 	"github.com/muthur/context-budget/internal/forecast"
-	"github.com/muthur/context-budget/internal/history"
 	"github.com/muthur/context-budget/internal/prices"
+	"github.com/muthur/context-budget/internal/tuning"
 	"github.com/muthur/context-budget/internal/window"
 )
 
 // climbHistory is the pinned example's history at reading c: the first response
 // at 40,000 (38,000 read), 2,500 more per response, 5m writes.
-func climbHistory(model string, c int64) *history.History {
+func climbHistory(model string, c int64) *forecast.History {
 	k := int((c - 40_000) / 2_500)
-	return &history.History{
+	return &forecast.History{
 		Responses: k + 1, Requests: k + 1, Peak: c,
-		First: &history.Response{ID: "m0", Model: model, Context: 40_000, CacheRead: 38_000},
-		Since: &history.Response{ID: "m0", Model: model, Context: 40_000, CacheRead: 38_000},
-		Last:  &history.Response{ID: "mk", Model: model, Context: c, CacheRead: c - 2_500},
+		First: &forecast.Response{ID: "m0", Model: model, Context: 40_000, CacheRead: 38_000},
+		Since: &forecast.Response{ID: "m0", Model: model, Context: 40_000, CacheRead: 38_000},
+		Last:  &forecast.Response{ID: "mk", Model: model, Context: c, CacheRead: c - 2_500},
 	}
 }
 
-func settings(t *testing.T, env map[string]string) config.Settings {
+func settings(t *testing.T, env map[string]string) tuning.Settings {
 	t.Helper()
-	s, err := config.FromEnv(func(k string) string { return env[k] })
+	s, err := tuning.FromEnv(func(k string) string { return env[k] })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,7 +43,7 @@ func table(t *testing.T) *prices.Table {
 // decide decides for a climb with the design's estimator (§4), whose
 // figures the issue pins, unless env names another.
 func decide(t *testing.T, env map[string]string, model string, c int64) Decision {
-	e := map[string]string{config.EnvRate: config.RateSinceBoundary}
+	e := map[string]string{tuning.EnvRate: tuning.RateSinceBoundary}
 	for k, v := range env {
 		e[k] = v
 	}
@@ -89,7 +88,7 @@ func TestPinnedExample(t *testing.T) {
 // with n = 100,000 / Step. The output is in the carrying-on figure but not
 // in the saving: a fresh session pays it alike.
 func TestForecast(t *testing.T) {
-	d := decide(t, map[string]string{config.EnvRate: config.RateForecast}, "claude-opus-4-6", 210_000)
+	d := decide(t, map[string]string{tuning.EnvRate: tuning.RateForecast}, "claude-opus-4-6", 210_000)
 	pr := forecast.Shipped.Prior("claude-opus-4-6")
 	n, rho, out := 100_000/pr.Step, pr.Rewrite, pr.Out
 	const r, w, o, W, R, O = 0.5e-6, 6.25e-6, 25e-6, 100_000.0, 0.9125, 0.20
@@ -113,30 +112,30 @@ func TestForecast(t *testing.T) {
 func TestPorts(t *testing.T) {
 	const c = 210_000
 	t.Run("a larger pause saving moves the pause out", func(t *testing.T) {
-		d := decide(t, map[string]string{config.EnvPauseSaving: "1.50"}, "claude-opus-4-6", c)
+		d := decide(t, map[string]string{tuning.EnvPauseSaving: "1.50"}, "claude-opus-4-6", c)
 		if d.Lines.Pause.SetBy != Priced || d.Lines.Pause.Tokens <= 200_641 {
 			t.Errorf("pause %+v", d.Lines.Pause)
 		}
-		d = decide(t, map[string]string{config.EnvPauseSaving: "9"}, "claude-opus-4-6", c)
-		if d.Lines.Pause != (Line{Tokens: config.PauseCap, SetBy: Cap}) {
+		d = decide(t, map[string]string{tuning.EnvPauseSaving: "9"}, "claude-opus-4-6", c)
+		if d.Lines.Pause != (Line{Tokens: tuning.PauseCap, SetBy: Cap}) {
 			t.Errorf("past the cap: pause %+v", d.Lines.Pause)
 		}
 	})
 	t.Run("a hand-set warn leaves the pause priced", func(t *testing.T) {
-		d := decide(t, map[string]string{config.EnvWarn: "150000"}, "claude-opus-4-6", c)
+		d := decide(t, map[string]string{tuning.EnvWarn: "150000"}, "claude-opus-4-6", c)
 		if d.Lines.Warn != (Line{Tokens: 150_000, SetBy: Env}) || d.Lines.Pause.Tokens != 200_641 || d.Lines.Pause.SetBy != Priced {
 			t.Errorf("lines %+v", d.Lines)
 		}
 	})
 	t.Run("fixed means the caps and no pricing", func(t *testing.T) {
-		d := Decide(Input{Settings: settings(t, map[string]string{config.EnvLines: "fixed"}), Reading: 310_000})
+		d := Decide(Input{Settings: settings(t, map[string]string{tuning.EnvLines: "fixed"}), Reading: 310_000})
 		if d.Priced || d.Money(310_000) != nil || d.Lines.Warn.SetBy != Cap || d.Lines.Pause.SetBy != Cap {
 			t.Errorf("%+v", d)
 		}
 	})
 	t.Run("an unknown model gives the caps", func(t *testing.T) {
 		d := decide(t, nil, "claude-unknown-9", c)
-		if d.Priced || d.Lines.Warn.Tokens != config.WarnCap || d.Lines.Pause.Tokens != config.PauseCap {
+		if d.Priced || d.Lines.Warn.Tokens != tuning.WarnCap || d.Lines.Pause.Tokens != tuning.PauseCap {
 			t.Errorf("%+v", d)
 		}
 	})
@@ -167,7 +166,7 @@ func TestWindowCap(t *testing.T) {
 		t.Errorf("past 200k: %+v", d.Lines)
 	}
 	// Lines fixed by env are not moved, and are reported.
-	d = decide(t, map[string]string{config.EnvWarn: "150000", config.EnvPause: "180000"}, "claude-opus-4-6", 140_000)
+	d = decide(t, map[string]string{tuning.EnvWarn: "150000", tuning.EnvPause: "180000"}, "claude-opus-4-6", 140_000)
 	if d.Lines.Warn.Tokens != 150_000 || d.Lines.Pause.Tokens != 180_000 {
 		t.Errorf("env lines moved: %+v", d.Lines)
 	}
@@ -175,12 +174,12 @@ func TestWindowCap(t *testing.T) {
 		t.Errorf("past compaction: %v", got)
 	}
 	// Fixed lines respect the window too.
-	d = Decide(Input{Settings: settings(t, map[string]string{config.EnvLines: "fixed"}), Reading: 100_000})
+	d = Decide(Input{Settings: settings(t, map[string]string{tuning.EnvLines: "fixed"}), Reading: 100_000})
 	if d.Lines != want {
 		t.Errorf("fixed on 200k: %+v", d.Lines)
 	}
 	// The transcript's requestedModel says 1M.
-	d = Decide(Input{Settings: settings(t, map[string]string{config.EnvLines: "fixed"}), Reading: 100_000, RequestedModel: "claude-opus-4-6[1m]"})
+	d = Decide(Input{Settings: settings(t, map[string]string{tuning.EnvLines: "fixed"}), Reading: 100_000, RequestedModel: "claude-opus-4-6[1m]"})
 	if d.Lines.Pause.SetBy != Cap || d.Window.Source != "transcript" {
 		t.Errorf("[1m]: %+v %+v", d.Lines, d.Window)
 	}
@@ -190,7 +189,7 @@ func TestWindowCap(t *testing.T) {
 // past a 200k window, so the window sets both.
 func TestHaikuWindow(t *testing.T) {
 	h := climbHistory("claude-haiku-4-5-20251001", 150_000)
-	s := settings(t, map[string]string{config.EnvRate: config.RateSinceBoundary})
+	s := settings(t, map[string]string{tuning.EnvRate: tuning.RateSinceBoundary})
 	free := Decide(Input{Settings: s, Table: table(t), History: h, Reading: 150_000, StatuslineWindow: 2_000_000})
 	if free.Lines.Warn.SetBy != Priced || free.Lines.Warn.Tokens < 200_000 {
 		t.Errorf("on a large window, haiku's warn: %+v", free.Lines.Warn)

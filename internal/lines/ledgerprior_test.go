@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/muthur/context-budget/internal/config"
 	"github.com/muthur/context-budget/internal/forecast"
+	"github.com/muthur/context-budget/internal/tuning"
 	"github.com/muthur/context-budget/ledger"
 )
 
@@ -57,7 +57,7 @@ func TestLedgerPrior(t *testing.T) {
 	}
 
 	// The design's estimator has no prior and no band.
-	in.Settings = settings(t, map[string]string{config.EnvRate: config.RateSinceBoundary})
+	in.Settings = settings(t, map[string]string{tuning.EnvRate: tuning.RateSinceBoundary})
 	if d := Decide(in); d.Spread != nil || d.PaceFrom != "" || d.Money(150_000).Share != 0 {
 		t.Errorf("since-boundary has a band or a prior: %+v %q", d.Spread, d.PaceFrom)
 	}

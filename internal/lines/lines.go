@@ -2,7 +2,7 @@ package lines
 
 import (
 	"github.com/muthur/context-budget/internal/climb"
-	"github.com/muthur/context-budget/internal/config"
+	"github.com/muthur/context-budget/internal/tuning"
 )
 
 // SetBy names what set a line.
@@ -32,10 +32,10 @@ type Lines struct {
 
 // Fixed returns the lines with no pricing: the caps, each replaced by its
 // environment value when set.
-func Fixed(s config.Settings) Lines {
+func Fixed(s tuning.Settings) Lines {
 	ls := Lines{
-		Warn:  Line{Tokens: config.WarnCap, SetBy: Cap},
-		Pause: Line{Tokens: config.PauseCap, SetBy: Cap},
+		Warn:  Line{Tokens: tuning.WarnCap, SetBy: Cap},
+		Pause: Line{Tokens: tuning.PauseCap, SetBy: Cap},
 	}
 	if s.Warn > 0 {
 		ls.Warn = Line{Tokens: s.Warn, SetBy: Env}

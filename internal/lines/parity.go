@@ -1,7 +1,7 @@
 package lines
 
 import (
-	"github.com/muthur/context-budget/internal/history"
+	"github.com/muthur/context-budget/internal/forecast"
 	"github.com/muthur/context-budget/internal/orientation"
 	"github.com/muthur/context-budget/internal/restart"
 	"github.com/muthur/context-budget/ledger"
@@ -19,7 +19,7 @@ type Own struct {
 // of sources (design §8): this session's own if it was relayed, then —
 // the ledger being the project's, which a caller without a root does not
 // read — its own as a fresh start's.
-func (in *Input) reorient(h *history.History, rt restart.Rates) Reorientation {
+func (in *Input) reorient(h *forecast.History, rt restart.Rates) Reorientation {
 	if in.Root == "" && in.Own != nil && in.Own.Phase.Measured() {
 		src := orientation.Own
 		if in.Own.Relayed {

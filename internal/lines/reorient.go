@@ -4,7 +4,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/muthur/context-budget/internal/history"
+	"github.com/muthur/context-budget/internal/forecast"
 	"github.com/muthur/context-budget/internal/orientation"
 	"github.com/muthur/context-budget/internal/prices"
 	"github.com/muthur/context-budget/internal/restart"
@@ -27,7 +27,7 @@ const (
 // the estimate of restart.Estimate from the session's first response.
 // rt are the session's rates; table prices the session's own orientation.
 // Without a root nothing is read or cached: the estimate.
-func Reorient(root, session, transcriptPath string, h *history.History, rt restart.Rates, table *prices.Table) Reorientation {
+func Reorient(root, session, transcriptPath string, h *forecast.History, rt restart.Rates, table *prices.Table) Reorientation {
 	estimate := func() (int64, float64) { return restart.Estimate(rt, h.First.Context, h.First.CacheRead) }
 	if root == "" {
 		w, r := estimate()

@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/muthur/context-budget/internal/climb"
-	"github.com/muthur/context-budget/internal/config"
-	"github.com/muthur/context-budget/internal/history"
+	"github.com/muthur/context-budget/internal/forecast"
+	"github.com/muthur/context-budget/internal/tuning"
 
 	"github.com/muthur/context-budget/tools/sharedtest"
 )
@@ -24,7 +24,7 @@ func simulate(t *testing.T, src []byte, env map[string]string) (fired []climb.Le
 	for k, v := range env {
 		f.env[k] = v
 	}
-	st, err := config.FromEnv(f.call.Getenv)
+	st, err := tuning.FromEnv(f.call.Getenv)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,7 +34,7 @@ func simulate(t *testing.T, src []byte, env map[string]string) (fired []climb.Le
 		t.Fatal(err)
 	}
 	defer out.Close()
-	var h history.History
+	var h forecast.History
 	sc := bufio.NewScanner(bytes.NewReader(src))
 	sc.Buffer(nil, 64<<20)
 	for sc.Scan() {
@@ -77,7 +77,7 @@ func TestRealTranscriptsPauseBeforeCompaction(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, env := range []map[string]string{nil, {config.EnvLines: "fixed"}} {
+		for _, env := range []map[string]string{nil, {tuning.EnvLines: "fixed"}} {
 			fired, compacted := simulate(t, src, env)
 			if !compacted || len(fired) == 0 || fired[len(fired)-1] != climb.Pause {
 				t.Errorf("%s %v: fired %v before the compaction (compacted %v)", name, env, fired, compacted)

@@ -4,7 +4,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/muthur/context-budget/internal/config"
+	"github.com/muthur/context-budget/internal/tuning"
 )
 
 // TestBoundedPass: with the pass bounded to a slice, a long transcript's
@@ -82,7 +82,7 @@ func TestBoundedPassKeepsKnownLines(t *testing.T) {
 	defer func(n int64) { passSlice = n }(passSlice)
 	passSlice = 4 << 10
 	writeClimb(t, f.call.Transcript, 260_000)
-	st, _ := config.FromEnv(f.call.Getenv)
+	st, _ := tuning.FromEnv(f.call.Getenv)
 	f.call.Settings, f.call.Reading = st, 260_000
 	d, _, err := DecideCached(&f.call)
 	if err != nil {

@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/muthur/context-budget/internal/config"
+	"github.com/muthur/context-budget/internal/tuning"
 )
 
 // FuzzOperatorRecord feeds any bytes to the per-session record: whatever it
@@ -41,9 +41,9 @@ func FuzzChoice(f *testing.F) {
 			t.Fatal(err)
 		}
 		got := Choice(root, "op")
-		want := config.ParseSwitch(string(data))
+		want := tuning.ParseSwitch(string(data))
 		if len(data) > maxFile {
-			want = config.Unset
+			want = tuning.Unset
 		}
 		if got != want {
 			t.Fatalf("Choice(%q) = %v, want %v", data, got, want)

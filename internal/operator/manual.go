@@ -16,8 +16,8 @@ package operator
 import (
 	"path/filepath"
 
-	"github.com/muthur/context-budget/internal/config"
 	"github.com/muthur/context-budget/internal/reading"
+	"github.com/muthur/context-budget/internal/tuning"
 )
 
 // Decision is how the notice ends.
@@ -50,22 +50,22 @@ const maxFile = 1 << 10
 
 // Choice reads the operator's file: Yes, No, or Unset when it is missing,
 // unreadable, too long, or holds anything but a yes or a no.
-func Choice(root, login string) config.Switch {
+func Choice(root, login string) tuning.Switch {
 	if !PlainLogin(login) {
-		return config.Unset
+		return tuning.Unset
 	}
 	data, err := reading.ReadFile(File(root, login), maxFile)
 	if err != nil {
-		return config.Unset
+		return tuning.Unset
 	}
-	return config.ParseSwitch(string(data))
+	return tuning.ParseSwitch(string(data))
 }
 
 // Decide makes the decision. env is the environment switch; operator
 // returns the operator's login or "" and is called only when the switch
 // is not truthy, so a truthy switch costs no lookup at all.
-func Decide(env config.Switch, root string, operator func() string) Decision {
-	if env == config.Yes {
+func Decide(env tuning.Switch, root string, operator func() string) Decision {
+	if env == tuning.Yes {
 		return Decision{Manual: true}
 	}
 	login := operator()
@@ -73,9 +73,9 @@ func Decide(env config.Switch, root string, operator func() string) Decision {
 		return Decision{}
 	}
 	switch Choice(root, login) {
-	case config.Yes:
+	case tuning.Yes:
 		return Decision{Manual: true, Operator: login}
-	case config.No:
+	case tuning.No:
 		return Decision{Operator: login}
 	}
 	return Decision{Offer: true, Operator: login}

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/muthur/context-budget/internal/config"
+	"github.com/muthur/context-budget/internal/tuning"
 )
 
 // writeChoice writes an operator's file under root.
@@ -23,20 +23,20 @@ func writeChoice(t *testing.T, root, login, content string) {
 func TestChoice(t *testing.T) {
 	for _, tc := range []struct {
 		content string
-		want    config.Switch
+		want    tuning.Switch
 	}{
-		{"true", config.Yes},
-		{"true\n", config.Yes},
-		{" YES ", config.Yes},
-		{"on", config.Yes},
-		{"1\n", config.Yes},
-		{"off", config.No},
-		{"False\n", config.No},
-		{"0", config.No},
-		{"maybe", config.Unset},
-		{"", config.Unset},
-		{"true please", config.Unset},
-		{strings.Repeat(" ", 2000) + "true", config.Unset},
+		{"true", tuning.Yes},
+		{"true\n", tuning.Yes},
+		{" YES ", tuning.Yes},
+		{"on", tuning.Yes},
+		{"1\n", tuning.Yes},
+		{"off", tuning.No},
+		{"False\n", tuning.No},
+		{"0", tuning.No},
+		{"maybe", tuning.Unset},
+		{"", tuning.Unset},
+		{"true please", tuning.Unset},
+		{strings.Repeat(" ", 2000) + "true", tuning.Unset},
 	} {
 		root := t.TempDir()
 		writeChoice(t, root, "octocat", tc.content)
@@ -44,13 +44,13 @@ func TestChoice(t *testing.T) {
 			t.Errorf("Choice with file %q = %v, want %v", tc.content, got, tc.want)
 		}
 	}
-	if got := Choice(t.TempDir(), "octocat"); got != config.Unset {
+	if got := Choice(t.TempDir(), "octocat"); got != tuning.Unset {
 		t.Errorf("Choice with no file = %v, want Unset", got)
 	}
 	// A login that is not a plain name is never turned into a path.
 	root := t.TempDir()
 	writeChoice(t, root, "octocat", "true")
-	if got := Choice(filepath.Join(root, ".claude", "context-budget", "manual-relay", "sub"), "../octocat"); got != config.Unset {
+	if got := Choice(filepath.Join(root, ".claude", "context-budget", "manual-relay", "sub"), "../octocat"); got != tuning.Unset {
 		t.Errorf("Choice(../octocat) = %v, want Unset", got)
 	}
 }
@@ -64,21 +64,21 @@ func TestDecide(t *testing.T) {
 	writeChoice(t, root, "bob", "true") // someone else's choice
 	for _, tc := range []struct {
 		name  string
-		env   config.Switch
+		env   tuning.Switch
 		login string
 		want  Decision
 		asked bool
 	}{
-		{"env truthy asks nobody", config.Yes, "yes-op", Decision{Manual: true}, false},
-		{"no operator: default, nothing offered", config.Unset, "", Decision{}, true},
-		{"operator says yes", config.Unset, "yes-op", Decision{Manual: true, Operator: "yes-op"}, true},
-		{"operator says no", config.Unset, "no-op", Decision{Operator: "no-op"}, true},
-		{"operator file neither: offer", config.Unset, "odd-op", Decision{Offer: true, Operator: "odd-op"}, true},
-		{"operator file empty: offer", config.Unset, "empty-op", Decision{Offer: true, Operator: "empty-op"}, true},
-		{"no file: offer", config.Unset, "alice", Decision{Offer: true, Operator: "alice"}, true},
-		{"env falsy still reads the file", config.No, "yes-op", Decision{Manual: true, Operator: "yes-op"}, true},
-		{"env falsy, no operator", config.No, "", Decision{}, true},
-		{"a login that is not plain is no operator", config.Unset, "../bob", Decision{}, true},
+		{"env truthy asks nobody", tuning.Yes, "yes-op", Decision{Manual: true}, false},
+		{"no operator: default, nothing offered", tuning.Unset, "", Decision{}, true},
+		{"operator says yes", tuning.Unset, "yes-op", Decision{Manual: true, Operator: "yes-op"}, true},
+		{"operator says no", tuning.Unset, "no-op", Decision{Operator: "no-op"}, true},
+		{"operator file neither: offer", tuning.Unset, "odd-op", Decision{Offer: true, Operator: "odd-op"}, true},
+		{"operator file empty: offer", tuning.Unset, "empty-op", Decision{Offer: true, Operator: "empty-op"}, true},
+		{"no file: offer", tuning.Unset, "alice", Decision{Offer: true, Operator: "alice"}, true},
+		{"env falsy still reads the file", tuning.No, "yes-op", Decision{Manual: true, Operator: "yes-op"}, true},
+		{"env falsy, no operator", tuning.No, "", Decision{}, true},
+		{"a login that is not plain is no operator", tuning.Unset, "../bob", Decision{}, true},
 	} {
 		asked := false
 		got := Decide(tc.env, root, func() string { asked = true; return tc.login })

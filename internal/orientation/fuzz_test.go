@@ -41,8 +41,8 @@ func FuzzRead(f *testing.F) {
 		}
 		var pr progress
 		pr.searchAll(path)
-		if pr.Main > int64(len(data)) {
-			t.Fatalf("searched to %d of %d bytes", pr.Main, len(data))
+		if pr.Main.Offset > int64(len(data)) {
+			t.Fatalf("searched to %d of %d bytes", pr.Main.Offset, len(data))
 		}
 		row := Row(s, p, "", Options{Finished: true})
 		if row.Total.Responses != int64(len(s.Responses)) {

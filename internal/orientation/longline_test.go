@@ -60,8 +60,8 @@ func TestLongActingLineAgrees(t *testing.T) {
 			if searched {
 				t.Error("a line past reading.MaxLine was read")
 			}
-			if p.Main != fi.Size() {
-				t.Errorf("the search stopped at %d of %d", p.Main, fi.Size())
+			if p.Main.Offset != fi.Size() {
+				t.Errorf("the search stopped at %d of %d", p.Main.Offset, fi.Size())
 			}
 		})
 	}

@@ -2,8 +2,6 @@ package orientation
 
 import (
 	"bytes"
-	"io"
-	"os"
 
 	"github.com/muthur/context-budget/internal/reading"
 	"github.com/muthur/context-budget/internal/transcript"
@@ -13,46 +11,15 @@ import (
 // it acted, so that a session that has not acted (yet) costs each priced
 // recompute only its new bytes, not a pass over the whole transcript.
 type progress struct {
-	// Main is the main transcript's offset past its last complete line
-	// searched; Subs the same for each subagent file.
-	Main int64            `json:"main"`
-	Subs map[string]int64 `json:"subs,omitempty"`
+	// Main is how far the main transcript was searched; Subs the same
+	// for each subagent file.
+	Main reading.Mark            `json:"main"`
+	Subs map[string]reading.Mark `json:"subs,omitempty"`
 	// Cwd is the session's root, from its first own response.
 	Cwd string `json:"cwd,omitempty"`
 	// Open says the main file's last own response left stop_reason empty:
 	// an operator prompt after it ends the turn.
 	Open bool `json:"open,omitempty"`
-}
-
-// search reads the complete lines of the file at path from offset from and
-// reports whether one shows the session acting, by the rules of Phases
-// (for a subagent's file, only its edits), and the offset past the last
-// complete line read. A final line without its newline waits for the next
-// search; a line past reading.MaxLine is skipped whole, as every reader
-// skips it.
-//
-// It stops after about budget bytes (the caller's share of one call's
-// reading): the next search resumes at next.
-func (p *progress) search(path string, from int64, sub bool, budget int64) (next int64, acted bool) {
-	f, _, err := reading.Open(path)
-	if err != nil {
-		return from, false
-	}
-	defer f.Close()
-	if _, err := f.Seek(from, io.SeekStart); err != nil {
-		return from, false
-	}
-	rd := reading.NewReaderAt(f, from)
-	for rd.Offset()-from < budget {
-		line, err := rd.Next()
-		if err != nil {
-			return rd.Offset(), false
-		}
-		if p.line(line, sub) {
-			return rd.Offset(), true
-		}
-	}
-	return rd.Offset(), false
 }
 
 // searchSlice bounds the bytes one searchAll reads over all the session's
@@ -103,28 +70,32 @@ func (p *progress) line(line []byte, sub bool) bool {
 	return acted
 }
 
-// searchAll searches the new bytes of the main transcript and of every
-// subagent file; the offsets advance either way.
+// searchAll searches the new complete lines of the main transcript and
+// of every subagent file for a sign that the session acted, by the rules
+// of Phases (in a subagent's file, only its edits), and reports whether
+// one did. The marks advance either way; a main transcript replaced or
+// truncated starts the search over.
 func (p *progress) searchAll(transcriptPath string) (acted bool) {
-	if fi, err := os.Stat(transcriptPath); err != nil || fi.Size() < p.Main {
-		*p = progress{} // replaced or truncated: start over
+	pass := reading.Pass{Limit: searchSlice}
+	search := func(name string, m *reading.Mark, reset func(), sub bool) error {
+		_, err := pass.Read(name, m, reset, func(line []byte) bool {
+			if p.line(line, sub) {
+				acted = true
+				return false
+			}
+			return true
+		})
+		return err
 	}
-	budget := int64(searchSlice)
-	next, a := p.search(transcriptPath, p.Main, false, budget)
-	budget -= next - p.Main
-	p.Main, acted = next, a
+	search(transcriptPath, &p.Main, func() { *p = progress{} }, false)
 	if p.Subs == nil {
-		p.Subs = map[string]int64{}
+		p.Subs = map[string]reading.Mark{}
 	}
-	for _, name := range SubagentFiles(transcriptPath) {
-		if budget <= 0 {
-			break
+	for _, name := range transcript.SubagentFiles(transcriptPath) {
+		m := p.Subs[name]
+		if search(name, &m, func() {}, true) == nil {
+			p.Subs[name] = m
 		}
-		from := p.Subs[name]
-		next, a := p.search(name, from, true, budget)
-		budget -= next - from
-		p.Subs[name] = next
-		acted = acted || a
 	}
 	return acted
 }

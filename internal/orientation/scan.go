@@ -20,9 +20,6 @@ import (
 	"encoding/json"
 	"io"
 
-	"path/filepath"
-	"sort"
-	"strings"
 	"time"
 
 	"github.com/muthur/context-budget/internal/reading"
@@ -87,15 +84,6 @@ type Session struct {
 	dir           string // tests: the folder the session was written to
 }
 
-// SubagentFiles lists a transcript's subagent files:
-// <transcript minus .jsonl>/subagents/*.jsonl, sorted.
-func SubagentFiles(transcriptPath string) []string {
-	dir := strings.TrimSuffix(transcriptPath, ".jsonl")
-	files, _ := filepath.Glob(filepath.Join(dir, "subagents", "*.jsonl"))
-	sort.Strings(files)
-	return files
-}
-
 // Read reads a session: the main transcript and its subagent files. A
 // subagent file that cannot be opened is skipped; a main transcript that
 // cannot be opened is an error.
@@ -130,7 +118,7 @@ func read(transcriptPath string, stopAtActing bool) (*Session, error) {
 // subagents reads the subagents' files beside transcriptPath, skipping
 // any that cannot be opened.
 func (sc *scanner) subagents(transcriptPath string) {
-	for _, name := range SubagentFiles(transcriptPath) {
+	for _, name := range transcript.SubagentFiles(transcriptPath) {
 		g, _, err := reading.Open(name)
 		if err != nil {
 			continue

@@ -8,7 +8,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/muthur/context-budget/internal/history"
+	"github.com/muthur/context-budget/internal/forecast"
 	"github.com/muthur/context-budget/internal/reading"
 	"github.com/muthur/context-budget/internal/transcript"
 	"github.com/muthur/context-budget/tools/sharedtest"
@@ -46,7 +46,7 @@ func TestTailAgreesWithHistory(t *testing.T) {
 		f := bytes.NewReader(data)
 		lr := reading.NewReader(bytes.NewReader(data))
 		lr.Final = true
-		var h history.History
+		var h forecast.History
 		var want reading.Reading
 		found := false
 		for {

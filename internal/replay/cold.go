@@ -7,9 +7,9 @@ import (
 	"time"
 
 	"github.com/muthur/context-budget/internal/cold"
-	"github.com/muthur/context-budget/internal/config"
 	"github.com/muthur/context-budget/internal/reading"
 	"github.com/muthur/context-budget/internal/transcript"
+	"github.com/muthur/context-budget/internal/tuning"
 )
 
 // ColdMinRewrite is the cache write, in tokens, past which a response
@@ -50,8 +50,8 @@ type ColdModel interface {
 
 // Cold implements ColdModel with the hook's decision and history.
 func (m *PolicyModel) Cold(r reading.Reading, now time.Time) (cold.Figures, bool, bool, float64) {
-	cs, err := config.ColdFromEnv(m.Getenv)
-	if err != nil || cs.Mode == config.ColdOff || m.Settings.Fixed {
+	cs, err := tuning.ColdFromEnv(m.Getenv)
+	if err != nil || cs.Mode == tuning.ColdOff || m.Settings.Fixed {
 		return cold.Figures{}, false, false, 0
 	}
 	d := m.peek(r.Tokens)

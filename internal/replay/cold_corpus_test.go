@@ -5,9 +5,9 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/muthur/context-budget/internal/config"
 	"github.com/muthur/context-budget/internal/prices"
 	"github.com/muthur/context-budget/internal/replay"
+	"github.com/muthur/context-budget/internal/tuning"
 	"github.com/muthur/context-budget/tools/sharedtest"
 )
 
@@ -26,7 +26,7 @@ func TestColdCorpus(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, _ := config.FromEnv(func(string) string { return "" })
+	s, _ := tuning.FromEnv(func(string) string { return "" })
 	table, _ := prices.Embedded()
 	rep := replay.Run(srcs, replay.Options{
 		NewModel: func(path string) replay.Model { return replay.NewPolicyModel(s, table, "", path, nil) },

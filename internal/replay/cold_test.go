@@ -9,9 +9,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/muthur/context-budget/internal/config"
 	"github.com/muthur/context-budget/internal/prices"
 	"github.com/muthur/context-budget/internal/replay"
+	"github.com/muthur/context-budget/internal/tuning"
 )
 
 // coldLog writes a transcript record by record, with a clock.
@@ -84,7 +84,7 @@ func TestColdEvents(t *testing.T) {
 	if err := os.WriteFile(p, []byte(l.b.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	s, _ := config.FromEnv(func(string) string { return "" })
+	s, _ := tuning.FromEnv(func(string) string { return "" })
 	table, _ := prices.Embedded()
 	opt := replay.Options{
 		NewModel: func(path string) replay.Model { return replay.NewPolicyModel(s, table, "", path, nil) },
@@ -122,7 +122,7 @@ func TestColdEvents(t *testing.T) {
 	offOpt := opt
 	offOpt.NewModel = func(path string) replay.Model {
 		return replay.NewPolicyModel(s, table, "", path, func(k string) string {
-			if k == config.EnvCold {
+			if k == tuning.EnvCold {
 				return "off"
 			}
 			return ""

@@ -5,9 +5,9 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/muthur/context-budget/internal/config"
 	"github.com/muthur/context-budget/internal/prices"
 	"github.com/muthur/context-budget/internal/replay"
+	"github.com/muthur/context-budget/internal/tuning"
 	"github.com/muthur/context-budget/tools/gen"
 )
 
@@ -55,9 +55,9 @@ func TestFidelity(t *testing.T) {
 func fidelity(t *testing.T, name string, paths []string, table *prices.Table) {
 	{
 		errs := map[string]float64{}
-		for _, rate := range []string{config.RateForecast, config.RateSinceBoundary} {
-			s, err := config.FromEnv(func(k string) string {
-				if k == config.EnvRate {
+		for _, rate := range []string{tuning.RateForecast, tuning.RateSinceBoundary} {
+			s, err := tuning.FromEnv(func(k string) string {
+				if k == tuning.EnvRate {
 					return rate
 				}
 				return ""
@@ -85,9 +85,9 @@ func fidelity(t *testing.T, name string, paths []string, table *prices.Table) {
 				tot.Points, 100**tot.CarryOnMedianAbsError, 100**tot.RequestsMedianAbsError)
 			errs[rate] = *tot.CarryOnMedianAbsError
 		}
-		if name == "real" && errs[config.RateForecast] >= errs[config.RateSinceBoundary] {
+		if name == "real" && errs[tuning.RateForecast] >= errs[tuning.RateSinceBoundary] {
 			t.Errorf("%s: the forecast (%.3f) does not beat the design's estimator (%.3f)", name,
-				errs[config.RateForecast], errs[config.RateSinceBoundary])
+				errs[tuning.RateForecast], errs[tuning.RateSinceBoundary])
 		}
 	}
 }

@@ -3,12 +3,12 @@ package replay
 import (
 	"bytes"
 
-	"github.com/muthur/context-budget/internal/config"
-	"github.com/muthur/context-budget/internal/history"
+	"github.com/muthur/context-budget/internal/forecast"
 	"github.com/muthur/context-budget/internal/lines"
 	"github.com/muthur/context-budget/internal/orientation"
 	"github.com/muthur/context-budget/internal/prices"
 	"github.com/muthur/context-budget/internal/transcript"
+	"github.com/muthur/context-budget/internal/tuning"
 )
 
 // PolicyModel is the Model of the hook's own decision with its line cache
@@ -31,7 +31,7 @@ import (
 // see. A change of Claude Code version within the session recomputes, as
 // the version is part of the line cache's Key.
 type PolicyModel struct {
-	Settings config.Settings
+	Settings tuning.Settings
 	// Table is the price table; nil means the embedded one.
 	Table *prices.Table
 	// Root and Path locate the session for the reorientation. Replay
@@ -39,7 +39,7 @@ type PolicyModel struct {
 	Root, Path string
 	Getenv     func(string) string
 
-	h         history.History
+	h         forecast.History
 	requested string // requestedModel of the latest response record
 	version   string // Claude Code version of the latest response record
 	cached    bool
@@ -63,7 +63,7 @@ type PolicyModel struct {
 const maxPrefix = 64 << 20
 
 // NewPolicyModel returns a PolicyModel for the transcript at path.
-func NewPolicyModel(s config.Settings, table *prices.Table, root, path string, getenv func(string) string) *PolicyModel {
+func NewPolicyModel(s tuning.Settings, table *prices.Table, root, path string, getenv func(string) string) *PolicyModel {
 	if getenv == nil {
 		getenv = func(string) string { return "" }
 	}

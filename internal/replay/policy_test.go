@@ -3,17 +3,18 @@ package replay_test
 import (
 	"bytes"
 	"fmt"
-	"github.com/muthur/context-budget/internal/lines"
-	"github.com/muthur/context-budget/internal/state"
-	"github.com/muthur/context-budget/internal/transcript"
-	"github.com/muthur/context-budget/internal/window"
 	"os"
 	"path/filepath"
 	"testing"
 
-	"github.com/muthur/context-budget/internal/config"
+	"github.com/muthur/context-budget/internal/lines"
+	"github.com/muthur/context-budget/internal/state"
+	"github.com/muthur/context-budget/internal/transcript"
+	"github.com/muthur/context-budget/internal/window"
+
 	"github.com/muthur/context-budget/internal/reading"
 	"github.com/muthur/context-budget/internal/replay"
+	"github.com/muthur/context-budget/internal/tuning"
 
 	"github.com/muthur/context-budget/tools/gen"
 	"github.com/muthur/context-budget/tools/sharedtest"
@@ -50,9 +51,9 @@ func TestPolicyModelAgreesWithTheLineCache(t *testing.T) {
 	}
 	envs := []map[string]string{
 		{},
-		{config.EnvLines: "fixed"},
-		{config.EnvWarn: "90000"},
-		{config.EnvPauseSaving: "2.50"},
+		{tuning.EnvLines: "fixed"},
+		{tuning.EnvWarn: "90000"},
+		{tuning.EnvPauseSaving: "2.50"},
 	}
 	for _, p := range files {
 		for _, env := range envs {
@@ -72,7 +73,7 @@ func compare(t *testing.T, path string, env map[string]string) {
 	root := t.TempDir()
 	env["XDG_CONFIG_HOME"] = filepath.Join(root, "config") // no price overrides
 	getenv := func(k string) string { return env[k] }
-	s, err := config.FromEnv(getenv)
+	s, err := tuning.FromEnv(getenv)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,7 +139,7 @@ func compare(t *testing.T, path string, env map[string]string) {
 			t.Errorf("pause at %d: saving %v, the hook's %v", p.Response, p.SavingUSD, want)
 		}
 	}
-	if _, isFixed := env[config.EnvLines]; !isFixed && priced == 0 && !bytes.Contains(data, []byte("gpt-9")) {
+	if _, isFixed := env[tuning.EnvLines]; !isFixed && priced == 0 && !bytes.Contains(data, []byte("gpt-9")) {
 		t.Error("pricing never ran: the comparison proves little")
 	}
 }

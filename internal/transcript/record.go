@@ -13,6 +13,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"path/filepath"
+	"strings"
 )
 
 // Record is the part of a transcript record this program reads.
@@ -208,4 +210,12 @@ func Spliced(line []byte, next func(rest []byte) (n int, ok bool)) {
 		}
 		rest = rest[n:]
 	}
+}
+
+// SubagentFiles lists the transcripts of a session's subagents, which
+// Claude Code writes beside the session's own: <transcript without
+// .jsonl>/subagents/*.jsonl, sorted.
+func SubagentFiles(transcriptPath string) []string {
+	files, _ := filepath.Glob(filepath.Join(strings.TrimSuffix(transcriptPath, ".jsonl"), "subagents", "*.jsonl"))
+	return files
 }

@@ -5,14 +5,13 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/muthur/context-budget/internal/config"
 	"github.com/muthur/context-budget/internal/forecast"
-	"github.com/muthur/context-budget/internal/history"
 	"github.com/muthur/context-budget/internal/lines"
 	"github.com/muthur/context-budget/internal/prices"
 	"github.com/muthur/context-budget/internal/replay"
 	"github.com/muthur/context-budget/internal/restart"
 	"github.com/muthur/context-budget/internal/transcript"
+	"github.com/muthur/context-budget/internal/tuning"
 )
 
 // obs is one eligible point of a session: what the hook knew after the
@@ -51,9 +50,9 @@ type snap struct {
 // responses after which the session went on a slice without a boundary)
 // can be re-priced with any prior.
 type probe struct {
-	s     config.Settings
+	s     tuning.Settings
 	table *prices.Table
-	h     history.History
+	h     forecast.History
 	snaps []snap
 	// newest is the latest timestamp seen.
 	newest string
@@ -95,7 +94,7 @@ func collect(paths []string, table *prices.Table) (corpus, error) {
 	if err != nil {
 		return c, err
 	}
-	s, err := config.FromEnv(func(string) string { return "" })
+	s, err := tuning.FromEnv(func(string) string { return "" })
 	if err != nil {
 		return c, err
 	}

@@ -1,14 +1,19 @@
-package spend
+package fuse
+
+// The tally counts what a session has spent, in dollars at API rates and
+// in tokens. It reads the session's transcript and its subagents'
+// transcripts forwards from where the last call stopped, so a call costs
+// what was appended since, not the file's size. One response is one
+// message.id, the last record of the id counting (its output count is the
+// final one), and a response held in two files (an inline sidechain and
+// its subagents/ file) counts once. Each response is priced at its own
+// model's rates; a model the price table does not know counts its tokens
+// and no dollars.
 
 import (
 	"bytes"
+	"encoding/json"
 	"hash/fnv"
-	"io"
-	"math"
-	"os"
-	"path/filepath"
-	"sort"
-	"strings"
 	"time"
 
 	"github.com/muthur/context-budget/internal/prices"
@@ -41,38 +46,50 @@ func (s Sum) Sub(t Sum) Sum {
 // it does not know.
 type Pricer func(model string, u *transcript.Usage) (usd float64, ok bool)
 
+// sum is the spend of one response (a message with usage): its tokens,
+// and its dollars when price knows its model (priced), else the same
+// tokens unpriced.
+func (price Pricer) sum(m *transcript.Message) (s Sum, priced bool) {
+	u := m.Usage
+	s = Sum{Tokens: u.InputTokens + u.CacheCreationInputTokens + u.CacheReadInputTokens + u.OutputTokens, Responses: 1}
+	if s.USD, priced = price(m.Model, u); !priced {
+		s.USD, s.UnpricedTokens = 0, s.Tokens
+	}
+	return s, priced
+}
+
 // Tally is a session's spend so far and where each of its files was read
-// to. It is saved between hook calls (see Marshal).
+// to. It is saved between hook calls as one JSON object
+// (<session_id>.spend in the state folder).
 type Tally struct {
+	// Format is tallyFormat in a saved tally.
+	Format int `json:"format"`
 	// Transcript is the session's own transcript, so the CLI can find it.
 	Transcript string `json:"transcript"`
 	// Files holds one entry per transcript read, keyed by its path.
 	Files map[string]*File `json:"files"`
-	// Inline holds hashes of the message ids of the latest sidechain
-	// responses counted in the main transcript: the same response in a
-	// subagent's file is skipped. The latest keepInline suffice (a
-	// subagent's file is written when it ends, at the latest), and the
-	// tally stays small however long the session runs.
-	Inline []uint64 `json:"inline,omitempty"`
+	// Inline holds the hashes (idHash, hashSize bytes each, one after
+	// another: one short string in the saved tally) of the message ids of
+	// the latest sidechain responses counted in the main transcript: the
+	// same response in a subagent's file is skipped. The latest
+	// keepInline suffice (a subagent's file is written when it ends, at
+	// the latest), and the tally stays small however long the session
+	// runs.
+	Inline []byte `json:"inline,omitempty"`
 	// Unpriced lists the models met that have no price.
 	Unpriced []string `json:"unpriced,omitempty"`
 	// Notes are what the fuse has announced and for which period, so a
 	// warning fires once; the tally carries them because both change
 	// under the same lock on every metered call.
 	Notes map[string]string `json:"notes,omitempty"`
-	// Rates caches the price rows looked up, by "model/speed" (nil for a
-	// model with no price), valid while RatesKey names the same table.
-	Rates    map[string]*prices.Row `json:"rates,omitempty"`
-	RatesKey string                 `json:"ratesKey,omitempty"`
 }
 
 // File is how far one transcript was read and what it held.
 type File struct {
-	// Offset is where the next unread line starts; Check is a hash of the
-	// file's first bytes and of those just before the offset, so a file
-	// rewritten under the same name is noticed and read again.
-	Offset int64  `json:"offset"`
-	Check  uint64 `json:"check"`
+	// Mark is where the next unread line starts, and a check that the
+	// file is still the one read: a file rewritten under the same name is
+	// read again.
+	reading.Mark
 	// Days splits the file's spend by UTC day (YYYY-MM-DD) of the
 	// response, and Minutes by UTC minute (Unix minutes) for the burn
 	// rate; only the last burnKeep minutes are kept.
@@ -86,17 +103,20 @@ type File struct {
 // keepInline is how many inline sidechain responses a tally remembers.
 const keepInline = 512
 
+// hashSize is the size of an idHash.
+const hashSize = 8
+
 // idHash is the hash a message id is remembered by.
-func idHash(id string) uint64 {
+func idHash(id string) []byte {
 	h := fnv.New64a()
 	h.Write([]byte(id))
-	return h.Sum64()
+	return h.Sum(nil)
 }
 
 // countedInline reports whether a response was counted inline.
-func (t *Tally) countedInline(h uint64) bool {
-	for i := len(t.Inline) - 1; i >= 0; i-- {
-		if t.Inline[i] == h {
+func (t *Tally) countedInline(h []byte) bool {
+	for i := 0; i+hashSize <= len(t.Inline); i += hashSize {
+		if bytes.Equal(t.Inline[i:i+hashSize], h) {
 			return true
 		}
 	}
@@ -120,10 +140,6 @@ const keepRecent = 4
 
 // burnKeep is how many minutes of per-minute spend a file keeps.
 const burnKeep = 15
-
-// checkSpan is how many bytes of the file's start and of the bytes
-// before the offset Check covers.
-const checkSpan = 256
 
 // Total returns the spend over every file.
 func (t *Tally) Total() Sum {
@@ -173,23 +189,10 @@ func (t *Tally) Since(from time.Time) Sum {
 	return s
 }
 
-// Files returns the transcripts of a session: its own and its subagents'
-// (<transcript without .jsonl>/subagents/*.jsonl), sorted.
+// Files returns the transcripts of a session: its own, then its
+// subagents' (transcript.SubagentFiles).
 func Files(transcriptPath string) []string {
-	files := []string{transcriptPath}
-	dir := filepath.Join(strings.TrimSuffix(transcriptPath, ".jsonl"), "subagents")
-	ents, err := os.ReadDir(dir)
-	if err != nil {
-		return files
-	}
-	var subs []string
-	for _, e := range ents {
-		if strings.HasSuffix(e.Name(), ".jsonl") && e.Type().IsRegular() {
-			subs = append(subs, filepath.Join(dir, e.Name()))
-		}
-	}
-	sort.Strings(subs)
-	return append(files, subs...)
+	return append([]string{transcriptPath}, transcript.SubagentFiles(transcriptPath)...)
 }
 
 // Update reads what each of files holds past its saved offset and adds it
@@ -204,9 +207,34 @@ func (t *Tally) Update(files []string, price Pricer) (changed bool) {
 	if len(files) > 0 && t.Transcript != files[0] {
 		t.Transcript, changed = files[0], true
 	}
-	budget := SliceBytes
+	pass := reading.Pass{Limit: SliceBytes}
 	for i, name := range files {
-		if t.updateFile(name, i > 0, price, &budget) {
+		if pass.Spent() {
+			break
+		}
+		sub := i > 0
+		st := t.Files[name]
+		if st == nil {
+			st = &File{Sub: sub}
+		}
+		was := st.Mark
+		_, err := pass.Read(name, &st.Mark, func() {
+			t.forget(name)
+			*st = File{Sub: sub}
+		}, func(line []byte) bool {
+			if bytes.Contains(line, []byte(`"usage"`)) {
+				transcript.Decode(line, func(rec *transcript.Record) { t.count(st, rec, sub, price) })
+			}
+			return true
+		})
+		if err != nil {
+			continue // unreadable: it keeps what it held
+		}
+		if t.Files[name] != st {
+			t.Files[name], changed = st, true
+		}
+		if st.Mark != was {
+			st.trim()
 			changed = true
 		}
 	}
@@ -221,53 +249,6 @@ func (t *Tally) Update(files []string, price Pricer) (changed bool) {
 // late, never early.
 var SliceBytes int64 = 16 << 20
 
-func (t *Tally) updateFile(name string, sub bool, price Pricer, budget *int64) (changed bool) {
-	if *budget <= 0 {
-		return false
-	}
-	f, fi, err := reading.Open(name)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	size := fi.Size()
-	st := t.Files[name]
-	if st != nil && (size < st.Offset || check(f, st.Offset) != st.Check) {
-		t.forget(name)
-		st = nil
-	}
-	if st == nil {
-		st = &File{Days: map[string]Sum{}, Sub: sub}
-		t.Files[name] = st
-		changed = true
-	}
-	if size == st.Offset {
-		return changed
-	}
-	start := st.Offset
-	r := reading.NewReaderAt(io.NewSectionReader(f, st.Offset, math.MaxInt64-st.Offset), st.Offset)
-	for r.Offset()-start < *budget {
-		line, err := r.Next()
-		if err != nil {
-			break
-		}
-		if !bytes.Contains(line, []byte(`"usage"`)) {
-			continue
-		}
-		transcript.Decode(line, func(rec *transcript.Record) {
-			t.count(name, st, rec, sub, price)
-		})
-	}
-	*budget -= r.Offset() - start
-	if r.Offset() == st.Offset {
-		return changed
-	}
-	st.Offset = r.Offset()
-	st.Check = check(f, st.Offset)
-	st.trim()
-	return true
-}
-
 // forget drops what a file counted, before it is read again.
 func (t *Tally) forget(name string) {
 	if f := t.Files[name]; f != nil && !f.Sub {
@@ -279,7 +260,7 @@ func (t *Tally) forget(name string) {
 
 // count adds one record: an assistant response with usage, own or a
 // subagent's, not the synthetic placeholder.
-func (t *Tally) count(name string, st *File, rec *transcript.Record, sub bool, price Pricer) {
+func (t *Tally) count(st *File, rec *transcript.Record, sub bool, price Pricer) {
 	if rec.Type != "assistant" || rec.Message == nil || rec.Message.Usage == nil || rec.Message.Model == transcript.Synthetic {
 		return
 	}
@@ -291,21 +272,17 @@ func (t *Tally) count(name string, st *File, rec *transcript.Record, sub bool, p
 	// it is skipped.
 	if id != "" && rec.IsSidechain && !sub {
 		if h := idHash(id); !t.countedInline(h) {
-			t.Inline = append(t.Inline, h)
-			if len(t.Inline) > keepInline {
-				t.Inline = append(t.Inline[:0], t.Inline[len(t.Inline)-keepInline:]...)
+			t.Inline = append(t.Inline, h...)
+			if keep := keepInline * hashSize; len(t.Inline) > keep {
+				t.Inline = append(t.Inline[:0], t.Inline[len(t.Inline)-keep:]...)
 			}
 		}
 	}
 	if id != "" && sub && t.countedInline(idHash(id)) {
 		return
 	}
-	u := rec.Message.Usage
-	s := Sum{Tokens: u.InputTokens + u.CacheCreationInputTokens + u.CacheReadInputTokens + u.OutputTokens, Responses: 1}
-	if usd, ok := price(rec.Message.Model, u); ok {
-		s.USD = usd
-	} else {
-		s.UnpricedTokens = s.Tokens
+	s, priced := price.sum(rec.Message)
+	if !priced {
 		t.noteUnpriced(rec.Message.Model)
 	}
 	day, minute := stamp(rec.Timestamp)
@@ -324,6 +301,9 @@ func (t *Tally) count(name string, st *File, rec *transcript.Record, sub bool, p
 		if len(st.Recent) > keepRecent {
 			st.Recent = st.Recent[len(st.Recent)-keepRecent:]
 		}
+	}
+	if st.Days == nil {
+		st.Days = map[string]Sum{}
 	}
 	st.Days[day] = st.Days[day].Add(s)
 	if minute > 0 {
@@ -370,25 +350,6 @@ func stamp(ts string) (string, int64) {
 	return t.Format(time.DateOnly), t.Unix() / 60
 }
 
-// check hashes the up to checkSpan bytes at the start of the file and
-// those before off: a file rewritten under the same name differs in its
-// first record (its ids and time) or in its last.
-func check(f io.ReaderAt, off int64) uint64 {
-	h := fnv.New64a()
-	head := make([]byte, min(off, checkSpan))
-	if _, err := f.ReadAt(head, 0); err != nil && err != io.EOF {
-		return 0
-	}
-	h.Write(head)
-	from := max(0, off-checkSpan)
-	tail := make([]byte, off-from)
-	if _, err := f.ReadAt(tail, from); err != nil && err != io.EOF {
-		return 0
-	}
-	h.Write(tail)
-	return h.Sum64()
-}
-
 // Load reads a saved tally; a missing or unreadable file is an empty one.
 func Load(name string) *Tally {
 	t, _ := load(name)
@@ -409,6 +370,10 @@ func LoadSettled(name string) *Tally {
 	return &Tally{Files: map[string]*File{}}
 }
 
+// tallyFormat is the saved tally's format: a file of another format is
+// no tally, and the session's files are read again from their start.
+const tallyFormat = 2
+
 // load reads a tally; torn reports a file that is there but does not
 // parse.
 func load(name string) (t *Tally, torn bool) {
@@ -416,9 +381,51 @@ func load(name string) (t *Tally, torn bool) {
 	if err != nil {
 		return &Tally{Files: map[string]*File{}}, false
 	}
-	t, err = Unmarshal(data)
-	if err != nil {
+	t = &Tally{}
+	if err := json.Unmarshal(data, t); err != nil {
 		return &Tally{Files: map[string]*File{}}, true
 	}
+	if t.Format != tallyFormat {
+		return &Tally{Files: map[string]*File{}}, false
+	}
+	if t.Files == nil {
+		t.Files = map[string]*File{}
+	}
 	return t, false
+}
+
+// encode is the saved form of t.
+func (t *Tally) encode() []byte {
+	t.Format = tallyFormat
+	data, _ := json.Marshal(t)
+	return append(data, '\n')
+}
+
+// TablePricer prices each response at its model's and speed's row of t;
+// a nil table prices nothing.
+func TablePricer(t *prices.Table) Pricer {
+	if t == nil {
+		t = &prices.Table{}
+	}
+	return func(model string, u *transcript.Usage) (float64, bool) {
+		row, ok := t.Lookup(model, u.Speed)
+		if !ok {
+			return 0, false
+		}
+		return row.Cost(u), true
+	}
+}
+
+// hookPricer prices as TablePricer over the table a hook call prices
+// with (prices.ForHook: the merged table the full program cached in
+// cacheFile while it answers for the override files, else the built-in
+// one), read at the first response it prices.
+func hookPricer(cacheFile, root string, getenv func(string) string) Pricer {
+	var price Pricer
+	return func(model string, u *transcript.Usage) (float64, bool) {
+		if price == nil {
+			price = TablePricer(prices.ForHook(cacheFile, prices.OverrideFiles(root, getenv)))
+		}
+		return price(model, u)
+	}
 }

@@ -1,4 +1,4 @@
-package spend
+package fuse
 
 import (
 	"os"
@@ -10,10 +10,6 @@ import (
 	"github.com/muthur/context-budget/internal/state"
 	"github.com/muthur/context-budget/ledger"
 )
-
-// TallySuffix ends the name of a session's saved tally in the state
-// folder: <dir>/<session_id>.spend.
-const TallySuffix = state.SpendSuffix
 
 // ProjectDay returns a project's spend on one UTC day (YYYY-MM-DD): the
 // tallies of its live sessions in the state folder dir (own, fresh, for
@@ -34,9 +30,9 @@ func ProjectDay(dir, ledgerDir, session string, own *Tally, day string) Sum {
 		fi, err := os.Stat(name)
 		return err == nil && !fi.ModTime().Before(start)
 	}
-	names, _ := filepath.Glob(filepath.Join(dir, "*"+TallySuffix))
+	names, _ := filepath.Glob(filepath.Join(dir, "*"+state.SpendSuffix))
 	for _, name := range names {
-		id := strings.TrimSuffix(filepath.Base(name), TallySuffix)
+		id := strings.TrimSuffix(filepath.Base(name), state.SpendSuffix)
 		if live[id] {
 			continue
 		}

@@ -1,26 +1,27 @@
-// Package history is the forward pass over a session's transcript that the
+// The history is the forward pass over a session's transcript that the
 // priced lines need (design §4): the first and last own response, the
 // responses and growth since the latest compaction boundary, the measured
 // requests per token q, the cache TTL, and what the transcript says about
 // the context window (§4.1).
 //
-// The pass is incremental. A History remembers the byte offset where it
-// stopped (the end of the last complete line it read) and Update resumes
-// from there, so the hook's recompute reads only what Claude Code appended
-// since, and replay can feed records one at a time and evaluate the policy
-// after each response. A History is plain data and round-trips through
-// JSON: the line cache stores it.
+// The pass is incremental. A History remembers where it stopped (its
+// reading.Mark: the end of the last complete line it read) and Update
+// resumes from there, so the hook's recompute reads only what Claude Code
+// appended since, and replay can feed records one at a time and evaluate
+// the policy after each response. A History is plain data and round-trips
+// through JSON: the line cache stores it.
 //
 // Own responses are main-chain assistant records with usage, synthetic
 // and sidechain records skipped (transcript.Record.IsResponse). Claude Code
 // writes one record per content block, all sharing a message.id; they are
 // one response, and the last record of an id is the one kept.
-package history
+
+package forecast
 
 import (
 	"strings"
 
-	"github.com/muthur/context-budget/internal/forecast"
+	"github.com/muthur/context-budget/internal/reading"
 	"github.com/muthur/context-budget/internal/restart"
 	"github.com/muthur/context-budget/internal/transcript"
 )
@@ -38,9 +39,9 @@ type Response struct {
 
 // History is the state of the pass.
 type History struct {
-	// Offset is how many bytes of the transcript have been read: the end
-	// of the last complete line.
-	Offset int64 `json:"offset"`
+	// Mark is how far the transcript has been read: the end of the last
+	// complete line, and a check that the file is still the one read.
+	reading.Mark
 	// Responses counts own responses in the whole transcript.
 	Responses int `json:"responses"`
 	// First and Last are the session's first and latest own responses.
@@ -67,7 +68,7 @@ type History struct {
 	// evidence of where Claude Code compacts this session.
 	AutoCompactAt int64 `json:"auto_compact_at,omitempty"`
 	// Pace is the session's measured pace, the forecast's input.
-	Pace forecast.Pace `json:"pace"`
+	Pace Pace `json:"pace"`
 	// Version is the Claude Code version of the latest own response:
 	// where it compacts depends on it.
 	Version string `json:"version,omitempty"`
@@ -163,4 +164,52 @@ func (h *History) TTL() string {
 		return "1h"
 	}
 	return "5m"
+}
+
+// AddLine decodes one transcript line (without its newline) into the
+// history and reports whether it held an own response. Lines without a
+// filter word (user records, tool results, attachments) are skipped at
+// the cost of a search.
+func (h *History) AddLine(line []byte) bool {
+	if !transcript.MayHoldHistory(line) {
+		return false
+	}
+	resp := false
+	transcript.Decode(line, func(r *transcript.Record) {
+		if h.AddRecord(r, line) {
+			resp = true
+		}
+	})
+	return resp
+}
+
+// AddRecord takes one decoded record of line into the history, as Add
+// does, and also notes the 1M window an api-request record's betas name
+// (which the decoded record does not keep). It reports whether r was an
+// own response.
+func (h *History) AddRecord(r *transcript.Record, line []byte) bool {
+	if transcript.Says1M(r, line) {
+		h.Window1M = true
+	}
+	return h.Add(r)
+}
+
+// Update brings h up to date with the transcript at path, reading on
+// from h.Mark. A file replaced or truncated is read again from its start,
+// the history with it.
+func (h *History) Update(path string) error {
+	_, err := h.UpdateSome(path, 0)
+	return err
+}
+
+// UpdateSome is Update reading at most about limit bytes of the
+// transcript (limit ≤ 0: no limit), so that no single call pays for a
+// whole large file: the next call resumes from h.Mark. It reports whether
+// the pass reached the end of the file.
+func (h *History) UpdateSome(path string, limit int64) (caughtUp bool, err error) {
+	pass := reading.Pass{Limit: limit}
+	return pass.Read(path, &h.Mark, func() { *h = History{} }, func(line []byte) bool {
+		h.AddLine(line)
+		return true
+	})
 }

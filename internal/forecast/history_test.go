@@ -1,16 +1,16 @@
-package history
+package forecast
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/muthur/context-budget/internal/reading"
 	"math"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/muthur/context-budget/internal/reading"
 
 	"github.com/muthur/context-budget/internal/transcript"
 	"github.com/muthur/context-budget/tools/sharedtest"
@@ -43,13 +43,36 @@ func climb(n int) string {
 	return b.String()
 }
 
+// growing is a transcript a test writes in steps, and its history, kept
+// up to date as the hook's recompute keeps it.
+type growing struct {
+	t    testing.TB
+	path string
+	data []byte
+	History
+}
+
+func grow(t testing.TB) *growing {
+	return &growing{t: t, path: filepath.Join(t.TempDir(), "s.jsonl")}
+}
+
+// add appends s to the transcript and brings the history up to date.
+func (g *growing) add(s string) *History {
+	g.t.Helper()
+	g.data = append(g.data, s...)
+	if err := os.WriteFile(g.path, g.data, 0o644); err != nil {
+		g.t.Fatal(err)
+	}
+	if err := g.Update(g.path); err != nil {
+		g.t.Fatal(err)
+	}
+	return &g.History
+}
+
+// feed is the history of the transcript s.
 func feed(t *testing.T, s string) *History {
 	t.Helper()
-	var h History
-	if err := h.Feed(strings.NewReader(s)); err != nil {
-		t.Fatal(err)
-	}
-	return &h
+	return grow(t).add(s)
 }
 
 func TestPinnedClimb(t *testing.T) {
@@ -86,7 +109,8 @@ func TestOneResponsePerMessageID(t *testing.T) {
 func TestBoundaryResetsGrowth(t *testing.T) {
 	s := climb(40) +
 		`{"type":"system","subtype":"compact_boundary","compactMetadata":{"trigger":"auto","preTokens":167094}}` + "\n"
-	h := feed(t, s)
+	g := grow(t)
+	h := g.add(s)
 	if h.Since != nil || h.Measured() || h.AutoCompactAt != 167_094 || h.Boundaries != 1 {
 		t.Fatalf("after boundary: since %v measured %v compact %d", h.Since, h.Measured(), h.AutoCompactAt)
 	}
@@ -96,9 +120,7 @@ func TestBoundaryResetsGrowth(t *testing.T) {
 		ctx := int64(30_000 + 3_000*i)
 		fmt.Fprintln(&b, response(fmt.Sprintf("post_%d", i), 0, ctx, 0, false))
 	}
-	if err := h.Feed(strings.NewReader(b.String())); err != nil {
-		t.Fatal(err)
-	}
+	g.add(b.String())
 	if h.Since.Context != 30_000 || h.Requests != 11 || h.Growth() != 30_000 {
 		t.Errorf("since %d requests %d growth %d", h.Since.Context, h.Requests, h.Growth())
 	}
@@ -110,8 +132,8 @@ func TestBoundaryResetsGrowth(t *testing.T) {
 	}
 	// A microcompaction is a boundary too, and a manual compaction is not
 	// evidence of the automatic point.
-	h.Feed(strings.NewReader(`{"type":"system","subtype":"microcompact_boundary","microcompactMetadata":{"trigger":"auto","preTokens":90000}}` + "\n" +
-		`{"type":"system","subtype":"compact_boundary","compactMetadata":{"trigger":"manual","preTokens":90000}}` + "\n"))
+	g.add(`{"type":"system","subtype":"microcompact_boundary","microcompactMetadata":{"trigger":"auto","preTokens":90000}}` + "\n" +
+		`{"type":"system","subtype":"compact_boundary","compactMetadata":{"trigger":"manual","preTokens":90000}}` + "\n")
 	if h.Boundaries != 3 || h.AutoCompactAt != 167_094 || h.Since != nil {
 		t.Errorf("boundaries %d compact %d", h.Boundaries, h.AutoCompactAt)
 	}
@@ -152,16 +174,15 @@ func TestIncremental(t *testing.T) {
 	s := climb(60)
 	whole := feed(t, s)
 	for _, step := range []int{37, 997} {
-		var h History
+		g := grow(t)
 		for end := step; ; end += step {
 			end = min(end, len(s))
-			if err := h.Feed(strings.NewReader(s[h.Offset:end])); err != nil {
-				t.Fatal(err)
-			}
+			g.add(s[len(g.data):end])
 			if end == len(s) {
 				break
 			}
 		}
+		h := g.History
 		if !reflect.DeepEqual(h, *whole) {
 			t.Errorf("step %d: %+v, want %+v", step, h, *whole)
 		}
@@ -231,13 +252,18 @@ func TestRealTranscripts(t *testing.T) {
 	}
 }
 
-func FuzzFeed(f *testing.F) {
+func FuzzUpdate(f *testing.F) {
 	f.Add([]byte(climb(3)))
 	f.Add([]byte(`{"type":"system","subtype":"compact_boundary","compactMetadata":{"trigger":"auto","preTokens":1}}` + "\n"))
 	f.Add([]byte(response("a", 1, 2, 3, true) + response("a", 1, 2, 3, true) + "\n\x00\x00"))
+	dir := f.TempDir()
 	f.Fuzz(func(t *testing.T, data []byte) {
+		name := filepath.Join(dir, "s.jsonl")
+		if err := os.WriteFile(name, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
 		var h History
-		if err := h.Feed(bytes.NewReader(data)); err != nil {
+		if err := h.Update(name); err != nil {
 			t.Fatal(err)
 		}
 		if h.Offset > int64(len(data)) || (h.Offset > 0 && data[h.Offset-1] != '\n') {

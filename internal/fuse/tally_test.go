@@ -1,4 +1,4 @@
-package spend
+package fuse
 
 import (
 	"fmt"
@@ -10,41 +10,7 @@ import (
 	"time"
 
 	"github.com/muthur/context-budget/internal/prices"
-	"github.com/muthur/context-budget/internal/transcript"
 )
-
-func TestParseAmount(t *testing.T) {
-	for _, c := range []struct {
-		in   string
-		want Amount
-		ok   bool
-	}{
-		{"$5", Amount{USD: 5}, true},
-		{"5usd", Amount{USD: 5}, true},
-		{" 5 USD ", Amount{USD: 5}, true},
-		{"0.50$", Amount{USD: 0.5}, true},
-		{"2m", Amount{Tokens: 2_000_000}, true},
-		{"500k", Amount{Tokens: 500_000}, true},
-		{"1.5m tokens", Amount{Tokens: 1_500_000}, true},
-		{"120000", Amount{Tokens: 120_000}, true},
-		{"", Amount{}, false},
-		{"$", Amount{}, false},
-		{"$-1", Amount{}, false},
-		{"0", Amount{}, false},
-		{"$NaN", Amount{}, false},
-		{"$inf", Amount{}, false},
-		{"5x", Amount{}, false},
-		{"1e20", Amount{}, false},
-	} {
-		got, err := ParseAmount(c.in)
-		if (err == nil) != c.ok || got != c.want {
-			t.Errorf("ParseAmount(%q) = %+v, %v; want %+v, ok %v", c.in, got, err, c.want, c.ok)
-		}
-	}
-	if _, err := ParseAmount("  "); err != ErrEmpty {
-		t.Errorf("blank amount: %v, want ErrEmpty", err)
-	}
-}
 
 // rec writes one assistant record.
 func rec(id, model string, in, read, write, out int64, side bool, ts string) string {
@@ -165,7 +131,7 @@ func TestTallyRoundTripAndDays(t *testing.T) {
 	var tl Tally
 	tl.Update([]string{main}, pricer(t))
 	name := filepath.Join(dir, "x.spend")
-	os.WriteFile(name, tl.Marshal(), 0o644)
+	os.WriteFile(name, tl.encode(), 0o644)
 	back := Load(name)
 	if back.Day("2026-11-30").Tokens != 10 || back.Day("2026-12-01").Tokens != 20 || back.Transcript != main {
 		t.Fatalf("days after a round trip: %+v %+v %q", back.Day("2026-11-30"), back.Day("2026-12-01"), back.Transcript)
@@ -178,8 +144,6 @@ func TestTallyRoundTripAndDays(t *testing.T) {
 		t.Errorf("last 2 minutes: %d tokens, want 20", got)
 	}
 }
-
-var _ = transcript.Synthetic
 
 // A tally far behind catches up over several Updates of at most
 // SliceBytes each, and ends where one unbounded read ends: a cap armed on

@@ -1,15 +1,4 @@
-// Package spend counts what a session has spent, in dollars at API rates
-// and in tokens, and reads the amounts its caps are written in.
-//
-// The tally (Tally, Update) reads the session's transcript and its
-// subagents' transcripts forwards from where the last call stopped, so a
-// call costs what was appended since, not the file's size. One response
-// is one message.id, the last record of the id counting (its output count
-// is the final one), and a response held in two files (an inline
-// sidechain and its subagents/ file) counts once. Each response is priced
-// at its own model's rates; a model the price table does not know counts
-// its tokens and no dollars.
-package spend
+package tuning
 
 import (
 	"errors"
@@ -19,7 +8,7 @@ import (
 	"strings"
 )
 
-// Amount is a cap: dollars or tokens, one of them set.
+// Amount is a spend cap: dollars or tokens, one of them set.
 type Amount struct {
 	// USD is a dollar cap; 0 when the cap is in tokens.
 	USD float64 `json:"usd,omitempty"`
@@ -34,7 +23,7 @@ func (a Amount) IsZero() bool { return a.USD == 0 && a.Tokens == 0 }
 func (a Amount) String() string {
 	if a.Tokens > 0 {
 		// A cap is shown short only when the short form is the cap: 10001
-		// tokens is not "10.0k tokens" (a fuzzer's find).
+		// tokens is not "10.0k tokens".
 		short := FormatTokens(a.Tokens) + " tokens"
 		if b, err := ParseAmount(short); err == nil && b == a {
 			return short
@@ -42,27 +31,6 @@ func (a Amount) String() string {
 		return strconv.FormatInt(a.Tokens, 10) + " tokens"
 	}
 	return fmt.Sprintf("$%.2f", a.USD)
-}
-
-// Of returns how much of a has been spent: the share (1 is the whole cap)
-// and whether the cap can count at all (a dollar cap cannot count spend
-// that has no price).
-func (a Amount) Of(s Sum) float64 {
-	if a.Tokens > 0 {
-		return float64(s.Tokens) / float64(a.Tokens)
-	}
-	if a.USD > 0 {
-		return s.USD / a.USD
-	}
-	return 0
-}
-
-// Spent writes what of s counts against a, in a's unit.
-func (a Amount) Spent(s Sum) string {
-	if a.Tokens > 0 {
-		return FormatTokens(s.Tokens) + " tokens"
-	}
-	return fmt.Sprintf("$%.2f", s.USD)
 }
 
 // FormatTokens writes a token count short: 950, 12.3k, 2.00m.

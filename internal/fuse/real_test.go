@@ -1,4 +1,4 @@
-package spend
+package fuse
 
 import (
 	"io"

@@ -1,7 +1,9 @@
-// Package config reads the MUTHUR_* tuning variables (design §12) and
-// validates them. An invalid value is an error naming the variable: the hook
-// prints that one line on stderr and sends no notice for that call.
-package config
+// Package tuning holds our own variables (design §12): every MUTHUR_*
+// name the program reads, its default and its validation. An invalid
+// value is an *Error naming the variable: the hook prints that one line
+// on stderr and sends no notice for that call. Claude Code's own settings
+// files are another concept, package settings.
+package tuning
 
 import (
 	"fmt"
@@ -25,7 +27,7 @@ const (
 
 // Variables lists every variable the program reads, for doctor and help.
 var Variables = []string{EnvWarn, EnvPause, EnvWarnSaving, EnvPauseSaving, EnvLines, EnvManual, EnvWindow, EnvRate,
-	EnvCold, EnvColdSaving}
+	EnvCold, EnvColdSaving, EnvSpend, EnvSpendDay, EnvLoop, EnvBurn}
 
 // Defaults of the lines (design §4).
 const (
