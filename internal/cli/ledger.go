@@ -11,6 +11,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/muthur/context-budget/internal/atomicfile"
 	"github.com/muthur/context-budget/internal/history"
 	"github.com/muthur/context-budget/internal/hook"
 
@@ -162,7 +163,10 @@ func runLedgerRecord(args []string, stdin io.Reader, stdout, stderr io.Writer) i
 		return 0
 	}
 	waitForFinal(p.TranscriptPath, p.LastAssistantMessage)
-	if _, err := recordRow(root, p.TranscriptPath, p.SessionID, os.Getenv, stderr); err != nil && !errors.Is(err, os.ErrNotExist) && !errors.Is(err, errNoResponses) {
+	// A link the program did not make where the row goes (a clone's
+	// committed .claude) is refused in silence, as a hook refuses.
+	if _, err := recordRow(root, p.TranscriptPath, p.SessionID, os.Getenv, stderr); err != nil && !errors.Is(err, os.ErrNotExist) &&
+		!errors.Is(err, errNoResponses) && !errors.Is(err, atomicfile.ErrLink) {
 		fmt.Fprintf(stderr, "context-budget: ledger record: %v\n", err)
 	}
 	// Once a turn, off the hook's path: the temporary files of state

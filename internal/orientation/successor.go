@@ -165,7 +165,7 @@ func ownOrientation(dir string, in SuccessorInputs) (ledger.Phase, bool, bool) {
 	c = ownCache{Relayed: Relayed(s), Phase: ph}
 	if data, err := json.Marshal(c); err == nil && state.Ensure(dir) == nil {
 		state.WriteFile(name, append(data, '\n'))
-		os.Remove(searchName)
+		state.Remove(searchName)
 	}
 	return ph, c.Relayed, true
 }
