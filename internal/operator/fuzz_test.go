@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/muthur/context-budget/internal/config"
+	"github.com/muthur/context-budget/internal/reading"
 )
 
 // FuzzOperatorRecord feeds any bytes to the per-session record: whatever it
@@ -42,7 +43,7 @@ func FuzzChoice(f *testing.F) {
 		}
 		got := Choice(root, "op")
 		want := config.ParseSwitch(string(data))
-		if len(data) > maxFile {
+		if len(data) > reading.MaxChoice {
 			want = config.Unset
 		}
 		if got != want {

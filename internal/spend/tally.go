@@ -412,7 +412,7 @@ func LoadSettled(name string) *Tally {
 // load reads a tally; torn reports a file that is there but does not
 // parse.
 func load(name string) (t *Tally, torn bool) {
-	data, err := reading.ReadFile(name, 16<<20)
+	data, err := reading.ReadFile(name, reading.MaxTally)
 	if err != nil {
 		return &Tally{Files: map[string]*File{}}, false
 	}

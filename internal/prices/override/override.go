@@ -28,8 +28,9 @@ import (
 	"github.com/muthur/context-budget/internal/reading"
 )
 
-// MaxSize bounds a price file: the built-in table is under 4 KB.
-const MaxSize = 64 << 10
+// MaxSize bounds a price file (reading's bounds table): the built-in
+// table is under 4 KB.
+const MaxSize = reading.MaxPriceFile
 
 // Load lays the user's file, then the project's (prices.UserFile,
 // prices.ProjectFile), over the built-in table. Warnings are what a
