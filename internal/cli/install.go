@@ -133,7 +133,7 @@ func runInstall(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		// teammate's machine, where this path means nothing: name the
 		// program, found on PATH there as the plugin's hooks do.
 		exe = settings.Name
-		defer fmt.Fprintf(stdout, "note: %s is shared with the team, so its hooks run %q from PATH, not this machine's %s; each teammate installs the program (%s)\n",
+		defer printf(stdout, "note: %s is shared with the team, so its hooks run %q from PATH, not this machine's %s; each teammate installs the program (%s)\n",
 			p.file, settings.Name, mustExecutable(), InstallCommand)
 	}
 	roles := []settings.Role{settings.PostToolUse, settings.Stop, settings.PreToolUse, settings.StopFuse, settings.SubagentStop,
@@ -225,7 +225,7 @@ func edit(p place, dry bool, stdout, stderr io.Writer,
 			if before == nil {
 				before = []byte{}
 			}
-			io.WriteString(stdout, settings.Diff(p.file, p.file+" (after)", before, data))
+			io.WriteString(stdout, shownLines(settings.Diff(p.file, p.file+" (after)", before, data)))
 		}
 	} else if len(changes) > 0 {
 		if err := p.write(p.file, data, old); err != nil {
@@ -248,23 +248,23 @@ func edit(p place, dry bool, stdout, stderr io.Writer,
 	}
 	defer func() {
 		for _, n := range notes {
-			fmt.Fprintf(stdout, "%s\n", n)
+			printf(stdout, "%s\n", n)
 		}
 	}()
 	switch {
 	case len(changes) == 0:
-		fmt.Fprintf(stdout, "%s: nothing to change\n", p.file)
+		printf(stdout, "%s: nothing to change\n", p.file)
 		return 0
 	case dry:
-		fmt.Fprintf(stdout, "dry run, nothing written; it would change %s:\n", p.file)
+		printf(stdout, "dry run, nothing written; it would change %s:\n", p.file)
 	default:
-		fmt.Fprintf(stdout, "changed %s:\n", p.file)
+		printf(stdout, "changed %s:\n", p.file)
 	}
 	for _, c := range changes {
-		fmt.Fprintf(stdout, "  %s\n", c)
+		printf(stdout, "  %s\n", c)
 	}
 	if !dry && old != nil && settingsChanged {
-		fmt.Fprintf(stdout, "the previous file is kept in %s\n", settings.BackupName(p.file))
+		printf(stdout, "the previous file is kept in %s\n", settings.BackupName(p.file))
 	}
 	return 0
 }
