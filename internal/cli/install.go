@@ -199,7 +199,7 @@ func edit(p place, dry bool, stdout, stderr io.Writer,
 	// refused link leaves everything as it was.
 	for _, name := range p.files() {
 		if err := p.check(name); err != nil {
-			return fail(stderr, fmt.Errorf("%v; left everything untouched", err), linkHint)
+			return fail(stderr, fmt.Errorf("%w; left everything untouched", err), hintFor(err))
 		}
 	}
 	o, old, err := settings.Read(p.file)
