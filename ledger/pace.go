@@ -22,12 +22,12 @@ type Pace struct {
 }
 
 // Usable reports whether the pace was measured over enough of a session
-// to count, with figures a real session can have: a positive growth per
-// request of at most a million tokens over at least two requests, a
-// rewrite share between 0 and 1, an output per request of at most a
-// million tokens. A row is shared by a team; a hand-edited one must not
-// throw every forecast off.
+// to count, with figures real sessions show (real.go): at least two
+// requests, a growth per request from MinStepTokens to MaxStepTokens, a
+// rewrite share from 0 to MaxRewriteShare, an output per request from 0
+// to MaxOutputPerRequest. A row is shared by a team; a hand-edited one
+// must not throw every forecast off.
 func (p *Pace) Usable() bool {
-	return p != nil && p.Requests >= 2 && p.StepTokens > 0 && p.StepTokens <= 1e6 &&
-		p.RewriteShare >= 0 && p.RewriteShare <= 1 && p.OutputPerRequest >= 0 && p.OutputPerRequest <= 1e6
+	return p != nil && p.Requests >= 2 && p.StepTokens >= MinStepTokens && p.StepTokens <= MaxStepTokens &&
+		p.RewriteShare >= 0 && p.RewriteShare <= MaxRewriteShare && p.OutputPerRequest >= 0 && p.OutputPerRequest <= MaxOutputPerRequest
 }

@@ -19,10 +19,6 @@ func Dir(root string) string {
 	return filepath.Join(root, ".claude", "costs", "sessions")
 }
 
-// maxRow bounds what Parse reads of one file: a real row is a few
-// kilobytes, and a runaway file must not take the reader's memory.
-const maxRow = 4 << 20
-
 // ErrNotRow reports JSON that is not a session row: not an object, or an
 // object without a sessionId.
 var ErrNotRow = errors.New("not a ledger row")
@@ -128,7 +124,9 @@ func (r *Reader) ReadAll() ([]Row, error) {
 }
 
 func readFile(name string) (Row, error) {
-	data, err := reading.ReadFile(name, maxRow)
+	// A real row is a few kilobytes; a runaway file must not take the
+	// reader's memory.
+	data, err := reading.ReadFile(name, reading.MaxLedgerRow)
 	if err != nil {
 		return Row{}, err
 	}

@@ -9,32 +9,37 @@ import (
 )
 
 // WriteIn replaces rel (a slash-separated name under root) atomically, as
-// WriteFile does, without ever leaving root: every component is resolved
-// inside it (os.Root), so a symbolic link in the way that points out of
-// root (or is absolute) is an error, and nothing is created or replaced
-// elsewhere. A link at rel itself is replaced, never written through. The
-// temporary file is named "."+base+"."+digits+o.Suffix, and is locked
-// while it is written so Clean can tell a live writer's file from a dead
-// one's.
+// WriteFile does, without ever leaving root or following a link below it:
+// its folders are opened by OpenDirIn, so a symbolic link among them,
+// pointing in or out of root, is an error (ErrLink) and nothing is
+// created or replaced elsewhere. A link at rel itself is replaced, never
+// written through. The temporary file is named "."+base+"."+digits+o.Suffix,
+// and is locked while it is written so Clean can tell a live writer's
+// file from a dead one's.
 func WriteIn(root, rel string, data []byte, o Options) error {
-	r, err := os.OpenRoot(root)
+	dir, base := path.Split(rel)
+	r, err := OpenDirIn(root, dir, false)
 	if err != nil {
 		return err
 	}
 	defer r.Close()
-	dir, base := path.Split(rel)
-	return replace(r, root, dir+"."+base+".", rel, o, writeData(data))
+	return WriteInRoot(r, filepath.Join(root, filepath.FromSlash(dir)), base, data, o)
+}
+
+// WriteInRoot replaces name, a file (one component) of the folder r,
+// atomically as WriteIn does; dir is r's path, for BeforeRename.
+func WriteInRoot(r *os.Root, dir, name string, data []byte, o Options) error {
+	return replace(r, dir, "."+name+".", name, o, writeData(data))
 }
 
 // MkdirIn creates rel (slash-separated) and its missing parents under
-// root, never leaving it.
+// root, never leaving it nor following a link below it (OpenDirIn).
 func MkdirIn(root, rel string) error {
-	r, err := os.OpenRoot(root)
+	r, err := OpenDirIn(root, rel, true)
 	if err != nil {
 		return err
 	}
-	defer r.Close()
-	return r.MkdirAll(rel, 0o755)
+	return r.Close()
 }
 
 // StaleAge is how old a temporary file must be before Clean removes it:
@@ -66,12 +71,12 @@ func IsTemp(name, suffix string) bool {
 // write killed during its fsync leaves its file, and git would show it
 // forever). Errors are ignored: cleaning is a courtesy.
 func Clean(root, dir, suffix string) {
-	r, err := os.OpenRoot(root)
+	r, err := OpenDirIn(root, dir, false)
 	if err != nil {
 		return
 	}
 	defer r.Close()
-	d, err := r.Open(dir)
+	d, err := r.Open(".")
 	if err != nil {
 		return
 	}
@@ -89,7 +94,7 @@ func Clean(root, dir, suffix string) {
 		if err != nil || now.Sub(info.ModTime()) < StaleAge {
 			continue
 		}
-		name := filepath.ToSlash(filepath.Join(dir, e.Name()))
+		name := e.Name()
 		f, err := r.OpenFile(name, os.O_RDONLY, 0)
 		if err != nil {
 			continue

@@ -84,18 +84,6 @@ func (fs *flagSet) printHelp(w io.Writer) {
 	}
 }
 
-// usageError prints a usage error and the hint where the command's usage
-// is, and returns exit status 2. name is the subcommand, "" for none.
-func usageError(stderr io.Writer, name string, err error) int {
-	fmt.Fprintf(stderr, "context-budget: error: %v\n", err)
-	if name == "" {
-		fmt.Fprintln(stderr, "context-budget: hint: see 'context-budget help'")
-	} else {
-		fmt.Fprintf(stderr, "context-budget: hint: see 'context-budget %s --help'\n", name)
-	}
-	return 2
-}
-
 // isHelpFlag reports whether arg asks for help.
 func isHelpFlag(arg string) bool {
 	return arg == "-h" || arg == "--help" || arg == "-help"

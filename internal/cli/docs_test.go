@@ -41,3 +41,39 @@ func TestDocsNameEverything(t *testing.T) {
 		}
 	}
 }
+
+// TestSecurityNamesRealTests: every test help security names exists, a
+// script in testdata/script or a test or fuzz function of the module, so
+// the topic cannot point at what is not there.
+func TestSecurityNamesRealTests(t *testing.T) {
+	text := topic("security")
+	root := repoRoot(t)
+	var funcs strings.Builder
+	filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+		if err == nil && strings.HasSuffix(path, "_test.go") {
+			data, _ := os.ReadFile(path)
+			funcs.Write(data)
+		}
+		return nil
+	})
+	named := 0
+	parts := strings.Split(text, "`")
+	for i := 1; i < len(parts); i += 2 {
+		name := parts[i]
+		switch {
+		case strings.HasSuffix(name, ".txtar"):
+			named++
+			if _, err := os.Stat(filepath.Join("testdata", "script", name)); err != nil {
+				t.Errorf("help security names %s: %v", name, err)
+			}
+		case strings.HasPrefix(name, "Test") || strings.HasPrefix(name, "Fuzz"):
+			named++
+			if !strings.Contains(funcs.String(), "func "+name+"(") {
+				t.Errorf("help security names %s: no such test", name)
+			}
+		}
+	}
+	if named < 30 {
+		t.Errorf("help security names %d tests", named)
+	}
+}

@@ -23,10 +23,12 @@ type doctor struct {
 	problems []string
 }
 
-func (d *doctor) printf(format string, a ...any) { fmt.Fprintf(d.out, format, a...) }
+func (d *doctor) printf(format string, a ...any) { printf(d.out, format, a...) }
 
+// problem keeps a problem to list at the end, its text shown as printf
+// shows it.
 func (d *doctor) problem(format string, a ...any) {
-	d.problems = append(d.problems, fmt.Sprintf(format, a...))
+	d.problems = append(d.problems, fmt.Sprintf(format, shownArgs(a)...))
 }
 
 // scopeSettings is one settings file as doctor read it.

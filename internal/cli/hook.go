@@ -81,7 +81,7 @@ func (inProcess) HandOver(p reading.Payload, stdout, stderr io.Writer) {
 // silence.
 func reportConfig(err error, stderr io.Writer) {
 	if ce, ok := err.(*tuning.Error); ok {
-		fmt.Fprintf(stderr, "context-budget: %v\n", ce)
+		printf(stderr, "context-budget: %v\n", ce)
 	}
 }
 

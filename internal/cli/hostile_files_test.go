@@ -74,6 +74,13 @@ var hostileTargets = []struct {
 	{"project settings", ".claude/settings.json", []string{"install-project", "doctor"}},
 	{"user settings", "config/settings.json", []string{"install-user", "doctor"}},
 	{"skill", ".claude/skills/" + skills.All()[0].Name + "/SKILL.md", []string{"install-project", "doctor"}},
+	// Issue 31, class 5: the cold spell and the start's record were read
+	// whole (a /dev/zero link reached ~290 MiB, a FIFO stalled each
+	// prompt a second); the price files are read by the one reader too.
+	{"cold spell", "tmp/context-budget/s1.cold", []string{"prompt", "statusline", "lines"}},
+	{"resume", "tmp/context-budget/s1.resume", []string{"prompt-fork", "start"}},
+	{"project prices", ".claude/context-budget/prices.toml", []string{"hook", "lines", "ledger-backfill", "doctor"}},
+	{"user prices", "xdg/context-budget/prices.toml", []string{"hook", "lines", "ledger-backfill", "doctor"}},
 }
 
 func TestHostileFIFO(t *testing.T)    { testHostile(t, "fifo") }
@@ -88,6 +95,11 @@ func TestHostileBaseline(t *testing.T) {
 	out, _ := runHostile(t, root, "hook")
 	if !strings.Contains(out, "priced") {
 		t.Fatalf("no priced notice: %q", out)
+	}
+	// The session is idle for months: the prompt hook takes the cold
+	// path, which reads the spell file, and stops the prompt.
+	if out, _ := runHostile(t, root, "prompt"); !strings.Contains(out, `"decision":"block"`) {
+		t.Fatalf("no cold stop: %q", out)
 	}
 }
 
@@ -127,7 +139,7 @@ func hostileProject(t *testing.T) string {
 	var b strings.Builder
 	for i := 0; 40_000+2_500*i <= 185_000; i++ {
 		ctx := 40_000 + 2_500*i
-		fmt.Fprintf(&b, `{"type":"assistant","sessionId":"s1","cwd":%q,"message":{"id":"msg_%d","model":"claude-opus-4-6","role":"assistant","content":[{"type":"tool_use","id":"toolu_%d","name":"Bash","input":{"command":"true"}}],"stop_reason":"tool_use","usage":{"input_tokens":0,"cache_read_input_tokens":%d,"cache_creation_input_tokens":2500,"output_tokens":120}}}`+"\n",
+		fmt.Fprintf(&b, `{"type":"assistant","sessionId":"s1","cwd":%q,"timestamp":"2026-01-01T10:00:00.000Z","message":{"id":"msg_%d","model":"claude-opus-4-6","role":"assistant","content":[{"type":"tool_use","id":"toolu_%d","name":"Bash","input":{"command":"true"}}],"stop_reason":"tool_use","usage":{"input_tokens":0,"cache_read_input_tokens":%d,"cache_creation_input_tokens":2500,"output_tokens":120}}}`+"\n",
 			root, i, i, ctx-2_500)
 		fmt.Fprintf(&b, `{"type":"user","sessionId":"s1","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_%d","content":"ok"}]}}`+"\n", i)
 	}
@@ -156,6 +168,17 @@ func runHostile(t *testing.T, root, name string) (stdout, stderr string) {
 	case "statusline":
 		args = []string{"statusline"}
 		stdin = fmt.Sprintf(`{"session_id":"s1","transcript_path":%q,"cwd":%q,"model":{"id":"claude-opus-4-6"},"context_window":{"context_window_size":1000000}}`, transcript, root)
+	case "prompt":
+		args = []string{"hook"}
+		stdin = fmt.Sprintf(`{"hook_event_name":"UserPromptSubmit","session_id":"s1","transcript_path":%q,"cwd":%q,"prompt":"go on"}`, transcript, root)
+	case "prompt-fork":
+		// A fork's transcript is not written until its first response:
+		// the prompt hook reads what the start recorded (.resume).
+		args = []string{"hook"}
+		stdin = fmt.Sprintf(`{"hook_event_name":"UserPromptSubmit","session_id":"s1","transcript_path":%q,"cwd":%q,"prompt":"go on"}`, transcript+".fork", root)
+	case "start":
+		args = []string{"hook"}
+		stdin = fmt.Sprintf(`{"hook_event_name":"SessionStart","session_id":"s1","transcript_path":%q,"cwd":%q,"source":"resume"}`, transcript, root)
 	case "lines":
 		args = []string{"lines", "--transcript", transcript}
 	case "ledger-record":
@@ -204,8 +227,14 @@ func runHostile(t *testing.T, root, name string) (stdout, stderr string) {
 	if strings.Contains(stderr, "panic") {
 		t.Fatalf("%s panicked: %s", strings.Join(args, " "), stderr)
 	}
-	if name == "hook" && (err != nil || stderr != "") {
+	if args[0] == "hook" && (err != nil || stderr != "") {
 		t.Errorf("hook: %v, stderr %q", err, stderr)
+	}
+	// A prompt or a start that reaches the hook's quiet deadline (1 s)
+	// was held by what it read: a FIFO at the cold spell stalled every
+	// prompt that long. Unheld, these calls take milliseconds.
+	if (name == "prompt" || name == "prompt-fork" || name == "start") && took >= time.Second {
+		t.Errorf("%s: took %v, the hook's deadline: a read was held", name, took.Round(time.Millisecond))
 	}
 	t.Logf("%s: %v in %v", strings.Join(args, " "), err, took.Round(time.Millisecond))
 	return stdout, stderr

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/muthur/context-budget/internal/atomicfile"
 	"github.com/muthur/context-budget/internal/reading"
 	"github.com/muthur/context-budget/internal/settings"
 	"github.com/muthur/context-budget/skills"
@@ -20,7 +21,54 @@ type place struct {
 	scope    settings.Scope
 	file     string
 	skillDir string
+	// root is the project's root for the project and local scopes,
+	// below which no link is followed (a clone's committed .claude,
+	// settings file or skills folder may be one); "" for the user's own
+	// config folder, whose links (dotfile managers make them) are.
+	root string
 }
+
+// write replaces a file of the place, keeping the old content beside it.
+func (p place) write(name string, data, old []byte) error {
+	if p.root == "" {
+		return settings.Write(name, data, old)
+	}
+	return settings.WriteIn(p.root, name, data, old)
+}
+
+// check reports what write would refuse at name, before anything is
+// written (a dry run included).
+func (p place) check(name string) error {
+	if p.root == "" {
+		return nil
+	}
+	return settings.CheckIn(p.root, name)
+}
+
+// files are the files install and uninstall may write at p: the settings
+// file and each skill's.
+func (p place) files() []string {
+	names := []string{p.file}
+	for _, s := range skills.All() {
+		names = append(names, filepath.Join(p.skillDir, s.Name, "SKILL.md"))
+	}
+	return names
+}
+
+// remove removes a skill's file of the place and its folder if empty.
+func (p place) remove(name string) error {
+	if p.root == "" {
+		if err := os.Remove(name); err != nil {
+			return err
+		}
+		os.Remove(filepath.Dir(name))
+		return nil
+	}
+	return settings.RemoveIn(p.root, name)
+}
+
+// linkHint is the hint for a refused link in a project.
+const linkHint = "a project's .claude, settings files and skills folder must not be symbolic links: replace the link with the file or folder itself, or install --scope user"
 
 // placeOf resolves a scope to its settings file and skills folder.
 func placeOf(sc settings.Scope) (place, error) {
@@ -38,7 +86,7 @@ func placeOf(sc settings.Scope) (place, error) {
 			return place{}, fmt.Errorf("the project root %s is not a folder", root)
 		}
 	}
-	return place{sc, settings.File(sc, config, root), settings.SkillsDir(sc, config, root)}, nil
+	return place{sc, settings.File(sc, config, root), settings.SkillsDir(sc, config, root), root}, nil
 }
 
 // scopeFlags parses the flags install and uninstall share.
@@ -85,7 +133,7 @@ func runInstall(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		// teammate's machine, where this path means nothing: name the
 		// program, found on PATH there as the plugin's hooks do.
 		exe = settings.Name
-		defer fmt.Fprintf(stdout, "note: %s is shared with the team, so its hooks run %q from PATH, not this machine's %s; each teammate installs the program (%s)\n",
+		defer printf(stdout, "note: %s is shared with the team, so its hooks run %q from PATH, not this machine's %s; each teammate installs the program (%s)\n",
 			p.file, settings.Name, mustExecutable(), InstallCommand)
 	}
 	roles := []settings.Role{settings.PostToolUse, settings.Stop, settings.PreToolUse, settings.StopFuse, settings.SubagentStop,
@@ -95,7 +143,7 @@ func runInstall(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 	return edit(p, dry, stdout, stderr, func(o *settings.Object) ([]string, error) {
 		return settings.Install(o, exe, roles)
-	}, installSkills(skills.All()))
+	}, installSkills(p, skills.All()))
 }
 
 // mustExecutable is the hook program's path, for messages.
@@ -139,7 +187,7 @@ func runUninstall(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(stderr, err, "")
 	}
-	return edit(p, dry, stdout, stderr, settings.Uninstall, removeSkills(skills.All()))
+	return edit(p, dry, stdout, stderr, settings.Uninstall, removeSkills(p, skills.All()))
 }
 
 // edit applies change to the settings file of p and skills to its skills
@@ -147,6 +195,13 @@ func runUninstall(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 func edit(p place, dry bool, stdout, stderr io.Writer,
 	change func(*settings.Object) ([]string, error),
 	skills func(dir string, dry bool) ([]string, error)) int {
+	// Every file the command may write is checked before any is: a
+	// refused link leaves everything as it was.
+	for _, name := range p.files() {
+		if err := p.check(name); err != nil {
+			return fail(stderr, fmt.Errorf("%w; left everything untouched", err), hintFor(err))
+		}
+	}
 	o, old, err := settings.Read(p.file)
 	if err != nil {
 		if old != nil {
@@ -170,17 +225,17 @@ func edit(p place, dry bool, stdout, stderr io.Writer,
 			if before == nil {
 				before = []byte{}
 			}
-			io.WriteString(stdout, settings.Diff(p.file, p.file+" (after)", before, data))
+			io.WriteString(stdout, shownLines(settings.Diff(p.file, p.file+" (after)", before, data)))
 		}
 	} else if len(changes) > 0 {
-		if err := settings.Write(p.file, data, old); err != nil {
-			return fail(stderr, err, "")
+		if err := p.write(p.file, data, old); err != nil {
+			return fail(stderr, err, hintFor(err))
 		}
 	}
 	settingsChanged := len(changes) > 0
 	skillChanges, err := skills(p.skillDir, dry)
 	if err != nil {
-		return fail(stderr, err, "")
+		return fail(stderr, err, hintFor(err))
 	}
 	// A skill left in place is worth saying but changes nothing.
 	var notes []string
@@ -193,25 +248,33 @@ func edit(p place, dry bool, stdout, stderr io.Writer,
 	}
 	defer func() {
 		for _, n := range notes {
-			fmt.Fprintf(stdout, "%s\n", n)
+			printf(stdout, "%s\n", n)
 		}
 	}()
 	switch {
 	case len(changes) == 0:
-		fmt.Fprintf(stdout, "%s: nothing to change\n", p.file)
+		printf(stdout, "%s: nothing to change\n", p.file)
 		return 0
 	case dry:
-		fmt.Fprintf(stdout, "dry run, nothing written; it would change %s:\n", p.file)
+		printf(stdout, "dry run, nothing written; it would change %s:\n", p.file)
 	default:
-		fmt.Fprintf(stdout, "changed %s:\n", p.file)
+		printf(stdout, "changed %s:\n", p.file)
 	}
 	for _, c := range changes {
-		fmt.Fprintf(stdout, "  %s\n", c)
+		printf(stdout, "  %s\n", c)
 	}
 	if !dry && old != nil && settingsChanged {
-		fmt.Fprintf(stdout, "the previous file is kept in %s\n", settings.BackupName(p.file))
+		printf(stdout, "the previous file is kept in %s\n", settings.BackupName(p.file))
 	}
 	return 0
+}
+
+// hintFor is the hint for a write's error: how to undo a refused link.
+func hintFor(err error) string {
+	if errors.Is(err, atomicfile.ErrLink) {
+		return linkHint
+	}
+	return ""
 }
 
 // notePrefix marks a line of a skills step that reports without
@@ -222,11 +285,14 @@ const notePrefix = "note: "
 // older copy. The file it replaces may be the user's own skill of the
 // same name or one they edited, so it is kept beside it as SKILL.md.bak,
 // as settings.json is; the new file is written atomically.
-func installSkills(all []skills.Skill) func(dir string, dry bool) ([]string, error) {
+func installSkills(p place, all []skills.Skill) func(dir string, dry bool) ([]string, error) {
 	return func(dir string, dry bool) ([]string, error) {
 		var changes []string
 		for _, s := range all {
 			name := filepath.Join(dir, s.Name, "SKILL.md")
+			if err := p.check(name); err != nil {
+				return nil, err
+			}
 			cur, err := reading.ReadFile(name, reading.MaxSkill)
 			if err == nil && bytes.Equal(cur, s.Content) {
 				continue
@@ -244,7 +310,7 @@ func installSkills(all []skills.Skill) func(dir string, dry bool) ([]string, err
 			if dry {
 				continue
 			}
-			if err := settings.Write(name, s.Content, cur); err != nil {
+			if err := p.write(name, s.Content, cur); err != nil {
 				return nil, err
 			}
 		}
@@ -254,11 +320,14 @@ func installSkills(all []skills.Skill) func(dir string, dry bool) ([]string, err
 
 // removeSkills removes the skills install copied, but only where the file
 // is still ours word for word: a skill the user edited is theirs now.
-func removeSkills(all []skills.Skill) func(dir string, dry bool) ([]string, error) {
+func removeSkills(p place, all []skills.Skill) func(dir string, dry bool) ([]string, error) {
 	return func(dir string, dry bool) ([]string, error) {
 		var changes []string
 		for _, s := range all {
 			name := filepath.Join(dir, s.Name, "SKILL.md")
+			if err := p.check(name); err != nil {
+				return nil, err
+			}
 			cur, err := reading.ReadFile(name, reading.MaxSkill)
 			if err != nil {
 				continue
@@ -271,14 +340,13 @@ func removeSkills(all []skills.Skill) func(dir string, dry bool) ([]string, erro
 			if dry {
 				continue
 			}
-			if err := os.Remove(name); err != nil {
+			// The folder goes too when nothing else is in it.
+			if err := p.remove(name); err != nil {
 				return nil, err
 			}
-			if _, err := os.Stat(settings.BackupName(name)); err == nil {
+			if _, err := os.Lstat(settings.BackupName(name)); err == nil {
 				changes = append(changes, fmt.Sprintf("%sskill %s: left %s, the file install replaced", notePrefix, s.Name, settings.BackupName(name)))
 			}
-			// The folder goes too when nothing else is in it.
-			os.Remove(filepath.Dir(name))
 		}
 		return changes, nil
 	}

@@ -77,7 +77,7 @@ func TestSkillsCopyAndRemove(t *testing.T) {
 	os.MkdirAll(filepath.Dir(old), 0o755)
 	os.WriteFile(old, []byte("relay v1\n"), 0o644)
 
-	got, err := installSkills(all)(dir, true)
+	got, err := installSkills(place{}, all)(dir, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +88,7 @@ func TestSkillsCopyAndRemove(t *testing.T) {
 		t.Fatalf("dry run wrote the go skill (stat: %v)", err)
 	}
 
-	got, err = installSkills(all)(dir, false)
+	got, err = installSkills(place{}, all)(dir, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,13 +108,13 @@ func TestSkillsCopyAndRemove(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "go", "SKILL.md.bak")); !os.IsNotExist(err) {
 		t.Errorf("an added skill got a backup (stat: %v)", err)
 	}
-	if got, _ := installSkills(all)(dir, false); len(got) != 0 {
+	if got, _ := installSkills(place{}, all)(dir, false); len(got) != 0 {
 		t.Errorf("second install changed %q", got)
 	}
 
 	// A skill the user edited stays; the other goes with its folder.
 	os.WriteFile(filepath.Join(dir, "go", "SKILL.md"), []byte("mine\n"), 0o644)
-	got, err = removeSkills(all)(dir, false)
+	got, err = removeSkills(place{}, all)(dir, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,10 +135,10 @@ func TestSkillsCopyAndRemove(t *testing.T) {
 	// With no backup beside it, the folder goes with the skill.
 	os.Remove(old + ".bak")
 	os.Remove(filepath.Dir(old))
-	if _, err := installSkills(all[:1])(dir, false); err != nil {
+	if _, err := installSkills(place{}, all[:1])(dir, false); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := removeSkills(all[:1])(dir, false); err != nil {
+	if _, err := removeSkills(place{}, all[:1])(dir, false); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "relay")); !os.IsNotExist(err) {

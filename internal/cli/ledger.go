@@ -11,6 +11,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/muthur/context-budget/internal/atomicfile"
 	"github.com/muthur/context-budget/internal/chain"
 	"github.com/muthur/context-budget/internal/forecast"
 	"github.com/muthur/context-budget/internal/hook"
@@ -46,7 +47,7 @@ func runLedger(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	rows, _ := rd.ReadAll()
 	sort.SliceStable(rows, func(i, j int) bool { return rows[i].FirstResponseAt < rows[j].FirstResponseAt })
 	if rd.Skipped > 0 {
-		fmt.Fprintf(stderr, "context-budget: skipped %d file(s) that are not rows, first: %v\n", rd.Skipped, rd.Errors[0])
+		printf(stderr, "context-budget: skipped %d file(s) that are not rows, first: %v\n", rd.Skipped, rd.Errors[0])
 	}
 	if *asJSON {
 		if rows == nil {
@@ -56,7 +57,7 @@ func runLedger(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if err != nil {
 			return fail(stderr, err, "")
 		}
-		stdout.Write(append(data, '\n'))
+		writeJSON(stdout, data)
 		return 0
 	}
 	printRows(stdout, rows)
@@ -94,7 +95,7 @@ func printRows(w io.Writer, rows []ledger.Row) {
 		if rel == "" {
 			rel = "-"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t$%.2f\t%d\t%s\t%s\t%s\t%s\n",
+		printf(tw, "%s\t%s\t%s\t$%.2f\t%d\t%s\t%s\t%s\t%s\n",
 			orDash(date), orDash(r.Branch), orDash(clip(r.OpeningPrompt, 48)), r.Total.CostUSD, r.Total.Responses, at, usd, rel, orDash(r.SessionID))
 		total = total.Add(r.Total)
 	}
@@ -102,7 +103,7 @@ func printRows(w io.Writer, rows []ledger.Row) {
 	if measured > 0 {
 		mean = fmt.Sprintf("$%.2f mean", orientUSD/float64(measured))
 	}
-	fmt.Fprintf(tw, "total\t%d sessions\t\t$%.2f\t%d\t\t%s\t%d\n", len(rows), total.CostUSD, total.Responses, mean, relayed)
+	printf(tw, "total\t%d sessions\t\t$%.2f\t%d\t\t%s\t%d\n", len(rows), total.CostUSD, total.Responses, mean, relayed)
 	tw.Flush()
 }
 
@@ -149,7 +150,7 @@ func runLedgerRecord(args []string, stdin io.Reader, stdout, stderr io.Writer) i
 		if err != nil {
 			return fail(stderr, err, "")
 		}
-		fmt.Fprintln(stdout, name)
+		printf(stdout, "%s\n", name)
 		return 0
 	}
 	// Streamed like the PostToolUse payload: a huge field is skipped
@@ -169,8 +170,11 @@ func runLedgerRecord(args []string, stdin io.Reader, stdout, stderr io.Writer) i
 	if id, place, ok := chain.FromEnv(os.Getenv); ok {
 		mark = func(r *ledger.Row) { r.Chain, r.Place = id, place }
 	}
-	if _, err := recordRow(root, p.TranscriptPath, p.SessionID, os.Getenv, stderr, mark); err != nil && !errors.Is(err, os.ErrNotExist) && !errors.Is(err, errNoResponses) {
-		fmt.Fprintf(stderr, "context-budget: ledger record: %v\n", err)
+	// A link the program did not make where the row goes (a clone's
+	// committed .claude) is refused in silence, as a hook refuses.
+	if _, err := recordRow(root, p.TranscriptPath, p.SessionID, os.Getenv, stderr, mark); err != nil && !errors.Is(err, os.ErrNotExist) &&
+		!errors.Is(err, errNoResponses) && !errors.Is(err, atomicfile.ErrLink) {
+		printf(stderr, "context-budget: ledger record: %v\n", err)
 	}
 	// Once a turn, off the hook's path: the temporary files of state
 	// writes killed partway (a hook past its deadline) are cleaned.
@@ -225,7 +229,7 @@ func recordRow(root, transcriptPath, session string, getenv func(string) string,
 	warning := ""
 	if err != nil {
 		warning = fmt.Sprintf("price overrides not applied: %v", err)
-		fmt.Fprintf(stderr, "context-budget: %s; using the built-in prices\n", warning)
+		printf(stderr, "context-budget: %s; using the built-in prices\n", warning)
 	}
 	row := orientation.Row(s, orientation.NewPricer(tab), operatorOf(root, s.ID), orientation.Options{Finished: true})
 	// The session's pace, which the project's later forecasts average

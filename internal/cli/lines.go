@@ -149,7 +149,7 @@ func runLines(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if *jsonFlag {
 		out, _ := json.MarshalIndent(rep, "", "  ")
-		fmt.Fprintf(stdout, "%s\n", out)
+		writeJSON(stdout, out)
 		return 0
 	}
 	printLines(stdout, rep)
@@ -336,14 +336,14 @@ func windowSource(s string) string {
 }
 
 func printLines(w io.Writer, rep *linesReport) {
-	fmt.Fprintf(w, "%s\n\n", standing(rep))
+	printf(w, "%s\n\n", standing(rep))
 	line := func(name string, l lineReport) {
-		fmt.Fprintf(w, "%-14s %s tokens, %s\n", name+" line", notice.Thousands(*l.Tokens), lineWhy(name, l, rep.Window))
+		printf(w, "%-14s %s tokens, %s\n", name+" line", notice.Thousands(*l.Tokens), lineWhy(name, l, rep.Window))
 	}
-	fmt.Fprintf(w, "%-14s %s tokens of context (%s)\n", "reading", notice.Thousands(rep.Reading), rep.Model)
+	printf(w, "%-14s %s tokens of context (%s)\n", "reading", notice.Thousands(rep.Reading), rep.Model)
 	line("warn", rep.Warn)
 	line("pause", rep.Pause)
-	fmt.Fprintf(w, "%-14s %s tokens (from %s); Claude Code compacts at %s, %s\n", "window",
+	printf(w, "%-14s %s tokens (from %s); Claude Code compacts at %s, %s\n", "window",
 		notice.Thousands(rep.Window.Tokens), windowSource(rep.Window.Source), notice.Thousands(rep.Window.CompactsAt), rep.Window.PointWords())
 	if rep.Priced {
 		verb, saving := "saves", *rep.SavingUSD
@@ -354,25 +354,25 @@ func printLines(w io.Writer, rep *linesReport) {
 		if b := rep.CarryOnBand; b != nil {
 			carry += fmt.Sprintf("; %d in 10 sessions %s–%s", int(math.Round(b.Share*10)), notice.USD(b.LowUSD), notice.USD(b.HighUSD))
 		}
-		fmt.Fprintf(w, "%-14s costs %s up front, then %s %s over the next 100k tokens (carrying on costs %s)\n", "relaying now",
+		printf(w, "%-14s costs %s up front, then %s %s over the next 100k tokens (carrying on costs %s)\n", "relaying now",
 			notice.USD(*rep.RelayUpfrontUSD), verb, notice.USD(saving), carry)
 		ro := rep.Reorientation
-		fmt.Fprintf(w, "%-14s would spend about %s tokens (%s) finding its feet, going by %s\n", "a successor", notice.Thousands(ro.Tokens), notice.USD(ro.CostUSD), ro.Words)
+		printf(w, "%-14s would spend about %s tokens (%s) finding its feet, going by %s\n", "a successor", notice.Thousands(ro.Tokens), notice.USD(ro.CostUSD), ro.Words)
 		if f := rep.Forecast; f != nil {
-			fmt.Fprintf(w, "%-14s about %.0f requests per 100k tokens of growth, %.1f%% of the context re-written a request, %.0f output tokens a request\n",
+			printf(w, "%-14s about %.0f requests per 100k tokens of growth, %.1f%% of the context re-written a request, %.0f output tokens a request\n",
 				"pace", f.Requests, 100*f.RewriteRatio, f.OutPerRequest)
 			if f.PaceFrom != "" {
-				fmt.Fprintf(w, "%-14s %s\n", "pace from", f.PaceFrom)
+				printf(w, "%-14s %s\n", "pace from", f.PaceFrom)
 			}
 		}
-		fmt.Fprintf(w, "%-14s %s\n", "cache lifetime", *rep.TTL)
+		printf(w, "%-14s %s\n", "cache lifetime", *rep.TTL)
 	} else {
-		fmt.Fprintf(w, "%-14s not priced (the model is not in the price table, or MUTHUR_CONTEXT_BUDGET_LINES=fixed): the lines are the caps and the window's\n", "dollars")
+		printf(w, "%-14s not priced (the model is not in the price table, or MUTHUR_CONTEXT_BUDGET_LINES=fixed): the lines are the caps and the window's\n", "dollars")
 	}
 	printCold(w, rep.Cold)
-	fmt.Fprintf(w, "%-14s as of %s\n", "prices", rep.PricesAsOf)
+	printf(w, "%-14s as of %s\n", "prices", rep.PricesAsOf)
 	for _, warn := range rep.Warnings {
-		fmt.Fprintf(w, "warning: %s\n", warn)
+		printf(w, "warning: %s\n", warn)
 	}
 }
 
@@ -421,7 +421,7 @@ func printCold(w io.Writer, c *coldReport) {
 	if c.WouldStop {
 		stop = "the next prompt is stopped"
 	}
-	fmt.Fprintf(w, "%-14s idle %s, past the %s TTL: re-writing %s tokens costs %s; a fresh session costs %s over the next 100k tokens against %s carrying on (%s %s; %s at %s)\n",
+	printf(w, "%-14s idle %s, past the %s TTL: re-writing %s tokens costs %s; a fresh session costs %s over the next 100k tokens against %s carrying on (%s %s; %s at %s)\n",
 		"cold cache", cold.Idle(time.Duration(c.IdleSeconds)*time.Second), c.TTL, notice.Thousands(c.Context), notice.USD(c.RecacheUSD),
 		notice.USD(c.FreshUSD), notice.USD(c.CarryOnUSD), verb, notice.USD(saving), stop, notice.USD(c.ThresholdUSD))
 }

@@ -87,7 +87,7 @@ func runReplay(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		if *asJSON {
 			where = stderr
 		}
-		defer fmt.Fprintf(where, "The report is in %s.\n", absOr(*html))
+		defer printf(where, "The report is in %s.\n", absOr(*html))
 	}
 	if !*readings {
 		for i := range rep.Sessions {
@@ -96,11 +96,11 @@ func runReplay(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 	if *asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(rep); err != nil {
+		data, err := json.MarshalIndent(rep, "", "  ")
+		if err != nil {
 			return fail(stderr, err, "")
 		}
+		writeJSON(stdout, data)
 		return 0
 	}
 	if err := writeReplayTable(stdout, rep); err != nil {
@@ -156,7 +156,7 @@ func progressPrinter(w io.Writer) func(replay.Progress) {
 		if s := p.Elapsed.Seconds(); s > 0 {
 			rate = mb / s
 		}
-		fmt.Fprintf(w, "\rreplay: %d/%d files, %.0f/%.0f MB, %.0f MB/s ", p.Files, p.TotalFiles,
+		printf(w, "\rreplay: %d/%d files, %.0f/%.0f MB, %.0f MB/s ", p.Files, p.TotalFiles,
 			mb, float64(p.TotalBytes)/1e6, rate)
 		if p.Done {
 			fmt.Fprintln(w)

@@ -32,7 +32,7 @@ func (f *replayFuse) parse(stderr io.Writer) int {
 	if f.spend != "" {
 		a, err := tuning.ParseAmount(f.spend)
 		if err != nil {
-			fmt.Fprintf(stderr, "context-budget: error: --spend: %v\n", err)
+			printf(stderr, "context-budget: error: --spend: %v\n", err)
 			return 2
 		}
 		f.cap = a

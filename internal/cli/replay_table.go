@@ -40,38 +40,38 @@ func writeReplayTable(w io.Writer, rep replay.Report) error {
 		if s.Fuse != nil {
 			fuseCol = "\t" + s.Fuse.Describe()
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%d\t%s\t%s\t%s%s\n", s.SessionID, s.Responses, notice.K(s.Peak),
+		printf(tw, "%s\t%d\t%s\t%d\t%s\t%s\t%s%s\n", s.SessionID, s.Responses, notice.K(s.Peak),
 			s.Compactions, notices, carry, coldCell(s.Cold), fuseCol)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
 	t := rep.Totals
-	fmt.Fprintf(w, "\n%d sessions (%.1f MB, %d responses), %d notices: %d warnings, %d pauses; %d compacted before any notice",
+	printf(w, "\n%d sessions (%.1f MB, %d responses), %d notices: %d warnings, %d pauses; %d compacted before any notice",
 		t.Sessions, float64(t.Bytes)/1e6, t.Responses, t.Notices, t.Warnings, t.Pauses, t.CompactedBeforeAnyNotice)
 	if t.Errors > 0 {
-		fmt.Fprintf(w, "; %d unreadable", t.Errors)
+		printf(w, "; %d unreadable", t.Errors)
 	}
 	fmt.Fprintln(w, ".")
 	if r := t.Rooms; r.Auto > 0 {
-		fmt.Fprintf(w, "Room before the %d automatic compactions: %d with a pause in the climb, %d with less than 20k tokens of room; median %s tokens, %.0f responses.\n",
+		printf(w, "Room before the %d automatic compactions: %d with a pause in the climb, %d with less than 20k tokens of room; median %s tokens, %.0f responses.\n",
 			r.Auto, r.Paused, r.Short, notice.K(r.MedianTokens), r.MedianResponses)
 	}
 	if t.CarryOnPoints > 0 {
-		fmt.Fprintf(w, "Carrying on after the pauses: predicted %s, actual %s over %d pauses; median absolute error %s.\n",
+		printf(w, "Carrying on after the pauses: predicted %s, actual %s over %d pauses; median absolute error %s.\n",
 			usdOrDash(t.PredictedCarryOnUSD), usdOrDash(t.ActualCarryOnUSD), t.CarryOnPoints, pctOrDash(t.PauseCarryOnMedianAbsError))
 	} else {
 		fmt.Fprintln(w, "Carrying on after the pauses: no pause has both a prediction and an actual cost to judge it by.")
 	}
 	writeColdTotals(w, t.Cold)
 	if rep.Fuse != nil {
-		fmt.Fprintf(w, "Fuse: %s.\n", rep.Fuse.Describe())
+		printf(w, "Fuse: %s.\n", rep.Fuse.Describe())
 	}
 	if t.Points > 0 {
-		fmt.Fprintf(w, "The forecast of carrying on 100k tokens, at the %d responses after which a session did: median absolute error %s (requests: %s).\n",
+		printf(w, "The forecast of carrying on 100k tokens, at the %d responses after which a session did: median absolute error %s (requests: %s).\n",
 			t.Points, pctOrDash(t.CarryOnMedianAbsError), pctOrDash(t.RequestsMedianAbsError))
 		for _, m := range t.CarryOnByModel {
-			fmt.Fprintf(w, "  %s: median absolute error %.0f%% over %d points.\n", m.Model, 100*m.MedianAbsError, m.Points)
+			printf(w, "  %s: median absolute error %.0f%% over %d points.\n", m.Model, 100*m.MedianAbsError, m.Points)
 		}
 	}
 	return nil
@@ -156,7 +156,7 @@ func writeColdTotals(w io.Writer, t replay.ColdTotals) {
 		idle = (time.Duration(*t.MedianIdleSeconds) * time.Second).Round(time.Second).String()
 		ctx = notice.K(int64(*t.MedianContext))
 	}
-	fmt.Fprintf(w, "Cold cache: %d re-writes of more than %s tokens in %d sessions cost %s (median idle %s, median context %s); the stop would have held back %d prompts in %d sessions (their re-writes %s), where a fresh session saves %s over the next 100k tokens by the model; %d of them found the cache warm after all.\n",
+	printf(w, "Cold cache: %d re-writes of more than %s tokens in %d sessions cost %s (median idle %s, median context %s); the stop would have held back %d prompts in %d sessions (their re-writes %s), where a fresh session saves %s over the next 100k tokens by the model; %d of them found the cache warm after all.\n",
 		t.Rewrites, notice.K(replay.ColdMinRewrite), t.RewriteSessions, notice.USD(t.RewriteUSD), idle, ctx,
 		t.Stops, t.StopSessions, notice.USD(t.StopRewriteUSD), notice.USD(t.SavingUSD), t.FalseStops)
 }

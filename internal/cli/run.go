@@ -95,12 +95,3 @@ func runVersion(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fmt.Fprintln(stdout, "context-budget", version)
 	return 0
 }
-
-// fail prints a command-line error and a hint, the CLI's way of saying no.
-func fail(stderr io.Writer, err error, hint string) int {
-	fmt.Fprintf(stderr, "context-budget: error: %v\n", err)
-	if hint != "" {
-		fmt.Fprintf(stderr, "context-budget: hint: %s\n", hint)
-	}
-	return 1
-}

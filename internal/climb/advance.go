@@ -2,7 +2,6 @@ package climb
 
 import (
 	"errors"
-	"os"
 	"path/filepath"
 	"time"
 
@@ -80,7 +79,7 @@ func AdvanceWith(dir, session string, reading int64, lines LineTokens, o Options
 	next, fire := StepIn(rec, reading, lines, compactions)
 	if fire == None {
 		if rec.Level != None && next.Level == None {
-			if err := os.Remove(name); err != nil && !os.IsNotExist(err) {
+			if err := state.Remove(name); err != nil {
 				return None, err
 			}
 		}

@@ -120,6 +120,12 @@ func TestPasses(t *testing.T) {
 		{"/cost", true}, {"!git status", true},
 		{"/review the PR", false}, {"/init", false}, {"carry on", false}, {"", false},
 		{"/relayed", false}, {"please /clear", false},
+		// The plugin's relay, in its spellings (issue 31, class 6); the
+		// plugin's other skills and another plugin's relay do not pass.
+		{"/context-budget:relay", true}, {"/context-budget:relay take main", true},
+		{"  /Context-Budget:Relay\ttake feat", true}, {"/context-budget:relay\ntake x", true},
+		{"/context-budget:go", false}, {"/other:relay", false}, {"/context-budget:relayed", false},
+		{"/context-budget:", false}, {"/context-budget:compact", false},
 	} {
 		if got := Passes(tc.prompt); got != tc.want {
 			t.Errorf("Passes(%q) = %v, want %v", tc.prompt, got, tc.want)

@@ -156,9 +156,10 @@ func OnStart(c Call) error {
 	return nil
 }
 
-// loadResume reads a session's SessionStart record.
+// loadResume reads a session's SessionStart record, by the one reader
+// and within reading.MaxSideFile, as every side file.
 func loadResume(dir, id string) (resume, bool) {
-	data, err := os.ReadFile(resumeFile(dir, id))
+	data, err := reading.ReadFile(resumeFile(dir, id), reading.MaxSideFile)
 	var rec resume
 	if err != nil || json.Unmarshal(data, &rec) != nil {
 		return resume{}, false

@@ -22,9 +22,16 @@ var passCommands = []string{
 	"theme", "todos", "upgrade", "usage", "vim",
 }
 
+// pluginRelay is the relay skill as the plugin's users type it: Claude
+// Code names a plugin's skill <plugin>:<skill>. Of the plugin's skills
+// only the relay passes: the others make a model request like any prompt.
+const pluginRelay = "context-budget:relay"
+
 // Passes reports whether a prompt always passes a cold cache: one of the
-// slash commands above (any case, with or without arguments), or a
-// shell command ("!…"), which Claude Code runs without a model request.
+// slash commands above (any case, with or without arguments), the
+// plugin's relay (/context-budget:relay, /context-budget:relay take …),
+// or a shell command ("!…"), which Claude Code runs without a model
+// request.
 func Passes(prompt string) bool {
 	p := strings.TrimSpace(prompt)
 	if strings.HasPrefix(p, "!") {
@@ -37,5 +44,6 @@ func Passes(prompt string) bool {
 	if i := strings.IndexAny(name, " \t\r\n"); i >= 0 {
 		name = name[:i]
 	}
-	return slices.Contains(passCommands, strings.ToLower(name))
+	name = strings.ToLower(name)
+	return name == pluginRelay || slices.Contains(passCommands, name)
 }

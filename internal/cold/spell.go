@@ -4,10 +4,10 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"hash/fnv"
-	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/muthur/context-budget/internal/reading"
 	"github.com/muthur/context-budget/internal/state"
 )
 
@@ -50,10 +50,12 @@ func HashPrompt(prompt string) string {
 	return hex.EncodeToString(h.Sum(nil)[:12])
 }
 
-// LoadSpell reads a spell file; a missing or unreadable one is no spell.
+// LoadSpell reads a spell file; a missing or unreadable one is no spell,
+// as is one past reading.MaxSideFile or not a regular file (a planted
+// link to /dev/zero or a FIFO, read by the one reader).
 func LoadSpell(name string) Spell {
 	var sp Spell
-	data, err := os.ReadFile(name)
+	data, err := reading.ReadFile(name, reading.MaxSideFile)
 	if err != nil || json.Unmarshal(data, &sp) != nil {
 		return Spell{}
 	}

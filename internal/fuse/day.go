@@ -46,7 +46,7 @@ func ProjectDay(dir, ledgerDir, session string, own *Tally, day string) Sum {
 		if live[strings.TrimSuffix(filepath.Base(name), ".json")] || !fresh(name) {
 			continue
 		}
-		data, err := reading.ReadFile(name, 4<<20)
+		data, err := reading.ReadFile(name, reading.MaxLedgerRow)
 		if err != nil {
 			continue
 		}

@@ -377,7 +377,7 @@ const tallyFormat = 2
 // load reads a tally; torn reports a file that is there but does not
 // parse.
 func load(name string) (t *Tally, torn bool) {
-	data, err := reading.ReadFile(name, 16<<20)
+	data, err := reading.ReadFile(name, reading.MaxTally)
 	if err != nil {
 		return &Tally{Files: map[string]*File{}}, false
 	}

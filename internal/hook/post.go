@@ -142,7 +142,7 @@ func SkillPrefix(getenv func(string) string) string {
 	if root == "" {
 		return ""
 	}
-	data, err := reading.ReadFile(filepath.Join(root, ".claude-plugin", "plugin.json"), 64<<10)
+	data, err := reading.ReadFile(filepath.Join(root, ".claude-plugin", "plugin.json"), reading.MaxPluginManifest)
 	if err != nil {
 		return ""
 	}

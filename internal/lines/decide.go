@@ -102,6 +102,20 @@ func Decide(in Input) Decision {
 	return d
 }
 
+// What committed ledger rows may do to the priced lines (design §4,
+// amended): they refine the pace and the successor's reorientation, but
+// no set of rows moves a priced line below LedgerShare of the line the
+// fitted prior and the session alone give, nor the pause below the
+// successor's orientation (as the session alone gives it) plus
+// SuccessorRoom. A pause closer than that would stop the successor as
+// soon as it had oriented: a relay loop. The second bound holds with no
+// rows too, so that a committed price file adding a model at rates in
+// range but far from its kind cannot set one up either.
+const (
+	LedgerShare   = 0.8
+	SuccessorRoom = 15_000
+)
+
 // price runs the cost model and moves the lines it may.
 func (d *Decision) price(in Input) {
 	h := in.History
@@ -115,8 +129,14 @@ func (d *Decision) price(in Input) {
 	rt := rates(row.Rates, h.TTL1h)
 	d.Priced, d.Model, d.TTL, d.AsOf = true, h.Last.Model, h.TTL(), in.Table.AsOf
 	d.QMeasured = h.Measured()
-	d.Reorientation = in.reorient(h, rt)
-	d.Cost = restart.Model{Rates: rt, Q: h.Q(), W: d.Reorientation.Tokens, R: d.Reorientation.CostUSD}
+	d.Reorientation = in.reorient(h, rt, false)
+	// alone is the decision without the ledger: the shipped prior, the
+	// session's own reorientation.
+	alone := Decision{Reorientation: d.Reorientation}
+	if alone.Reorientation.Source == SourceLedgerRelayed {
+		alone.Reorientation = in.reorient(h, rt, true)
+	}
+	var prior, shipped *forecast.Prior
 	if in.Settings.Rate != tuning.RateSinceBoundary {
 		if h.Pace.Prior == nil {
 			// Once per climb: a ledger row written later in the climb
@@ -124,27 +144,57 @@ func (d *Decision) price(in Input) {
 			pr, from := forecast.Shipped.Refine(h.Last.Model, forecast.LedgerPaces(in.Root, sessionOf(in.SessionID, in.TranscriptPath)))
 			h.Pace.Prior, h.Pace.PriorFrom = &pr, from
 		}
-		e := h.Pace.Forecast(*h.Pace.Prior, forecast.Shipped.Weights)
-		d.Cost.Q, d.Cost.Rewrite, d.Cost.OutPerRequest = e.Q, e.Rewrite, e.OutPerRequest
+		sp := forecast.Shipped.Prior(h.Last.Model)
+		prior, shipped = h.Pace.Prior, &sp
 		band := forecast.Shipped.Band
 		d.Spread, d.PaceFrom = &band, h.Pace.PriorFrom
+	}
+	d.costModels(row, h, rt, prior)
+	alone.costModels(row, h, rt, shipped)
+	s := in.Settings
+	if s.Warn == 0 {
+		if c, ok := d.line(s.WarnSaving); ok {
+			c = max(c, alone.floor(s.WarnSaving, tuning.WarnCap))
+			if c < tuning.WarnCap {
+				d.Lines.Warn = Line{Tokens: c, SetBy: Priced, SavingUSD: s.WarnSaving}
+			}
+		}
+	}
+	if s.Pause == 0 {
+		if c, ok := d.line(s.PauseSaving); ok {
+			c = max(c, alone.floor(s.PauseSaving, tuning.PauseCap), alone.Reorientation.Tokens+SuccessorRoom)
+			if c < tuning.PauseCap {
+				d.Lines.Pause = Line{Tokens: c, SetBy: Priced, SavingUSD: s.PauseSaving}
+			}
+		}
+	}
+}
+
+// costModels sets the cost model from the row's rates, the history, the
+// decision's reorientation and, unless nil (the design's since-boundary
+// rate), the prior the pace is forecast with.
+func (d *Decision) costModels(row prices.Row, h *forecast.History, rt restart.Rates, prior *forecast.Prior) {
+	d.Cost = restart.Model{Rates: rt, Q: h.Q(), W: d.Reorientation.Tokens, R: d.Reorientation.CostUSD}
+	if prior != nil {
+		e := h.Pace.Forecast(*prior, forecast.Shipped.Weights)
+		d.Cost.Q, d.Cost.Rewrite, d.Cost.OutPerRequest = e.Q, e.Rewrite, e.OutPerRequest
 	}
 	if row.BandAbove > 0 && row.Band != nil {
 		b := d.Cost
 		b.Rates = rates(*row.Band, h.TTL1h)
 		d.Band, d.BandAbove = &b, row.BandAbove
 	}
-	s := in.Settings
-	if s.Warn == 0 {
-		if c, ok := d.line(s.WarnSaving); ok && c < tuning.WarnCap {
-			d.Lines.Warn = Line{Tokens: c, SetBy: Priced, SavingUSD: s.WarnSaving}
-		}
+}
+
+// floor is the lowest the ledger may move the priced line at threshold
+// usd: LedgerShare of this decision's line (the cap when it has none
+// below it).
+func (d *Decision) floor(usd float64, cap int64) int64 {
+	c, ok := d.line(usd)
+	if !ok || c >= cap {
+		c = cap
 	}
-	if s.Pause == 0 {
-		if c, ok := d.line(s.PauseSaving); ok && c < tuning.PauseCap {
-			d.Lines.Pause = Line{Tokens: c, SetBy: Priced, SavingUSD: s.PauseSaving}
-		}
-	}
+	return int64(LedgerShare * float64(c))
 }
 
 func rates(r prices.Rates, ttl1h bool) restart.Rates {

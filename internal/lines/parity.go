@@ -18,8 +18,8 @@ type Own struct {
 // orientation measured by the caller, that orientation in the same order
 // of sources (design §8): this session's own if it was relayed, then —
 // the ledger being the project's, which a caller without a root does not
-// read — its own as a fresh start's.
-func (in *Input) reorient(h *forecast.History, rt restart.Rates) Reorientation {
+// read — its own as a fresh start's. skipLedger leaves the ledger out.
+func (in *Input) reorient(h *forecast.History, rt restart.Rates, skipLedger bool) Reorientation {
 	if in.Root == "" && in.Own != nil && in.Own.Phase.Measured() {
 		src := orientation.Own
 		if in.Own.Relayed {
@@ -28,5 +28,5 @@ func (in *Input) reorient(h *forecast.History, rt restart.Rates) Reorientation {
 		return Reorientation{Tokens: in.Own.Phase.ContextTokens, CostUSD: in.Own.Phase.Spend.CostUSD,
 			Source: src, Words: orientation.Words(src, 0)}
 	}
-	return Reorient(in.Root, in.SessionID, in.TranscriptPath, h, rt, in.Table)
+	return reorientFrom(in.Root, in.SessionID, in.TranscriptPath, h, rt, in.Table, skipLedger)
 }

@@ -28,6 +28,11 @@ const (
 // rt are the session's rates; table prices the session's own orientation.
 // Without a root nothing is read or cached: the estimate.
 func Reorient(root, session, transcriptPath string, h *forecast.History, rt restart.Rates, table *prices.Table) Reorientation {
+	return reorientFrom(root, session, transcriptPath, h, rt, table, false)
+}
+
+// reorientFrom is Reorient, leaving the ledger out when skipLedger is set.
+func reorientFrom(root, session, transcriptPath string, h *forecast.History, rt restart.Rates, table *prices.Table, skipLedger bool) Reorientation {
 	estimate := func() (int64, float64) { return restart.Estimate(rt, h.First.Context, h.First.CacheRead) }
 	if root == "" {
 		w, r := estimate()
@@ -35,7 +40,7 @@ func Reorient(root, session, transcriptPath string, h *forecast.History, rt rest
 	}
 	re := orientation.Successor(orientation.SuccessorInputs{
 		Root: root, Session: sessionOf(session, transcriptPath), Transcript: transcriptPath,
-		Table: table, Estimate: estimate,
+		Table: table, Estimate: estimate, SkipLedger: skipLedger,
 	})
 	if !inRange(re.Tokens, re.CostUSD) {
 		// Every source is checked where it is read; this is the last

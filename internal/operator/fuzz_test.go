@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/muthur/context-budget/internal/reading"
 	"github.com/muthur/context-budget/internal/tuning"
 )
 
@@ -42,7 +43,7 @@ func FuzzChoice(f *testing.F) {
 		}
 		got := Choice(root, "op")
 		want := tuning.ParseSwitch(string(data))
-		if len(data) > maxFile {
+		if len(data) > reading.MaxChoice {
 			want = tuning.Unset
 		}
 		if got != want {

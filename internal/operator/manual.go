@@ -44,17 +44,13 @@ func File(root, login string) string {
 	return filepath.Join(Dir(root), login)
 }
 
-// maxFile bounds what is read of an operator's file: a yes or a no is a
-// few bytes, and a large file is not one we wrote.
-const maxFile = 1 << 10
-
 // Choice reads the operator's file: Yes, No, or Unset when it is missing,
 // unreadable, too long, or holds anything but a yes or a no.
 func Choice(root, login string) tuning.Switch {
 	if !PlainLogin(login) {
 		return tuning.Unset
 	}
-	data, err := reading.ReadFile(File(root, login), maxFile)
+	data, err := reading.ReadFile(File(root, login), reading.MaxChoice)
 	if err != nil {
 		return tuning.Unset
 	}

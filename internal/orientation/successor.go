@@ -73,6 +73,10 @@ type SuccessorInputs struct {
 	// Estimate returns the estimate of §8 (restart.Estimate of the
 	// session's first response); called only when nothing was measured.
 	Estimate func() (w int64, r float64)
+	// SkipLedger leaves the ledger's rows out: the reorientation as the
+	// session alone gives it, which bounds what the rows may do to the
+	// lines.
+	SkipLedger bool
 }
 
 // Successor returns the successor's reorientation from the first source
@@ -94,7 +98,7 @@ func Successor(in SuccessorInputs) Reorientation {
 	if ok && relayed {
 		return Reorientation{Tokens: own.ContextTokens, CostUSD: own.Spend.CostUSD, Source: OwnRelayed, Words: Words(OwnRelayed, 0)}
 	}
-	if m, ok := LedgerMean(in.Root); ok {
+	if m, ok := LedgerMean(in.Root); ok && !in.SkipLedger {
 		return Reorientation{Tokens: m.W, CostUSD: m.R, Source: LedgerRelayed, Count: m.Count, Words: Words(LedgerRelayed, m.Count)}
 	}
 	if ok {
@@ -161,7 +165,7 @@ func ownOrientation(dir string, in SuccessorInputs) (ledger.Phase, bool, bool) {
 	c = ownCache{Relayed: Relayed(s), Phase: ph}
 	if data, err := json.Marshal(c); err == nil && state.Ensure(dir) == nil {
 		state.WriteFile(name, append(data, '\n'))
-		os.Remove(searchName)
+		state.Remove(searchName)
 	}
 	return ph, c.Relayed, true
 }
@@ -191,12 +195,14 @@ type rowSummary struct {
 	R       float64 `json:"r,omitempty"`
 }
 
-// dropBad forgets the cached summaries whose figures a row could not
-// have (the cache is a file like any other, and may be tampered with):
-// their rows are read again.
+// dropBad forgets the cached summaries whose figures the mean would not
+// take from a row (ledger.Phase.Plausible; the cache is a file like any
+// other, and may be tampered with, or older than the bounds): their rows
+// are read again.
 func (c *meanCache) dropBad() {
 	for name, s := range c.Rows {
-		if s.Relayed && !(s.W > 0 && s.W <= ledger.MaxContextTokens && ledger.CostOK(s.R)) {
+		ph := ledger.Phase{EndedBy: "cached", ContextTokens: s.W, Spend: ledger.Tally{CostUSD: s.R}}
+		if s.Relayed && !ph.Plausible() {
 			delete(c.Rows, name)
 			c.Key = ""
 		}
@@ -204,7 +210,8 @@ func (c *meanCache) dropBad() {
 }
 
 // LedgerMean returns the mean orientation (context and dollars) over the
-// root's ledger rows whose session was relayed and measured; ok is false
+// root's ledger rows whose session was relayed and whose orientation lies
+// within what real sessions show (ledger.Phase.Plausible); ok is false
 // when there is none.
 //
 // A priced recompute must not re-read hundreds of rows, so what each row
@@ -284,7 +291,9 @@ func summarize(name string, info os.FileInfo) rowSummary {
 		s.Bad = true
 		return s
 	}
-	if row.Relayed() && row.Orientation.Measured() {
+	// A relayed row whose orientation no real session has is left out,
+	// as a row that was not relayed is.
+	if row.Relayed() && row.Orientation.Plausible() {
 		s.Relayed, s.W, s.R = true, row.Orientation.ContextTokens, row.Orientation.Spend.CostUSD
 	}
 	return s

@@ -56,10 +56,16 @@ type RateError struct {
 	// "band.input".
 	Key             string
 	Value, Min, Max float64
+	// Model, when set, is the priced model whose rates bound this one
+	// (CheckRepriced).
+	Model string
 }
 
 func (e *RateError) Error() string {
 	kind := e.Key[strings.LastIndexByte(e.Key, '.')+1:]
+	if e.Model != "" {
+		return fmt.Sprintf("%s = %v is not a price for %s (its %s rates lie from %g to %g USD per million tokens)", e.Key, e.Value, e.Model, kind, e.Min, e.Max)
+	}
 	return fmt.Sprintf("%s = %v is not a price (%s rates lie from %g to %g USD per million tokens)", e.Key, e.Value, kind, e.Min, e.Max)
 }
 
@@ -84,6 +90,40 @@ func (r *Row) Check() error {
 	}
 	if r.BandAbove < 0 || r.BandAbove > 0 && r.Band == nil {
 		return fmt.Errorf("band_above = %d wants a band and a positive number of tokens", r.BandAbove)
+	}
+	if r.Band != nil {
+		return rates("band.", r.Band)
+	}
+	return nil
+}
+
+// CheckRepriced reports whether r, a row of the user's own file for a
+// model the table already prices (known), keeps each rate within spread
+// of what known charges for that kind (its band's rates included): a
+// discount or a new list price, not a rate that makes the model free or
+// denies every capped call. A file the agent wrote in the user's config
+// folder must not disarm a dollar cap by pricing Opus at a cheap model's
+// cache read, which Check alone would take.
+func (r *Row) CheckRepriced(known *Row) error {
+	var lo, hi [5]float64
+	for k, v := range known.Values() {
+		lo[k], hi[k] = v, v
+	}
+	if b := known.Band; b != nil {
+		for k, v := range b.Values() {
+			lo[k], hi[k] = min(lo[k], v), max(hi[k], v)
+		}
+	}
+	rates := func(prefix string, rt *Rates) error {
+		for k, v := range rt.Values() {
+			if !(v >= lo[k]/spread && v <= hi[k]*spread) {
+				return &RateError{Key: prefix + RateKeys[k], Value: v, Min: lo[k] / spread, Max: hi[k] * spread, Model: known.ID}
+			}
+		}
+		return nil
+	}
+	if err := rates("", &r.Rates); err != nil {
+		return err
 	}
 	if r.Band != nil {
 		return rates("band.", r.Band)

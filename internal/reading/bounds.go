@@ -6,10 +6,25 @@ package reading
 // committed or planted file can cost a call at most its bound.
 const (
 	// MaxSideFile bounds the small side files of the state folder: a
-	// session's climb record (<session>), its window (.window), its
-	// operator (.operator), and an operator's manual-relay choice. Each
-	// holds one short JSON object or one word.
+	// session's climb record (<session>), its operator (.operator), its
+	// cold spell (.cold) and its start's record (.resume). Each holds one
+	// short JSON object or one word.
 	MaxSideFile = 64 << 10
+	// MaxWindowFile bounds the window the status line recorded
+	// (.window): one number.
+	MaxWindowFile = 64
+	// MaxChoice bounds an operator's committed manual-relay choice: a
+	// yes or a no is a few bytes, and a large file is not one we wrote.
+	MaxChoice = 1 << 10
+	// MaxTally bounds the spend fuse's tally (.spend): an offset and a
+	// sum per transcript the session wrote.
+	MaxTally = 16 << 20
+	// MaxPriceFile bounds a price file (prices.toml): the built-in table
+	// is under 4 KB, and the TOML library's cost grows fast past it.
+	MaxPriceFile = 64 << 10
+	// MaxPluginManifest bounds the plugin's manifest
+	// (.claude-plugin/plugin.json), read for the plugin's name.
+	MaxPluginManifest = 64 << 10
 	// MaxCacheFile bounds the state folder's caches: the line cache
 	// (.line), the orientation and its search (.orientation,
 	// .orientation-search) and the ledger's mean (ledger-mean.json, one

@@ -6,9 +6,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/muthur/context-budget/internal/atomicfile"
+	"github.com/muthur/context-budget/internal/reading"
 	"github.com/muthur/context-budget/internal/replay"
 )
 
@@ -34,7 +34,8 @@ func Command(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	in := stdin
 	if fs.NArg() == 1 {
-		f, err := os.Open(fs.Arg(0))
+		// The one opener: a regular file, never a FIFO or a device.
+		f, _, err := reading.Open(fs.Arg(0))
 		if err != nil {
 			return fail(stderr, err, "")
 		}

@@ -7,9 +7,6 @@ import (
 	"github.com/muthur/context-budget/internal/reading"
 )
 
-// maxSettingsFile bounds a settings file read for its env block.
-const maxSettingsFile = 4 << 20
-
 // EnvFiles are the settings files whose env blocks Claude Code applies to
 // a session of the project at root, lowest precedence first: the user's,
 // the project's, the project's local one (docs: managed > CLI --settings >
@@ -55,7 +52,7 @@ func Env(getenv func(string) string, configDir, root string) (env func(string) s
 // readEnv reads one file's env block; values that are numbers or booleans
 // are taken as their JSON text.
 func readEnv(name string) (map[string]string, bool) {
-	data, err := reading.ReadFile(name, maxSettingsFile)
+	data, err := reading.ReadFile(name, reading.MaxSettings)
 	if err != nil {
 		return nil, false
 	}

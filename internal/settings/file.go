@@ -2,9 +2,11 @@ package settings
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/muthur/context-budget/internal/atomicfile"
 	"github.com/muthur/context-budget/internal/reading"
@@ -34,8 +36,9 @@ func BackupName(name string) string { return name + ".bak" }
 
 // Write replaces name with data atomically (temp file in the same
 // folder, then rename), keeping the file's permissions and following a
-// symlink to the file it names. When old is not
-// nil it is first saved to BackupName(name).
+// symlink to the file it names: for the user's own config folder, which
+// dotfile managers link. When old is not nil it is first saved to
+// BackupName(name). A project's files are written by WriteIn.
 func Write(name string, data, old []byte) error {
 	// A settings file kept in a dotfiles folder is often a symlink; write
 	// through it rather than replace the link with a file.
@@ -59,4 +62,96 @@ func Write(name string, data, old []byte) error {
 
 func atomicWrite(name string, data []byte, perm fs.FileMode) error {
 	return atomicfile.WriteFile(name, data, atomicfile.Options{Perm: perm, Sync: true})
+}
+
+// WriteIn is Write for a file of the project at root (its .claude
+// settings, its skills): no symbolic link below root is followed, at a
+// folder on the way (.claude, skills, a skill's folder), at name or at its
+// backup. A repository someone clones may commit any of them as a link,
+// in or out of the project, and install must not write where it points:
+// such a link is an error (atomicfile.ErrLink) and nothing is written or
+// created anywhere. Missing folders are made.
+func WriteIn(root, name string, data, old []byte) error {
+	d, base, err := dirIn(root, name, true)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	perm := fs.FileMode(0o644)
+	fi, err := d.Lstat(base)
+	switch {
+	case err == nil && fi.Mode()&fs.ModeSymlink != 0:
+		return &fs.PathError{Op: "write", Path: name, Err: atomicfile.ErrLink}
+	case err == nil:
+		perm = fi.Mode().Perm()
+	}
+	if fi, err := d.Lstat(BackupName(base)); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		return &fs.PathError{Op: "write", Path: BackupName(name), Err: atomicfile.ErrLink}
+	}
+	dir := filepath.Dir(name)
+	o := atomicfile.Options{Perm: perm, Sync: true}
+	if old != nil {
+		if err := atomicfile.WriteInRoot(d, dir, BackupName(base), old, o); err != nil {
+			return err
+		}
+	}
+	return atomicfile.WriteInRoot(d, dir, base, data, o)
+}
+
+// CheckIn reports, without writing, what WriteIn would refuse: a link at
+// a folder of name below root that exists, at name or at its backup.
+func CheckIn(root, name string) error {
+	d, base, err := dirIn(root, name, false)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	for _, n := range []string{base, BackupName(base)} {
+		if fi, err := d.Lstat(n); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+			return &fs.PathError{Op: "write", Path: filepath.Join(filepath.Dir(name), n), Err: atomicfile.ErrLink}
+		}
+	}
+	return nil
+}
+
+// RemoveIn removes name, a file of the project at root, and then its
+// folder if that is left empty, following no link below root: a linked
+// skills folder loses nothing where it points.
+func RemoveIn(root, name string) error {
+	d, base, err := dirIn(root, name, false)
+	if err != nil {
+		return err
+	}
+	if fi, err := d.Lstat(base); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		d.Close()
+		return &fs.PathError{Op: "remove", Path: name, Err: atomicfile.ErrLink}
+	}
+	err = d.Remove(base)
+	d.Close()
+	if err != nil {
+		return err
+	}
+	// The folder goes too when nothing else is in it: by its name in its
+	// parent, which was opened without links as well.
+	folder, _, err := dirIn(root, filepath.Dir(name), false)
+	if err == nil {
+		folder.Remove(filepath.Base(filepath.Dir(name)))
+		folder.Close()
+	}
+	return nil
+}
+
+// dirIn opens the folder of name, a path below root, with no link
+// followed below root (atomicfile.OpenDirIn), and returns it with name's
+// last component.
+func dirIn(root, name string, create bool) (*os.Root, string, error) {
+	rel, err := filepath.Rel(root, filepath.Dir(name))
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return nil, "", fmt.Errorf("%s is not in the project %s", name, root)
+	}
+	d, err := atomicfile.OpenDirIn(root, filepath.ToSlash(rel), create)
+	return d, filepath.Base(name), err
 }

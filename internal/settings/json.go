@@ -11,10 +11,19 @@ import (
 
 // Object is a JSON object that keeps its keys in the order they were
 // read, so that rewriting a settings file moves nothing the user wrote.
-// Values are *Object, []any, string, json.Number, bool or nil.
+// Values are *Object, []any, string, json.Number, bool or nil; in an
+// array, a string read in a spelling Encode would not write (an escape
+// such as "\ud800", "\u00e9" or "\/") is its JSON text, a
+// json.RawMessage.
 type Object struct {
 	keys []string
 	vals map[string]any
+	// rawKeys and rawVals keep, by key, the JSON text of a key or of a
+	// string value read in a spelling Encode would not write: a lone
+	// surrogate decodes to U+FFFD, an escaped letter to the letter, and
+	// written back either would change what the user wrote. A value set
+	// anew loses its text.
+	rawKeys, rawVals map[string]string
 }
 
 // NewObject returns an empty object.
@@ -29,10 +38,15 @@ func (o *Object) Get(key string) (any, bool) {
 }
 
 // Set sets key to v, keeping the key's place when it is already present
-// and appending it otherwise.
+// and appending it otherwise. A string value set to what it was keeps its
+// spelling.
 func (o *Object) Set(key string, v any) {
-	if _, ok := o.vals[key]; !ok {
+	old, ok := o.vals[key]
+	if !ok {
 		o.keys = append(o.keys, key)
+	}
+	if s, isString := v.(string); !isString || old != s {
+		delete(o.rawVals, key)
 	}
 	o.vals[key] = v
 }
@@ -43,6 +57,8 @@ func (o *Object) Delete(key string) {
 		return
 	}
 	delete(o.vals, key)
+	delete(o.rawKeys, key)
+	delete(o.rawVals, key)
 	for i, k := range o.keys {
 		if k == key {
 			o.keys = append(o.keys[:i:i], o.keys[i+1:]...)
@@ -68,7 +84,7 @@ func Parse(data []byte) (*Object, error) {
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
-	v, err := decodeValue(dec, 0)
+	v, err := (&decoder{dec: dec, data: data}).value(0)
 	if err != nil {
 		return nil, err
 	}
@@ -89,61 +105,120 @@ const maxDepth = 200
 // ErrTooDeep reports a settings file nested past maxDepth.
 var ErrTooDeep = errors.New("nested too deep")
 
-func decodeValue(dec *json.Decoder, depth int) (any, error) {
-	if depth > maxDepth {
-		return nil, ErrTooDeep
+// decoder reads a settings file's values, noting the JSON text of each
+// string it reads.
+type decoder struct {
+	dec  *json.Decoder
+	data []byte
+}
+
+// token returns the next token and, when it is a string spelled as
+// Encode would not spell it, its JSON text ("" otherwise).
+func (d *decoder) token() (json.Token, string, error) {
+	from := d.dec.InputOffset()
+	tok, err := d.dec.Token()
+	if err != nil {
+		return nil, "", err
 	}
-	tok, err := dec.Token()
+	s, ok := tok.(string)
+	if !ok {
+		return tok, "", nil
+	}
+	to := d.dec.InputOffset()
+	if from < 0 || to > int64(len(d.data)) || from > to {
+		return tok, "", nil
+	}
+	// Between the two offsets: the separators the decoder skipped, then
+	// the string.
+	text := strings.TrimLeft(string(d.data[from:to]), " \t\r\n,:")
+	var canon bytes.Buffer
+	encodeString(&canon, s)
+	if !strings.HasPrefix(text, `"`) || text == canon.String() {
+		return tok, "", nil
+	}
+	return tok, text, nil
+}
+
+func (d *decoder) value(depth int) (any, error) {
+	v, _, err := d.valueText(depth)
+	return v, err
+}
+
+// valueText decodes a value and, for a string spelled unusually, its
+// JSON text.
+func (d *decoder) valueText(depth int) (any, string, error) {
+	if depth > maxDepth {
+		return nil, "", ErrTooDeep
+	}
+	tok, text, err := d.token()
 	if err != nil {
 		if err == io.EOF {
 			err = io.ErrUnexpectedEOF
 		}
-		return nil, err
+		return nil, "", err
 	}
 	switch t := tok.(type) {
 	case json.Delim:
 		switch t {
 		case '{':
 			o := NewObject()
-			for dec.More() {
-				kt, err := dec.Token()
+			for d.dec.More() {
+				kt, ktext, err := d.token()
 				if err != nil {
-					return nil, err
+					return nil, "", err
 				}
 				k, ok := kt.(string)
 				if !ok {
-					return nil, fmt.Errorf("object key is %v, not a string", kt)
+					return nil, "", fmt.Errorf("object key is %v, not a string", kt)
 				}
-				v, err := decodeValue(dec, depth+1)
+				v, vtext, err := d.valueText(depth + 1)
 				if err != nil {
-					return nil, err
+					return nil, "", err
 				}
 				// A repeated key keeps its first place and its last value,
 				// as JavaScript's JSON.parse does.
 				o.Set(k, v)
+				o.rawKeys = setText(o.rawKeys, k, ktext)
+				o.rawVals = setText(o.rawVals, k, vtext)
 			}
-			if _, err := dec.Token(); err != nil {
-				return nil, err
+			if _, err := d.dec.Token(); err != nil {
+				return nil, "", err
 			}
-			return o, nil
+			return o, "", nil
 		case '[':
 			a := []any{}
-			for dec.More() {
-				v, err := decodeValue(dec, depth+1)
+			for d.dec.More() {
+				v, vtext, err := d.valueText(depth + 1)
 				if err != nil {
-					return nil, err
+					return nil, "", err
+				}
+				if vtext != "" {
+					v = json.RawMessage(vtext)
 				}
 				a = append(a, v)
 			}
-			if _, err := dec.Token(); err != nil {
-				return nil, err
+			if _, err := d.dec.Token(); err != nil {
+				return nil, "", err
 			}
-			return a, nil
+			return a, "", nil
 		}
-		return nil, fmt.Errorf("unexpected %v", t)
+		return nil, "", fmt.Errorf("unexpected %v", t)
 	default:
-		return tok, nil
+		return tok, text, nil
 	}
+}
+
+// setText notes text for key in m (made when needed), or forgets it.
+func setText(m map[string]string, key, text string) map[string]string {
+	if text == "" {
+		delete(m, key)
+		return m
+	}
+	if m == nil {
+		m = map[string]string{}
+	}
+	m[key] = text
+	return m
 }
 
 // Encode writes o as JSON indented by two spaces, the way Claude Code
@@ -165,9 +240,17 @@ func encodeValue(b *bytes.Buffer, v any, depth int) {
 		b.WriteString("{\n")
 		for i, k := range t.keys {
 			indent(b, depth+1)
-			encodeString(b, k)
+			if text, ok := t.rawKeys[k]; ok {
+				b.WriteString(text)
+			} else {
+				encodeString(b, k)
+			}
 			b.WriteString(": ")
-			encodeValue(b, t.vals[k], depth+1)
+			if text, ok := t.rawVals[k]; ok {
+				b.WriteString(text)
+			} else {
+				encodeValue(b, t.vals[k], depth+1)
+			}
 			if i < len(t.keys)-1 {
 				b.WriteByte(',')
 			}
@@ -195,6 +278,8 @@ func encodeValue(b *bytes.Buffer, v any, depth int) {
 		encodeString(b, t)
 	case json.Number:
 		b.WriteString(t.String())
+	case json.RawMessage:
+		b.Write(t)
 	case bool:
 		if t {
 			b.WriteString("true")

@@ -1,6 +1,8 @@
 package settings
 
 import (
+	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -200,6 +202,7 @@ func FuzzSettings(f *testing.F) {
 	f.Add([]byte(`{"hooks":{"PostToolUse":[{"matcher":"*","hooks":[{"type":"command","command":"context-budget hook"}]}]}}`))
 	f.Add([]byte(`{"a":[1,2,{"b":null}],"statusLine":{"type":"command","command":"/x/context-budget statusline"}}`))
 	f.Add([]byte(`{"hooks":{"Stop":[{"hooks":[{"command":"'/a b/context-budget' ledger record"},{"command":"x"}]}]}}`))
+	f.Add([]byte(`{"env":{"\ud800":"\udc00\u00e9\/"},"a":["\u0000","\ud83d",{"\u001b":"x"}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		o, err := Parse(data)
 		if err != nil {
@@ -283,4 +286,71 @@ func plain(v any) any {
 		return a
 	}
 	return v
+}
+
+// TestUnusualEscapesSurvive: a string spelled as Encode would not spell
+// it (a lone surrogate, an escaped control character or letter, an
+// escaped slash) keeps its spelling through install and uninstall, in a
+// key, a value and an array, byte for byte; install used to write
+// "\ud800" back as U+FFFD and uninstall could not restore it (issue 31,
+// class 6). A value install changes is written anew.
+func TestUnusualEscapesSurvive(t *testing.T) {
+	spellings := []string{`"\ud800"`, `"\udc00\ud800"`, `"\ud83d"`, `"a\udfffb"`, `"\u0000"`, `"\u001b[2J"`,
+		`"\u0009"`, `"\/path\/"`, `"\u00e9t\u00e9"`, `"\u2028"`, `"\uFFFD"`, `"\"\\"`, `"\ud83d\ude00"`}
+	for _, sp := range spellings {
+		in := "{\n  \"env\": {\n    \"A\": " + sp + ",\n    " + sp + ": \"key\"\n  },\n  \"permissions\": {\n    \"allow\": [\n      " + sp + ",\n      \"plain\"\n    ]\n  }\n}\n"
+		o := mustParse(t, in)
+		if got := string(Encode(o)); got != in {
+			t.Errorf("%s: Encode(Parse) =\n%s\nwant\n%s", sp, got, in)
+		}
+		if _, err := Install(o, "/x/context-budget", Roles); err != nil {
+			t.Fatal(err)
+		}
+		installed := string(Encode(o))
+		if n := strings.Count(installed, sp); n != 3 {
+			t.Errorf("%s: %d spellings after install, want 3:\n%s", sp, n, installed)
+		}
+		if _, err := Uninstall(o); err != nil {
+			t.Fatal(err)
+		}
+		if got := string(Encode(o)); got != in {
+			t.Errorf("%s: after install and uninstall\n%s\nwant\n%s", sp, got, in)
+		}
+	}
+	// A value set anew is spelled anew; one set to what it was is not.
+	o := mustParse(t, `{"a":"\u0041","b":"\u0042"}`)
+	o.Set("a", "A")
+	o.Set("b", "C")
+	if got, want := string(Encode(o)), "{\n  \"a\": \"\\u0041\",\n  \"b\": \"C\"\n}\n"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+// FuzzEncodeMeaning: what Encode writes of a parsed file means to
+// encoding/json what the file meant, the spellings it keeps included.
+func FuzzEncodeMeaning(f *testing.F) {
+	f.Add([]byte(`{"env":{"\ud800":"\udc00\u00e9\/"},"a":["\u0000","\ud83d",{"\u001b":"x"}]}`))
+	f.Add([]byte(`{"a":1e400,"b":[true,null,"x"],"a":"y"}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		o, err := Parse(data)
+		if err != nil {
+			return
+		}
+		decode := func(b []byte) (any, error) {
+			d := json.NewDecoder(bytes.NewReader(b))
+			d.UseNumber()
+			var v any
+			err := d.Decode(&v)
+			return v, err
+		}
+		want, err := decode(data)
+		if err != nil {
+			return
+		}
+		enc := Encode(o)
+		got, err := decode(enc)
+		if err != nil || !reflect.DeepEqual(got, want) {
+			t.Fatalf("Encode(Parse(%q)) = %q: means %v, want %v (%v)", data, enc, got, want, err)
+		}
+	})
 }

@@ -16,6 +16,10 @@ const nonBlock = 0
 // waiter cannot tell a dead holder from a slow one, and taking a live
 // holder's lock would send a notice twice.
 func lock(name string, deadline time.Time) (unlock func(), err error) {
+	// No link on the way (the lock itself opens by path here).
+	if err := checkDir(name); err != nil {
+		return nil, err
+	}
 	for tries := 0; ; tries++ {
 		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
 		if err == nil {

@@ -6,8 +6,6 @@ import (
 	"os"
 	"syscall"
 	"time"
-
-	"github.com/muthur/context-budget/internal/reading"
 )
 
 // nonBlock opens a FIFO without waiting for the other end (the open then
@@ -15,17 +13,14 @@ import (
 const nonBlock = syscall.O_NONBLOCK
 
 // lock takes an exclusive advisory lock (flock) on name, creating it if
-// needed, trying without blocking until deadline: a blocking flock could
-// not be given up. The kernel releases the lock when the holder exits, so
-// a killed hook never leaves it held.
+// needed (as open does: no link followed on the way or at name), trying
+// without blocking until deadline: a blocking flock could not be given
+// up. The kernel releases the lock when the holder exits, so a killed
+// hook never leaves it held.
 func lock(name string, deadline time.Time) (unlock func(), err error) {
-	f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW|nonBlock, 0o644)
+	f, err := open(name, os.O_RDWR|os.O_CREATE|nonBlock)
 	if err != nil {
 		return nil, err
-	}
-	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
-		f.Close()
-		return nil, &os.PathError{Op: "lock", Path: name, Err: reading.ErrNotRegular}
 	}
 	release := func() { f.Close() }
 	fd := int(f.Fd())

@@ -17,6 +17,10 @@ const nonBlock = 0
 // leaves it held. Until deadline the open is retried; the lock is never
 // taken from its holder.
 func lock(name string, deadline time.Time) (unlock func(), err error) {
+	// No link on the way (the lock itself opens by path here).
+	if err := checkDir(name); err != nil {
+		return nil, err
+	}
 	p, err := syscall.UTF16PtrFromString(name)
 	if err != nil {
 		return nil, err

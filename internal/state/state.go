@@ -10,6 +10,7 @@ package state
 
 import (
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 
@@ -46,9 +47,9 @@ func PlainName(id string) bool {
 
 // Ensure creates dir with a .gitignore of "*" so the state never shows in
 // git status. The folder is created inside the project without following
-// a symbolic link out of it (see WriteFile): a committed
-// tmp/context-budget that links elsewhere is an error, and gets nothing,
-// not even the .gitignore. The project root itself is not created.
+// a symbolic link (see WriteFile): a committed tmp or tmp/context-budget
+// that is a link, wherever it points, is an error, and gets nothing, not
+// even the .gitignore. The project root itself is not created.
 func Ensure(dir string) error {
 	root, rel := split(dir)
 	if err := atomicfile.MkdirIn(root, rel); err != nil {
@@ -63,10 +64,10 @@ func Ensure(dir string) error {
 // WriteFile replaces name atomically: a temp file in the same folder, then
 // a rename, so readers see the old content or the new, never a part. name
 // is a file of a state folder (Dir): it is written through the project
-// root, every component resolved inside it, so a symbolic link on the way
-// that leads out of the project (a linked tmp/context-budget) is an error
-// and nothing is written elsewhere. A link at name itself is replaced,
-// never written through.
+// root without following a symbolic link on the way (a linked tmp or
+// tmp/context-budget, in or out of the project, is an error) and nothing
+// is written elsewhere. A link at name itself is replaced, never written
+// through.
 func WriteFile(name string, data []byte) error {
 	root, rel := split(filepath.Dir(name))
 	return atomicfile.WriteIn(root, rel+"/"+filepath.Base(name), data, atomicfile.Options{Perm: 0o644})
@@ -75,31 +76,16 @@ func WriteFile(name string, data []byte) error {
 // WriteInPlace overwrites name, a file of a state folder, in place: no
 // temp file, no rename, so a reader may catch a write half done and must
 // accept that (the loop step's one-line file, rewritten on every tool
-// call). It is written through the project root like WriteFile, so a
-// link on the way that leads out of the project is an error; a link at
-// name is refused, never written through. The open does not block, and
-// what is not a regular file is refused: a FIFO planted at name would
-// otherwise hold the call until its deadline.
+// call). It is opened as open does: through the project root, no link
+// followed on the way or at name, and what is not a regular file (a FIFO
+// planted at name, which would otherwise hold the call until its
+// deadline) refused.
 func WriteInPlace(name string, data []byte) error {
-	root, rel := split(filepath.Dir(name))
-	rel += "/" + filepath.Base(name)
-	r, err := os.OpenRoot(root)
-	if err != nil {
-		return err
-	}
-	defer r.Close()
-	// The open would follow a link inside the root: it is refused first.
-	if fi, err := r.Lstat(rel); err == nil && fi.Mode()&os.ModeSymlink != 0 {
-		return &os.PathError{Op: "open", Path: name, Err: reading.ErrNotRegular}
-	}
-	f, err := r.OpenFile(rel, os.O_WRONLY|os.O_CREATE|nonBlock, 0o644)
+	f, err := open(name, os.O_WRONLY|os.O_CREATE|nonBlock)
 	if err != nil {
 		return err
 	}
 	defer f.Close()
-	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
-		return &os.PathError{Op: "open", Path: name, Err: reading.ErrNotRegular}
-	}
 	if _, err := f.WriteAt(data, 0); err != nil {
 		return err
 	}
@@ -107,6 +93,51 @@ func WriteInPlace(name string, data []byte) error {
 		return err
 	}
 	return f.Close()
+}
+
+// open opens name, a file of a state folder, for writing (flag) through
+// the project root without following a symbolic link: not at a folder on
+// the way (atomicfile.OpenDirIn: a linked tmp or tmp/context-budget, in
+// or out of the project, or a link planted below it) and not at name
+// (atomicfile.OpenFileIn: a link there, even one swapped in during the
+// open, is refused and its target never created). What is opened must
+// be a regular file. The open does not block.
+func open(name string, flag int) (*os.File, error) {
+	root, rel := split(filepath.Dir(name))
+	d, err := atomicfile.OpenDirIn(root, rel, false)
+	if err != nil {
+		return nil, err
+	}
+	defer d.Close()
+	f, err := atomicfile.OpenFileIn(d, filepath.Base(name), name, flag, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		f.Close()
+		return nil, &os.PathError{Op: "open", Path: name, Err: reading.ErrNotRegular}
+	}
+	return f, nil
+}
+
+// Remove removes name, a file of a state folder, through the project
+// root without following a link on the way: a linked state folder loses
+// nothing where it points. A link at name is removed itself. A missing
+// file is not an error.
+func Remove(name string) error {
+	root, rel := split(filepath.Dir(name))
+	d, err := atomicfile.OpenDirIn(root, rel, false)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	if err := d.Remove(filepath.Base(name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	return nil
 }
 
 // Clean removes the temporary files that writers killed partway left in

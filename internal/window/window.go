@@ -199,7 +199,7 @@ func FileName(dir, session string) string {
 // ReadFile reads a window recorded by the statusline; 0 when absent or
 // unreadable.
 func ReadFile(name string) int64 {
-	data, err := reading.ReadFile(name, 64)
+	data, err := reading.ReadFile(name, reading.MaxWindowFile)
 	if err != nil {
 		return 0
 	}

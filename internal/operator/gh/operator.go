@@ -49,6 +49,20 @@ var ErrNotUser = errors.New("the token's account is not a user")
 // ErrLogin reports a login that cannot be used as a file name.
 var ErrLogin = errors.New("the login is not a plain name")
 
+// ErrRequest reports a request that got no answer: the network, a proxy,
+// a certificate, the host's name. ErrTimeout reports one that ran out of
+// time. ErrAnswer reports an answer that is not a user's.
+var (
+	ErrRequest = errors.New("the request to GitHub failed")
+	ErrTimeout = errors.New("the request to GitHub timed out")
+	ErrAnswer  = errors.New("GitHub's answer is not a user")
+)
+
+// StatusError reports an answer with a status other than 200.
+type StatusError struct{ Code int }
+
+func (e *StatusError) Error() string { return fmt.Sprintf("GitHub answered HTTP %d", e.Code) }
+
 // Options configure a lookup.
 type Options struct {
 	// Host is the GitHub host, e.g. "github.com"; empty means gh's
@@ -66,12 +80,12 @@ type Options struct {
 }
 
 // Login returns the lowercased login of the GitHub user the token belongs
-// to. Any failure is an error and means no operator; the error never
-// carries the token.
+// to. Any failure is an error and means no operator. The error is one of
+// this package's, whose text is fixed (a *StatusError adds the status):
+// never what a host, a proxy or the network said, which could echo the
+// request's headers, the token among them, or the answer's body. So
+// nothing printed of it has anything to redact.
 func Login(ctx context.Context, o Options) (login string, err error) {
-	// A host or a proxy may echo the request, its Authorization header
-	// included, in an error message that ends up in the error.
-	defer func() { err = redactErr(err, o.Token) }()
 	if o.Host == "" {
 		o.Host, _ = auth.DefaultHost()
 	}
@@ -96,24 +110,31 @@ func Login(ctx context.Context, o Options) (login string, err error) {
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 	})
 	if err != nil {
-		return "", err
+		return "", ErrRequest
 	}
 	ctx, cancel := context.WithTimeout(ctx, o.Timeout)
 	defer cancel()
 	resp, err := client.RequestWithContext(ctx, http.MethodGet, "user", nil)
-	if err != nil {
-		return "", err
+	if resp != nil {
+		defer resp.Body.Close()
 	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return "", fmt.Errorf("GET user: status %d", resp.StatusCode)
+	var he *api.HTTPError
+	switch {
+	case resp != nil && resp.StatusCode != http.StatusOK:
+		return "", &StatusError{resp.StatusCode}
+	case errors.As(err, &he):
+		return "", &StatusError{he.StatusCode}
+	case err != nil && (ctx.Err() != nil || isTimeout(err)):
+		return "", ErrTimeout
+	case err != nil:
+		return "", ErrRequest
 	}
 	var u struct {
 		Login string `json:"login"`
 		Type  string `json:"type"`
 	}
 	if err := json.NewDecoder(io.LimitReader(resp.Body, maxBody)).Decode(&u); err != nil {
-		return "", fmt.Errorf("GET user: %w", err)
+		return "", ErrAnswer
 	}
 	if u.Type != "User" {
 		return "", ErrNotUser
@@ -123,4 +144,10 @@ func Login(ctx context.Context, o Options) (login string, err error) {
 		return "", ErrLogin
 	}
 	return login, nil
+}
+
+// isTimeout reports whether a request's error is a timeout.
+func isTimeout(err error) bool {
+	var t interface{ Timeout() bool }
+	return errors.As(err, &t) && t.Timeout()
 }

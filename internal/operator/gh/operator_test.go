@@ -2,6 +2,8 @@ package gh
 
 import (
 	"context"
+	"encoding/base64"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -265,31 +267,88 @@ func TestRunUsage(t *testing.T) {
 	}
 }
 
-// A host or proxy that echoes the request's Authorization header in its
-// error message must not get the token printed by -v (issue 20, class 9).
-func TestRunVerboseRedactsTheToken(t *testing.T) {
-	echo := newFakeAPI(t, func(w http.ResponseWriter, r *http.Request) {
-		auth := r.Header.Get("Authorization")
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(http.StatusBadGateway)
-		fmt.Fprintf(w, `{"message":"proxy refused Authorization: %s (token %s, escaped %s)"}`, auth, strings.TrimPrefix(auth, "token "), url.QueryEscape(token))
-	})
-	testOnlyOptions = Options{Transport: echo, Token: token}
-	defer func() { testOnlyOptions = Options{} }()
-	var out, errOut strings.Builder
-	start := time.Now()
-	code := Run([]string{"-v"}, &out, &errOut)
-	skipIfTimedOut(t, start)
-	if code != 1 || !strings.Contains(errOut.String(), "no operator") {
-		t.Fatalf("Run(-v) = %d, stderr %q", code, errOut.String())
-	}
-	for _, piece := range []string{token, token[4:20], "testOnlySecret"} {
-		if strings.Contains(errOut.String(), piece) {
-			t.Errorf("-v printed the token (%q): %s", piece, errOut.String())
+// -v prints why there is no operator in Login's own words, never what
+// the host, a proxy or the network said: a host that echoes the token in
+// its body, in a header, in a redirect, in any encoding, gets none of it
+// printed, so there is nothing to redact (issue 31, class 6; issue 20's
+// redaction missed 25 of 42 encodings).
+func TestRunVerbosePrintsNothingTheHostSaid(t *testing.T) {
+	forms := tokenForms(token)
+	echo := func(status int) http.HandlerFunc {
+		return func(w http.ResponseWriter, r *http.Request) {
+			auth := r.Header.Get("Authorization")
+			for i, f := range forms {
+				w.Header().Set(fmt.Sprintf("X-Echo-%d", i), f)
+			}
+			w.Header().Set("Location", "https://elsewhere.test/?t="+url.QueryEscape(token))
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(status)
+			fmt.Fprintf(w, `{"message":"proxy refused Authorization: %s","forms":%q,"login":"%s","type":"%s"}`, auth, strings.Join(forms, " "), token, token)
 		}
 	}
-	// Another GitHub token echoed is hidden too.
-	if got := redact("x ghp_abcdefABCDEF0123 y Authorization: Bearer zzz", ""); strings.Contains(got, "abcdef") || strings.Contains(got, "zzz") {
-		t.Errorf("redact = %q", got)
+	for _, tc := range []struct {
+		name    string
+		handler http.HandlerFunc
+		want    string
+	}{
+		{"502 echoing", echo(http.StatusBadGateway), "GitHub answered HTTP 502"},
+		{"401 echoing", echo(http.StatusUnauthorized), "GitHub answered HTTP 401"},
+		{"a redirect echoing", echo(http.StatusFound), "GitHub answered HTTP 302"},
+		{"200 echoing, not a user", echo(http.StatusOK), "the token's account is not a user"},
+		{"200 of garbage echoing", func(w http.ResponseWriter, r *http.Request) {
+			io.WriteString(w, "<html>"+strings.Join(forms, "\n"))
+		}, "GitHub's answer is not a user"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			testOnlyOptions = Options{Transport: newFakeAPI(t, tc.handler), Token: token}
+			defer func() { testOnlyOptions = Options{} }()
+			var out, errOut strings.Builder
+			start := time.Now()
+			code := Run([]string{"-v"}, &out, &errOut)
+			skipIfTimedOut(t, start)
+			if want := "context-budget-operator: no operator: " + tc.want + "\n"; code != 1 || errOut.String() != want {
+				t.Fatalf("Run(-v) = %d, stderr %q; want 1, %q", code, errOut.String(), want)
+			}
+			for _, f := range forms {
+				if strings.Contains(errOut.String(), f) {
+					t.Errorf("-v printed a form of the token (%q)", f)
+				}
+			}
+		})
 	}
+	// A request that gets no answer says so in its own words too.
+	dead := httptest.NewServer(http.NotFoundHandler())
+	dead.Close()
+	testOnlyOptions = Options{Transport: deadTransport{dead.URL}, Token: token}
+	defer func() { testOnlyOptions = Options{} }()
+	var out, errOut strings.Builder
+	if code := Run([]string{"-v"}, &out, &errOut); code != 1 || errOut.String() != "context-budget-operator: no operator: the request to GitHub failed\n" {
+		t.Errorf("no answer: %d, %q", code, errOut.String())
+	}
+}
+
+// deadTransport sends every request to a closed server.
+type deadTransport struct{ url string }
+
+func (d deadTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	u, _ := url.Parse(d.url)
+	r = r.Clone(r.Context())
+	r.URL.Scheme, r.URL.Host = u.Scheme, u.Host
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// tokenForms is the token in the encodings a host or a proxy could echo
+// it in.
+func tokenForms(tok string) []string {
+	b := []byte(tok)
+	basic := []byte("x-access-token:" + tok)
+	var html strings.Builder
+	for _, c := range tok {
+		fmt.Fprintf(&html, "&#%d;", c)
+	}
+	return []string{tok, tok[4:16], strings.ToUpper(tok), url.QueryEscape(tok), url.PathEscape(tok),
+		base64.StdEncoding.EncodeToString(b), base64.RawStdEncoding.EncodeToString(b),
+		base64.URLEncoding.EncodeToString(b), base64.RawURLEncoding.EncodeToString(b),
+		base64.StdEncoding.EncodeToString(basic), base64.RawStdEncoding.EncodeToString(basic),
+		hex.EncodeToString(b), strings.ToUpper(hex.EncodeToString(b)), html.String()}
 }

@@ -9,7 +9,8 @@ import (
 // Run is the context-budget-operator command: it prints the operator's
 // login and a newline, or nothing. The exit status is 0 when a login was
 // printed and 1 otherwise; 2 for a usage error. With -v it says on stderr
-// why there is no operator; the hook runs it without -v and reads only
+// why there is no operator, in Login's fixed words: never a response's
+// body or a header's value. The hook runs it without -v and reads only
 // stdout.
 func Run(args []string, stdout, stderr io.Writer) int {
 	verbose := false
@@ -25,9 +26,7 @@ func Run(args []string, stdout, stderr io.Writer) int {
 	login, err := Login(context.Background(), testOnlyOptions)
 	if err != nil {
 		if verbose {
-			// Login hides the token it sent; hide any token-shaped text
-			// left over too.
-			fmt.Fprintf(stderr, "context-budget-operator: no operator: %s\n", redact(err.Error(), ""))
+			fmt.Fprintf(stderr, "context-budget-operator: no operator: %v\n", err)
 		}
 		return 1
 	}

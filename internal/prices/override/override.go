@@ -1,9 +1,10 @@
 // Package override lays price files over the built-in table (design §4).
-// The user's own file, under their config folder, may change any rate and
-// add models; a project's committed file may only add models the table
-// lacks, so that a repository someone clones cannot change what they are
-// charged or where their lines fall. Every rate, wherever it comes from,
-// must be a price (prices.Row.Check).
+// The user's own file, under their config folder, may change any rate
+// (within a decade of what the model is charged: a discount or a new list
+// price, prices.Row.CheckRepriced) and add models; a project's committed
+// file may only add models the table lacks, so that a repository someone
+// clones cannot change what they are charged or where their lines fall.
+// Every rate, wherever it comes from, must be a price (prices.Row.Check).
 //
 // Files are TOML, read with github.com/BurntSushi/toml behind a guard
 // (MaxSize, MaxDepth), and only by the full program: the hook does not
@@ -27,17 +28,20 @@ import (
 	"github.com/muthur/context-budget/internal/reading"
 )
 
-// MaxSize bounds a price file: the built-in table is under 4 KB.
-const MaxSize = 64 << 10
+// MaxSize bounds a price file (reading's bounds table): the built-in
+// table is under 4 KB.
+const MaxSize = reading.MaxPriceFile
 
 // Load lays the user's file, then the project's (prices.UserFile,
 // prices.ProjectFile), over the built-in table. Warnings are what a
 // command shows and carries on past: a project's row for a model already
 // priced (ignored), a key Decode does not know (skipped), an as_of that is
 // not a date (ignored). A file that is refused (unreadable, larger than
-// MaxSize, nested deeper than MaxDepth, not TOML, or with a rate that is
-// not a price) is an error naming it and, where it can, the line; the
-// table is then the built-in one.
+// MaxSize, nested deeper than MaxDepth, not TOML, with a rate that is not
+// a price, or, in the user's file, a rate for a priced model more than a
+// decade from what it charges: prices.Row.CheckRepriced) is an error
+// naming it and, where it can, the line; the table is then the built-in
+// one.
 func Load(root string, getenv func(string) string) (t *prices.Table, warnings []string, err error) {
 	t, _ = prices.Embedded()
 	for _, f := range []struct {
@@ -60,10 +64,17 @@ func Load(root string, getenv func(string) string) (t *prices.Table, warnings []
 			t.AsOf = o.AsOf
 		}
 		for _, r := range o.Rows {
-			if _, priced := t.Lookup(r.ID, r.Speed); f.project && priced {
+			known, priced := t.Lookup(r.ID, r.Speed)
+			if f.project && priced {
 				warnings = append(warnings, fmt.Sprintf("%s: model %q%s is priced already and a project's file may only add models: its row is ignored",
 					f.name, r.ID, speedWords(r.Speed)))
 				continue
+			}
+			if priced {
+				if err := r.CheckRepriced(&known); err != nil {
+					t, _ = prices.Embedded()
+					return t, nil, fmt.Errorf("%s: model %q%s: %w", f.name, r.ID, speedWords(r.Speed), err)
+				}
 			}
 			t.Set(r)
 		}

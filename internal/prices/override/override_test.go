@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/muthur/context-budget/internal/prices"
@@ -105,6 +106,7 @@ func TestRefused(t *testing.T) {
 		{"a missing rate", "[[model]]\nid = \"b\"\ninput = 1\n", `prices\.toml: model "b" has no output rate`},
 		{"no id", "[[model]]\ninput = 1\noutput = 5\ncache_read = 0.1\ncache_write_5m = 1\ncache_write_1h = 2\n", `prices\.toml: model "": a model row has no id`},
 		{"not TOML", "as_of = \"2030-01-01\n[[model\n", `prices\.toml: toml: line 1`},
+		{"past MaxSize", strings.Repeat("# a comment\n", MaxSize/12+1), `prices\.toml: file is larger than expected \(65544 bytes, at most 65536\)`},
 		{"a rate that is text", "[[model]]\nid = \"b\"\ninput = \"1\"\n", `prices\.toml: toml: .*input`},
 	} {
 		for _, project := range []bool{false, true} {
@@ -138,5 +140,44 @@ func TestNotRegular(t *testing.T) {
 	}
 	if _, _, err := Read(link); err == nil {
 		t.Error("read /dev/zero as a price file")
+	}
+}
+
+// TestUserReprices: the user's own file may change a priced model's rates
+// within a decade of what the model is charged (a discount, a new list
+// price), not to a rate that makes it free or denies every capped call,
+// though the rate is a price for some model (issue 31: the agent can write
+// that file too).
+func TestUserReprices(t *testing.T) {
+	opus := func(input, cacheRead string) string {
+		return "[[model]]\nid = \"claude-opus-4-6\"\ninput = " + input + "\noutput = 25.0\ncache_read = " + cacheRead + "\ncache_write_5m = 6.25\ncache_write_1h = 10.0\n"
+	}
+	for _, tc := range []struct {
+		name, user, want string // want: a regexp the error matches, "" for none
+	}{
+		{"a 90% discount", opus("0.5", "0.05"), ""},
+		{"ten times dearer", opus("50", "5"), ""},
+		{"a cheap model's input", opus("0.1", "0.5"), `model "claude-opus-4-6": input = 0.1 is not a price for claude-opus-4-6 \(its input rates lie from 0.5 to 50 `},
+		{"a cache read of 20", opus("5", "20"), `cache_read = 20 is not a price for claude-opus-4-6`},
+		{"a cache read of a hundredth of a cent", opus("5", "0.01"), `cache_read = 0.01 is not a price for claude-opus-4-6`},
+		{"through a dated id", strings.Replace(opus("5", "0.001"), "claude-opus-4-6", "claude-opus-4-6-20260101", 1), `cache_read = 0.001 is not a price for claude-opus-4-6`},
+		{"the fast row, by its own rates", opus("2", "0.5") + "speed = \"fast\"\n", `at speed "fast": input = 2 is not a price for claude-opus-4-6 \(its input rates lie from 3 to 300 `},
+		{"a band within the model's", "[[model]]\nid = \"claude-haiku-5-5\"\ninput = 0.1\noutput = 0.5\ncache_read = 0.01\ncache_write_5m = 0.125\ncache_write_1h = 0.2\nband_above = 100000\n[model.band]\ninput = 5\noutput = 25\ncache_read = 0.5\ncache_write_5m = 6.25\ncache_write_1h = 10\n", ""},
+		{"a band past it", "[[model]]\nid = \"claude-haiku-5-5\"\ninput = 0.1\noutput = 0.5\ncache_read = 0.01\ncache_write_5m = 0.125\ncache_write_1h = 0.2\nband_above = 100000\n[model.band]\ninput = 6\noutput = 25\ncache_read = 0.5\ncache_write_5m = 6.25\ncache_write_1h = 10\n", `band\.input = 6 is not a price for claude-haiku-5-5`},
+		{"a new model is bounded by its kind only", rowText("my-model", "200"), ""},
+	} {
+		tab, _, err := loadWith(t, tc.user, "")
+		if tc.want == "" {
+			if err != nil {
+				t.Errorf("%s: %v", tc.name, err)
+			}
+			continue
+		}
+		if err == nil || !regexp.MustCompile(tc.want).MatchString(err.Error()) {
+			t.Errorf("%s: err = %v, want %s", tc.name, err, tc.want)
+		}
+		if err != nil && len(tab.Files) != 0 {
+			t.Errorf("%s: a refused file was laid over the table", tc.name)
+		}
 	}
 }
