@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/muthur/context-budget/internal/reading"
 	"github.com/muthur/context-budget/ledger"
 )
 
@@ -81,7 +82,9 @@ func snapshot(dir string) (tree, error) {
 	}
 	name := scratch.Name()
 	defer os.Remove(name)
-	if src, err := os.Open(index); err == nil {
+	// The index is copied, not read into memory: its size is the work
+	// tree's, and a scratch copy leaves the user's untouched.
+	if src, _, err := reading.Open(index); err == nil {
 		_, err = io.Copy(scratch, src)
 		src.Close()
 		if err != nil {
@@ -130,7 +133,7 @@ func rowOf(dir, session string) *ledger.Row {
 	if name == "" {
 		return nil
 	}
-	data, err := os.ReadFile(name)
+	data, err := reading.ReadFile(name, reading.MaxLedgerRow)
 	if err != nil {
 		return nil
 	}
