@@ -1,6 +1,6 @@
 // Command context-budget-cli holds every command of context-budget: the
 // ones typed by hand (lines, replay, ledger, install, doctor, budget,
-// help) and, for completeness, the hook and the status line. Users run it
+// run, help) and, for completeness, the hook and the status line. Users run it
 // as context-budget, which answers the hook and the status line itself,
 // with less code to start, and runs this program for the rest.
 //

@@ -1,3 +1,10 @@
+// Package cli is every command of context-budget, as context-budget-cli
+// runs them: the table of commands (this file), one file per command,
+// the manual (help/*.md, one file per topic, embedded for `help`) and the
+// output rules every command follows (output.go). The program Claude Code
+// runs on every tool call, context-budget, does not link this package:
+// it answers the hook and the status line (package hook) and runs
+// context-budget-cli for the rest.
 package cli
 
 import (
