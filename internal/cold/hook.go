@@ -2,7 +2,6 @@ package cold
 
 import (
 	"bytes"
-	"encoding/json"
 	"io"
 	"os"
 	"path/filepath"
@@ -83,7 +82,7 @@ func OnPrompt(c Call) (Outcome, error) {
 	next, v, changed := Step(rec, id, HashPrompt(p.Prompt), cs.Mode == tuning.ColdWarn)
 	// Record before answering: a stop that cannot be recorded would stop
 	// the same prompt for ever.
-	if changed && SaveSpell(dir, name, next) != nil {
+	if changed && SaveSpell(name, next) != nil {
 		return Outcome{}, nil
 	}
 	switch v {
@@ -147,24 +146,14 @@ func OnStart(c Call) error {
 		last, _ := LastResponse(rec.LastResponse)
 		rec.Parent = FindParent(filepath.Dir(p.TranscriptPath), p.TranscriptPath, p.ContextTokens, last)
 	}
-	dir := state.Dir(c.Root)
-	if err := state.Ensure(dir); err != nil {
-		return nil
-	}
-	data, _ := json.Marshal(rec)
-	state.WriteFile(resumeFile(dir, p.SessionID), append(data, '\n'))
+	state.WriteJSON(resumeFile(state.Dir(c.Root), p.SessionID), rec)
 	return nil
 }
 
 // loadResume reads a session's SessionStart record, by the one reader
 // and within reading.MaxSideFile, as every side file.
 func loadResume(dir, id string) (resume, bool) {
-	data, err := reading.ReadFile(resumeFile(dir, id), reading.MaxSideFile)
-	var rec resume
-	if err != nil || json.Unmarshal(data, &rec) != nil {
-		return resume{}, false
-	}
-	return rec, true
+	return state.FromJSON[resume](reading.ReadFile(resumeFile(dir, id), reading.MaxSideFile))
 }
 
 // reading is the reading the record stands in for, without a model: it

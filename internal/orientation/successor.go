@@ -1,7 +1,6 @@
 package orientation
 
 import (
-	"encoding/json"
 	"fmt"
 	"hash/fnv"
 	"os"
@@ -129,22 +128,13 @@ func ownOrientation(dir string, in SuccessorInputs) (ledger.Phase, bool, bool) {
 		return ledger.Phase{}, false, false
 	}
 	name := filepath.Join(dir, in.Session+state.OrientationSuffix)
-	var c ownCache
-	if data, err := reading.ReadFile(name, reading.MaxCacheFile); err == nil && json.Unmarshal(data, &c) == nil && c.Phase.Measured() && c.Phase.Check() == nil {
+	if c, ok := state.FromJSON[ownCache](reading.ReadFile(name, reading.MaxCacheFile)); ok && c.Phase.Measured() && c.Phase.Check() == nil {
 		return c.Phase, c.Relayed, true
 	}
 	searchName := filepath.Join(dir, in.Session+state.OrientationSearchSuffix)
-	var p progress
-	if data, err := reading.ReadFile(searchName, reading.MaxCacheFile); err != nil || json.Unmarshal(data, &p) != nil {
-		p = progress{}
-	}
-	saveSearch := func() {
-		if data, err := json.Marshal(p); err == nil && state.Ensure(dir) == nil {
-			state.WriteFile(searchName, append(data, '\n'))
-		}
-	}
+	p, _ := state.FromJSON[progress](reading.ReadFile(searchName, reading.MaxCacheFile))
 	if !p.searchAll(in.Transcript) {
-		saveSearch()
+		state.WriteJSON(searchName, p)
 		return ledger.Phase{}, false, false
 	}
 	s, err := ReadOrientation(in.Transcript)
@@ -159,15 +149,13 @@ func ownOrientation(dir string, in SuccessorInputs) (ledger.Phase, bool, bool) {
 	}
 	ph := Orientation(s, NewPricer(tab), Options{})
 	if !ph.Measured() || ph.Check() != nil {
-		saveSearch()
+		state.WriteJSON(searchName, p)
 		return ledger.Phase{}, false, false
 	}
-	c = ownCache{Relayed: Relayed(s), Phase: ph}
-	if data, err := json.Marshal(c); err == nil && state.Ensure(dir) == nil {
-		state.WriteFile(name, append(data, '\n'))
-		state.Remove(searchName)
-	}
-	return ph, c.Relayed, true
+	relayed := Relayed(s)
+	state.WriteJSON(name, ownCache{Relayed: relayed, Phase: ph})
+	state.Remove(searchName)
+	return ph, relayed, true
 }
 
 // Mean is the mean orientation over the ledger's relayed rows.
@@ -227,10 +215,7 @@ func LedgerMean(root string) (Mean, bool) {
 		return Mean{}, false
 	}
 	cacheName := filepath.Join(state.Dir(root), state.LedgerMean)
-	var c meanCache
-	if data, err := reading.ReadFile(cacheName, reading.MaxCacheFile); err != nil || json.Unmarshal(data, &c) != nil {
-		c = meanCache{}
-	}
+	c, _ := state.FromJSON[meanCache](reading.ReadFile(cacheName, reading.MaxCacheFile))
 	c.dropBad()
 	changed := c.Key != key
 	if changed {
@@ -254,9 +239,7 @@ func LedgerMean(root string) (Mean, bool) {
 			// next time.
 			c.Key = ""
 		}
-		if data, err := json.Marshal(c); err == nil && state.Ensure(state.Dir(root)) == nil {
-			state.WriteFile(cacheName, append(data, '\n'))
-		}
+		state.WriteJSON(cacheName, c)
 	}
 	var m Mean
 	var w int64
