@@ -16,19 +16,14 @@ func Advance(dir, session string, reading int64, lines LineTokens) (Level, error
 	return AdvanceWith(dir, session, reading, lines, Options{})
 }
 
-// AdvanceIn is Advance for a session that has had compactions
-// compactions (compact_boundary records) so far: one more than when the
-// recorded level was announced re-arms both notices, whatever the
-// reading — a warn line priced under where the compaction left the
-// context would otherwise keep the next climb silent.
-func AdvanceIn(dir, session string, reading int64, lines LineTokens, compactions int) (Level, error) {
-	return AdvanceWith(dir, session, reading, lines, Options{Compactions: compactions})
-}
-
 // Options bound Advance for a caller under a deadline, and carry the
-// session's compactions (see AdvanceIn).
+// session's compactions.
 type Options struct {
-	// Compactions is the session's count of compact_boundary records.
+	// Compactions is the session's count of compact_boundary records:
+	// one more than when the recorded level was announced re-arms both
+	// notices, whatever the reading — a warn line priced under where the
+	// compaction left the context would otherwise keep the next climb
+	// silent.
 	Compactions int
 	// LockDeadline bounds the wait for the session's lock; zero means
 	// LockWait from now. A lock still held then is ErrLockTimeout:

@@ -165,15 +165,6 @@ func (rec resume) reading() (reading.Reading, bool) {
 	return reading.Reading{Tokens: rec.Context, MessageID: "resume", Time: rec.LastResponse}, true
 }
 
-// fromResume is the reading a SessionStart record stands in for.
-func fromResume(dir, id string) (reading.Reading, bool) {
-	rec, ok := loadResume(dir, id)
-	if !ok {
-		return reading.Reading{}, false
-	}
-	return rec.reading()
-}
-
 // Limits of the search for a fork's parent: the newest transcripts of the
 // project's folder, and how far apart the parent's last response and
 // Claude Code's count of it may be.

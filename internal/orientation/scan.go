@@ -52,7 +52,6 @@ type Response struct {
 // Event is something in the main transcript other than a response that
 // the phases need: an operator prompt or a compaction boundary.
 type Event struct {
-	Seq int
 	// After is the number of main-file responses seen before the event.
 	After int
 	// Prompt is an operator prompt's text (normalised).
@@ -197,7 +196,7 @@ func (sc *scanner) line(line []byte, sub bool) {
 			}
 		case "system":
 			if !sub && r.IsBoundary() {
-				ev := Event{Seq: sc.seq, After: sc.mainResponses, Boundary: true, Stamp: r.Timestamp}
+				ev := Event{After: sc.mainResponses, Boundary: true, Stamp: r.Timestamp}
 				if m := r.CompactMetadata; m != nil {
 					ev.Trigger, ev.PreTokens = m.Trigger, m.PreTokens
 				} else if m := r.MicrocompactMetadata; m != nil {
@@ -298,7 +297,7 @@ func (sc *scanner) user(r *transcript.Record) {
 	if !ok {
 		return
 	}
-	sc.s.Events = append(sc.s.Events, Event{Seq: sc.seq, After: sc.mainResponses, Prompt: text, Stamp: r.Timestamp})
+	sc.s.Events = append(sc.s.Events, Event{After: sc.mainResponses, Prompt: text, Stamp: r.Timestamp})
 	if sc.stopAtActing && sc.lastMain >= 0 && sc.s.Responses[sc.lastMain].StopReason == "" {
 		sc.acted = true
 	}
