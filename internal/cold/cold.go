@@ -132,12 +132,7 @@ func MayBeCold(r reading.Reading, now time.Time) bool {
 // file but the transcript's tail is read. A compaction since the last
 // response is no cold re-write of its context.
 func Look(s *Input, now time.Time) (f Figures, isCold, priced bool) {
-	last, ok := LastResponse(s.Reading.Time)
-	if !ok {
-		return Figures{}, false, false
-	}
-	idle := now.Sub(last)
-	if idle < TTL5m || CompactedSince(s.Transcript) {
+	if !MayBeCold(s.Reading, now) || CompactedSince(s.Transcript) {
 		return Figures{}, false, false
 	}
 	// Pricing runs whatever MUTHUR_CONTEXT_BUDGET_LINES says: fixed lines
@@ -177,11 +172,10 @@ func At(d *lines.Decision, h *forecast.History, r reading.Reading, now time.Time
 	}
 	f, priced = Price(d, first, r.Tokens)
 	f.Idle = idle
-	if f.TTL == "" || ttl == TTL1h {
+	if ttl == TTL1h {
+		f.TTL = "1h"
+	} else if f.TTL == "" {
 		f.TTL = "5m"
-		if ttl == TTL1h {
-			f.TTL = "1h"
-		}
 	}
 	return f, true, priced
 }

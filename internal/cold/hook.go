@@ -60,8 +60,7 @@ func OnPrompt(c Call) (Outcome, error) {
 			return Outcome{}, nil
 		}
 	}
-	last, ok := LastResponse(r.Time)
-	if !ok || c.Now.Sub(last) < TTL5m {
+	if !MayBeCold(r, c.Now) {
 		return Outcome{}, nil
 	}
 	name := SpellFile(dir, p.SessionID)
