@@ -1,6 +1,7 @@
 package chain
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -50,21 +51,12 @@ func Clean(environ []string) []string {
 	out := make([]string, 0, len(environ))
 	for _, kv := range environ {
 		name, _, _ := strings.Cut(kv, "=")
-		if isMarker(name) || name == EnvChain || name == EnvPlace {
+		if slices.Contains(Markers, name) || name == EnvChain || name == EnvPlace {
 			continue
 		}
 		out = append(out, kv)
 	}
 	return out
-}
-
-func isMarker(name string) bool {
-	for _, m := range Markers {
-		if name == m {
-			return true
-		}
-	}
-	return false
 }
 
 // FromEnv reads the chain's variables as a session's hooks see them: ok
