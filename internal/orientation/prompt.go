@@ -11,6 +11,15 @@ import (
 // PromptLimit is the length, in characters, an opening prompt is cut at.
 const PromptLimit = 160
 
+// operatorPrompt returns the operator's prompt in a user record of the main
+// chain: not Claude Code's own (meta) record, nor a compaction's summary.
+func operatorPrompt(r *transcript.Record) (string, bool) {
+	if r.IsMeta || r.IsSidechain || r.IsCompactSummary || r.Message == nil {
+		return "", false
+	}
+	return promptText(r.Message.Content)
+}
+
 // promptText returns the operator's text in a user record's content: the
 // string, or the text blocks of an array (tool results are not prompts).
 // Output Claude Code writes as a user record (a local command's stdout,

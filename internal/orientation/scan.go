@@ -234,10 +234,10 @@ func (sc *scanner) costState(line []byte) {
 }
 
 func (sc *scanner) assistant(r *transcript.Record, sub bool) {
-	m := r.Message
-	if m == nil || m.Usage == nil || m.Model == transcript.Synthetic {
+	if !r.HasUsage() {
 		return
 	}
+	m := r.Message
 	sub = sub || r.IsSidechain
 	acts := transcript.ActingCalls(m.Content)
 	if i, ok := sc.byID[m.ID]; ok && m.ID != "" {
@@ -290,10 +290,7 @@ func (sc *scanner) user(r *transcript.Record) {
 	if sc.s.ID == "" {
 		sc.s.ID = r.SessionID
 	}
-	if r.IsMeta || r.IsSidechain || r.IsCompactSummary || r.Message == nil {
-		return
-	}
-	text, ok := promptText(r.Message.Content)
+	text, ok := operatorPrompt(r)
 	if !ok {
 		return
 	}
