@@ -3,7 +3,6 @@ package orientation
 import (
 	"encoding/json"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/muthur/context-budget/internal/transcript"
 )
@@ -64,15 +63,12 @@ func NormalizePrompt(text string) string {
 		text = name + " " + args
 	}
 	text = strings.Join(strings.Fields(text), " ")
-	if utf8.RuneCountInString(text) > PromptLimit {
-		n := 0
-		for i := range text {
-			if n == PromptLimit {
-				text = text[:i]
-				break
-			}
-			n++
+	n := 0
+	for i := range text {
+		if n == PromptLimit {
+			return text[:i]
 		}
+		n++
 	}
 	return text
 }

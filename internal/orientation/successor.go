@@ -88,30 +88,29 @@ type SuccessorInputs struct {
 // measured, never changes and is cached too. Anything unreadable falls
 // through to the next source.
 func Successor(in SuccessorInputs) Reorientation {
-	if in.Root == "" {
-		w, r := in.estimate()
-		return Reorientation{Tokens: w, CostUSD: r, Source: Estimate, Words: Words(Estimate, 0)}
+	if in.Root != "" {
+		own, relayed, ok := ownOrientation(state.Dir(in.Root), in)
+		if ok && relayed {
+			return reorientation(own.ContextTokens, own.Spend.CostUSD, OwnRelayed, 0)
+		}
+		if m, ok := LedgerMean(in.Root); ok && !in.SkipLedger {
+			return reorientation(m.W, m.R, LedgerRelayed, m.Count)
+		}
+		if ok {
+			return reorientation(own.ContextTokens, own.Spend.CostUSD, Own, 0)
+		}
 	}
-	dir := state.Dir(in.Root)
-	own, relayed, ok := ownOrientation(dir, in)
-	if ok && relayed {
-		return Reorientation{Tokens: own.ContextTokens, CostUSD: own.Spend.CostUSD, Source: OwnRelayed, Words: Words(OwnRelayed, 0)}
+	var w int64
+	var r float64
+	if in.Estimate != nil {
+		w, r = in.Estimate()
 	}
-	if m, ok := LedgerMean(in.Root); ok && !in.SkipLedger {
-		return Reorientation{Tokens: m.W, CostUSD: m.R, Source: LedgerRelayed, Count: m.Count, Words: Words(LedgerRelayed, m.Count)}
-	}
-	if ok {
-		return Reorientation{Tokens: own.ContextTokens, CostUSD: own.Spend.CostUSD, Source: Own, Words: Words(Own, 0)}
-	}
-	w, r := in.estimate()
-	return Reorientation{Tokens: w, CostUSD: r, Source: Estimate, Words: Words(Estimate, 0)}
+	return reorientation(w, r, Estimate, 0)
 }
 
-func (in SuccessorInputs) estimate() (int64, float64) {
-	if in.Estimate == nil {
-		return 0, 0
-	}
-	return in.Estimate()
+// reorientation is a Reorientation from source s, with its words.
+func reorientation(w int64, r float64, s Source, count int) Reorientation {
+	return Reorientation{Tokens: w, CostUSD: r, Source: s, Count: count, Words: Words(s, count)}
 }
 
 // ownCache is <state>/<session>.orientation: the session's orientation
