@@ -175,8 +175,6 @@ type core struct {
 	} `json:"message"`
 }
 
-const objectStart = `{"`
-
 // maxAttempts bounds the work spent on one damaged line: each failed attempt
 // may scan to the end of the line, so an adversarial line would otherwise
 // cost quadratic time.
@@ -205,7 +203,7 @@ func decodeDamaged(line []byte, fn func(r *Record)) {
 func Spliced(line []byte, next func(rest []byte) (n int, ok bool)) {
 	rest := line
 	for range maxAttempts {
-		i := bytes.Index(rest, []byte(objectStart))
+		i := bytes.Index(rest, []byte(`{"`))
 		if i < 0 {
 			return
 		}
