@@ -73,8 +73,7 @@ func OnPrompt(c Call) (Outcome, error) {
 	if err != nil {
 		return Outcome{}, err
 	}
-	f, isCold, priced := Look(&Input{Dir: dir, ID: p.SessionID, Root: c.Root, Transcript: transcript,
-		Settings: s, Getenv: c.Getenv, Reading: r}, c.Now)
+	f, isCold, priced := c.look(dir, transcript, s, r)
 	if !isCold || !priced || !f.Pays(cs.SavingUSD) {
 		return Outcome{}, nil
 	}
