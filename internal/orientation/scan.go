@@ -99,24 +99,32 @@ func ReadOrientation(transcriptPath string) (*Session, error) {
 	return read(transcriptPath, true)
 }
 
+// ReadOrientationFrom is ReadOrientation of a main transcript held in
+// memory — the prefix of a file as it stood after some response, which is
+// what the hook read at that moment and what replay holds while it walks
+// the file — with the subagent files beside transcriptPath.
+func ReadOrientationFrom(main []byte, transcriptPath string) *Session {
+	s, _ := scan(bytes.NewReader(main), transcriptPath, true) // memory reads without error
+	return s
+}
+
 func read(transcriptPath string, stopAtActing bool) (*Session, error) {
 	f, _, err := reading.Open(transcriptPath)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	sc := newScanner()
-	sc.stopAtActing = stopAtActing
-	if err := sc.file(f, false); err != nil {
-		return nil, err
-	}
-	sc.subagents(transcriptPath)
-	return sc.finish(), nil
+	return scan(f, transcriptPath, stopAtActing)
 }
 
-// subagents reads the subagents' files beside transcriptPath, skipping
-// any that cannot be opened.
-func (sc *scanner) subagents(transcriptPath string) {
+// scan reads a session from its main transcript, main, and the subagent
+// files beside transcriptPath, skipping any that cannot be opened.
+func scan(main io.Reader, transcriptPath string, stopAtActing bool) (*Session, error) {
+	sc := newScanner()
+	sc.stopAtActing = stopAtActing
+	if err := sc.file(main, false); err != nil {
+		return nil, err
+	}
 	for _, name := range transcript.SubagentFiles(transcriptPath) {
 		g, _, err := reading.Open(name)
 		if err != nil {
@@ -127,6 +135,7 @@ func (sc *scanner) subagents(transcriptPath string) {
 		g.Close()
 		sc.s.SubagentFiles = append(sc.s.SubagentFiles, name)
 	}
+	return sc.finish(), nil
 }
 
 type scanner struct {
