@@ -224,33 +224,24 @@ func CompactedSince(path string) bool {
 	return compactedIn(f, fi.Size())
 }
 
-// compactedIn is CompactedSince on the first size bytes of f.
+// compactedIn is CompactedSince on the first size bytes of f. Only a line
+// holding a response's or a boundary's filter word is decoded.
 func compactedIn(f io.ReaderAt, size int64) bool {
 	found := false
 	reading.ScanBack(f, size, func(line []byte) bool {
-		done, compacted := endsCompactScan(line)
-		found = found || compacted
+		if !bytes.Contains(line, []byte(transcript.AssistantWord)) && !bytes.Contains(line, []byte(transcript.BoundaryWord)) {
+			return true
+		}
+		done := false
+		transcript.Decode(line, func(r *transcript.Record) {
+			switch {
+			case r.IsBoundary():
+				found, done = true, true
+			case r.IsResponse():
+				done = true
+			}
+		})
 		return !done
 	})
 	return found
-}
-
-// endsCompactScan reports whether a line of a transcript ends
-// CompactedSince's scan (it holds a boundary or a main-chain response)
-// and whether it holds a boundary.
-func endsCompactScan(line []byte) (done, boundary bool) {
-	mayRespond := bytes.Contains(line, []byte(transcript.AssistantWord))
-	mayBound := bytes.Contains(line, []byte(transcript.BoundaryWord))
-	if !mayRespond && !mayBound {
-		return false, false
-	}
-	transcript.Decode(line, func(r *transcript.Record) {
-		switch {
-		case r.IsBoundary():
-			boundary, done = true, true
-		case r.IsResponse():
-			done = true
-		}
-	})
-	return done, boundary
 }
