@@ -75,15 +75,12 @@ func NormalizePrompt(text string) string {
 
 // tag returns the text between <name> and </name>.
 func tag(s, name string) (string, bool) {
-	open, close := "<"+name+">", "</"+name+">"
-	i := strings.Index(s, open)
-	if i < 0 {
+	_, rest, ok := strings.Cut(s, "<"+name+">")
+	if ok {
+		rest, _, ok = strings.Cut(rest, "</"+name+">")
+	}
+	if !ok {
 		return "", false
 	}
-	rest := s[i+len(open):]
-	j := strings.Index(rest, close)
-	if j < 0 {
-		return "", false
-	}
-	return rest[:j], true
+	return rest, true
 }

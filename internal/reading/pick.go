@@ -116,9 +116,7 @@ func NewPick(fields ...Field) *Pick {
 	for i := range p.fields {
 		f := &p.fields[i]
 		at := 0
-		for rest, more := f.Path, true; more; {
-			var k string
-			k, rest, more = strings.Cut(rest, ".")
+		for k := range strings.SplitSeq(f.Path, ".") {
 			at = p.kid(at, k)
 		}
 		if p.nodes[at].field >= 0 {
