@@ -65,7 +65,7 @@ func Clean(environ []string) []string {
 // a whole number from 1 to ledger.MaxPlace).
 func FromEnv(getenv func(string) string) (id string, place int, ok bool) {
 	id = strings.TrimSpace(getenv(EnvChain))
-	if id == "" || len(id) > ledger.MaxChain || !state.PlainName(id) {
+	if len(id) > ledger.MaxChain || !state.PlainName(id) {
 		return "", 0, false
 	}
 	place, err := strconv.Atoi(strings.TrimSpace(getenv(EnvPlace)))
