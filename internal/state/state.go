@@ -3,9 +3,10 @@
 // through a symbolic link, and written only through the project root. It
 // holds the files the hook keeps between calls (their names are here,
 // and Files lists each kind with its writer), their bounded locks, and
-// the ways to write them: replaced atomically (WriteFile) or rewritten in
-// place (WriteInPlace).
-// PlainName decides which session ids may name a file here.
+// the ways to write them: replaced atomically (WriteFile, and WriteJSON
+// for the one-line JSON files FromJSON reads back) or rewritten in place
+// (WriteInPlace). PlainName decides which session ids may name a file
+// here.
 package state
 
 import (
