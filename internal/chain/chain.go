@@ -175,7 +175,7 @@ func Run(cfg Config) Summary {
 	cfg.Out = &lockedWriter{w: cfg.Out}
 	r := &runner{cfg: cfg, env: Clean(cfg.Environ), relay: "/relay"}
 	r.sum.Chain = NewID()
-	r.run()
+	r.sum.Stopped = r.run()
 	r.sum.Forecast = forecastOf(cfg, r.sum.Sessions)
 	return r.sum
 }
@@ -193,34 +193,30 @@ type runner struct {
 	idle int
 }
 
-func (r *runner) run() {
+// run runs the sessions, one after another, and says why it stopped.
+func (r *runner) run() Reason {
 	prompt, why := r.cfg.Prompt, "the prompt given"
 	for place := 1; ; place++ {
 		if r.signalled() {
-			r.sum.Stopped = Interrupted
-			return
+			return Interrupted
 		}
 		s := Session{ID: NewID(), Place: place, Prompt: prompt, Why: why}
 		budget, ok := r.remaining()
 		if !ok {
-			r.sum.Stopped = MaxUSD
-			return
+			return MaxUSD
 		}
 		stop := r.session(&s, budget)
 		r.sum.Sessions = append(r.sum.Sessions, s)
 		r.sum.CostUSD += s.CostUSD
-		if stop == "" {
-			// Handed over: a successor, unless a bound says no.
-			switch _, left := r.remaining(); {
-			case !left:
-				stop = MaxUSD
-			case place > r.cfg.MaxRelays:
-				stop = MaxRelays
-			}
-		}
 		if stop != "" {
-			r.sum.Stopped = stop
-			return
+			return stop
+		}
+		// Handed over: a successor, unless a bound says no.
+		if _, left := r.remaining(); !left {
+			return MaxUSD
+		}
+		if place > r.cfg.MaxRelays {
+			return MaxRelays
 		}
 		prompt = r.relay + " take " + s.Branch
 		why = fmt.Sprintf("session %d handed over on %s (%s)", place, s.Branch, s.Summary)

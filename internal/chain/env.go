@@ -1,6 +1,7 @@
 package chain
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -50,21 +51,12 @@ func Clean(environ []string) []string {
 	out := make([]string, 0, len(environ))
 	for _, kv := range environ {
 		name, _, _ := strings.Cut(kv, "=")
-		if isMarker(name) || name == EnvChain || name == EnvPlace {
+		if slices.Contains(Markers, name) || name == EnvChain || name == EnvPlace {
 			continue
 		}
 		out = append(out, kv)
 	}
 	return out
-}
-
-func isMarker(name string) bool {
-	for _, m := range Markers {
-		if name == m {
-			return true
-		}
-	}
-	return false
 }
 
 // FromEnv reads the chain's variables as a session's hooks see them: ok
@@ -73,7 +65,7 @@ func isMarker(name string) bool {
 // a whole number from 1 to ledger.MaxPlace).
 func FromEnv(getenv func(string) string) (id string, place int, ok bool) {
 	id = strings.TrimSpace(getenv(EnvChain))
-	if id == "" || len(id) > ledger.MaxChain || !state.PlainName(id) {
+	if len(id) > ledger.MaxChain || !state.PlainName(id) {
 		return "", 0, false
 	}
 	place, err := strconv.Atoi(strings.TrimSpace(getenv(EnvPlace)))

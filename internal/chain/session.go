@@ -55,7 +55,7 @@ func (r *runner) session(s *Session, budget float64) Reason {
 	}
 	s.Exit = out.exit
 	if res := out.result; res != nil {
-		if res.SessionID != "" && state.PlainName(res.SessionID) {
+		if state.PlainName(res.SessionID) {
 			s.ID = res.SessionID
 		}
 		s.Terminal, s.Subtype = res.TerminalReason, res.Subtype

@@ -31,7 +31,6 @@ type result struct {
 	SessionID      string   `json:"session_id"`
 	TotalCostUSD   *float64 `json:"total_cost_usd"`
 	TerminalReason string   `json:"terminal_reason"`
-	IsError        bool     `json:"is_error"`
 	Errors         []string `json:"errors"`
 }
 

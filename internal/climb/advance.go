@@ -16,19 +16,14 @@ func Advance(dir, session string, reading int64, lines LineTokens) (Level, error
 	return AdvanceWith(dir, session, reading, lines, Options{})
 }
 
-// AdvanceIn is Advance for a session that has had compactions
-// compactions (compact_boundary records) so far: one more than when the
-// recorded level was announced re-arms both notices, whatever the
-// reading — a warn line priced under where the compaction left the
-// context would otherwise keep the next climb silent.
-func AdvanceIn(dir, session string, reading int64, lines LineTokens, compactions int) (Level, error) {
-	return AdvanceWith(dir, session, reading, lines, Options{Compactions: compactions})
-}
-
 // Options bound Advance for a caller under a deadline, and carry the
-// session's compactions (see AdvanceIn).
+// session's compactions.
 type Options struct {
-	// Compactions is the session's count of compact_boundary records.
+	// Compactions is the session's count of compact_boundary records:
+	// one more than when the recorded level was announced re-arms both
+	// notices, whatever the reading — a warn line priced under where the
+	// compaction left the context would otherwise keep the next climb
+	// silent.
 	Compactions int
 	// LockDeadline bounds the wait for the session's lock; zero means
 	// LockWait from now. A lock still held then is ErrLockTimeout:
@@ -46,7 +41,6 @@ var ErrGate = errors.New("record abandoned at the deadline")
 
 // AdvanceWith is Advance with bounds.
 func AdvanceWith(dir, session string, reading int64, lines LineTokens, o Options) (Level, error) {
-	compactions := o.Compactions
 	if !state.PlainName(session) {
 		return None, state.ErrName
 	}
@@ -57,9 +51,8 @@ func AdvanceWith(dir, session string, reading int64, lines LineTokens, o Options
 	// state before a first record; a call that writes nothing is then as
 	// if it ran alone at that moment, or just before the writer. Only a
 	// call that may send or clear takes the lock, and decides again under
-	// it. This spares the quiet call the folder, the lock and their
-	// system calls, a good share of the hook's budget (design §11).
-	if quiet(Load(name), reading, lines, compactions) {
+	// it.
+	if quiet(Load(name), reading, lines, o.Compactions) {
 		return None, nil
 	}
 	if err := state.Ensure(dir); err != nil {
@@ -76,7 +69,7 @@ func AdvanceWith(dir, session string, reading int64, lines LineTokens, o Options
 	defer unlock()
 
 	rec := Load(name)
-	next, fire := StepIn(rec, reading, lines, compactions)
+	next, fire := StepIn(rec, reading, lines, o.Compactions)
 	if fire == None {
 		if rec.Level != None && next.Level == None {
 			if err := state.Remove(name); err != nil {
@@ -88,14 +81,11 @@ func AdvanceWith(dir, session string, reading int64, lines LineTokens, o Options
 	if o.Gate != nil && !o.Gate() {
 		return None, ErrGate
 	}
-	// Written in place under the lock: every writer holds it, and the
-	// one reader that does not, the unlocked look above, rejects a record
-	// caught half written (plainRecord and encoding/json both refuse
-	// what is left of a longer one) and so takes the lock. A replace by
-	// rename over the record a warning left cost a pause notice 0.7 ms
-	// on ext4, which flushes a file renamed over another. What cannot be
-	// written in place (a FIFO or a device planted at the name) is
-	// replaced whole, as before.
+	// Written in place under the lock, sparing the flush ext4 makes of a
+	// file renamed over another: the one reader without the lock, the
+	// look above, reads a record caught half written as none and takes
+	// the lock. What cannot be written in place (a FIFO or a device
+	// planted at the name) is replaced whole.
 	data := encodeRecord(next)
 	if err := state.WriteInPlace(name, data); err != nil {
 		if err := state.WriteFile(name, data); err != nil {

@@ -94,7 +94,7 @@ func Step(rec Record, reading int64, lines LineTokens) (next Record, fire Level)
 }
 
 // StepIn is Step for a session that has had compactions compactions so
-// far (see AdvanceIn).
+// far (see Options.Compactions).
 func StepIn(rec Record, reading int64, lines LineTokens, compactions int) (next Record, fire Level) {
 	if rec.Level != None && (reading < min(rec.Lines.Lowest(), lines.Lowest()) || compactions > rec.Compactions) {
 		rec = Record{}

@@ -32,18 +32,6 @@ const (
 	TTL1h = time.Hour
 )
 
-// Input is what Look needs of one session at one moment: where its files
-// are, its settings and its last reading.
-type Input struct {
-	// Dir is the state folder, ID the session id (a plain name), Root the
-	// project root, Transcript the transcript's path.
-	Dir, ID, Root, Transcript string
-	Settings                  tuning.Settings
-	Getenv                    func(string) string
-	// Reading is the last main-chain response, from the transcript's tail.
-	Reading reading.Reading
-}
-
 // Figures are what a cold cache costs and what a fresh session would
 // save, in USD.
 type Figures struct {
@@ -126,36 +114,29 @@ func MayBeCold(r reading.Reading, now time.Time) bool {
 	return ok && now.Sub(last) >= TTL5m
 }
 
-// Look checks the session s at now: whether its cache is cold and, if
-// so, its figures. priced is false when the cache is cold but the session cannot
-// be priced. A response younger than TTL5m ends the check at once: no
-// file but the transcript's tail is read. A compaction since the last
-// response is no cold re-write of its context.
-func Look(s *Input, now time.Time) (f Figures, isCold, priced bool) {
-	last, ok := LastResponse(s.Reading.Time)
-	if !ok {
-		return Figures{}, false, false
-	}
-	idle := now.Sub(last)
-	if idle < TTL5m || CompactedSince(s.Transcript) {
+// look checks at c.Now a session whose last response, r, is old enough
+// for its cache to be cold (MayBeCold): whether it is, and its figures;
+// priced is false when it cannot be priced. dir is its state folder,
+// transcript what stands for its transcript, s its settings. A
+// compaction since the last response is no cold re-write of its context.
+func (c Call) look(dir, transcript string, s tuning.Settings, r reading.Reading) (f Figures, isCold, priced bool) {
+	if CompactedSince(transcript) {
 		return Figures{}, false, false
 	}
 	// Pricing runs whatever MUTHUR_CONTEXT_BUDGET_LINES says: fixed lines
 	// are about where the notices fire, not about what a re-write costs.
-	st := s.Settings
-	st.Fixed = false
-	ls := &lines.Call{Dir: s.Dir, ID: s.ID, Root: s.Root, Transcript: s.Transcript,
-		Settings: st, Getenv: s.Getenv, Reading: s.Reading.Tokens, RequestedModel: s.Reading.RequestedModel,
-		Version: s.Reading.Version}
+	s.Fixed = false
+	ls := &lines.Call{Dir: dir, ID: c.Payload.SessionID, Root: c.Root, Transcript: transcript,
+		Settings: s, Getenv: c.Getenv, Reading: r.Tokens, RequestedModel: r.RequestedModel, Version: r.Version}
 	// The lines the hook holds, decided without saving: a prompt must not
 	// move the cache the PostToolUse notices come from.
 	e := lines.Peek(ls)
-	return At(&e.Decision, &forecast.History{First: e.First, TTL1h: e.TTL1h}, s.Reading, now)
+	return At(&e.Decision, &forecast.History{First: e.First, TTL1h: e.TTL1h}, r, c.Now)
 }
 
 // At is the check on figures already at hand: the policy's decision d at
 // reading r and the transcript's history h (for the TTL and the first
-// response). `lines` and replay call it; Look calls it with the line
+// response). `lines` and replay call it; the prompt's check, with the line
 // cache's.
 func At(d *lines.Decision, h *forecast.History, r reading.Reading, now time.Time) (f Figures, isCold, priced bool) {
 	last, ok := LastResponse(r.Time)
@@ -177,11 +158,10 @@ func At(d *lines.Decision, h *forecast.History, r reading.Reading, now time.Time
 	}
 	f, priced = Price(d, first, r.Tokens)
 	f.Idle = idle
-	if f.TTL == "" || ttl == TTL1h {
+	if ttl == TTL1h {
+		f.TTL = "1h"
+	} else if f.TTL == "" {
 		f.TTL = "5m"
-		if ttl == TTL1h {
-			f.TTL = "1h"
-		}
 	}
 	return f, true, priced
 }

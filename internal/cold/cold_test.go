@@ -403,3 +403,12 @@ func TestPromptLeavesTheLineCache(t *testing.T) {
 		t.Errorf("the cold check wrote the line cache: %v", matches)
 	}
 }
+
+// fromResume is the reading a SessionStart record stands in for.
+func fromResume(dir, id string) (reading.Reading, bool) {
+	rec, ok := loadResume(dir, id)
+	if !ok {
+		return reading.Reading{}, false
+	}
+	return rec.reading()
+}

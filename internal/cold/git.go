@@ -1,8 +1,6 @@
 package cold
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"os/exec"
 	"strings"
@@ -41,23 +39,12 @@ func LookWork(root string) Work {
 // naming the branch, then one line per change.
 func ParseStatus(out []byte) Work {
 	w := Work{Known: true, Committed: true}
-	sc := bufio.NewScanner(bytes.NewReader(out))
-	sc.Buffer(make([]byte, 0, 4096), 1<<20)
-	first := true
-	for sc.Scan() {
-		line := sc.Text()
-		if first && strings.HasPrefix(line, "## ") {
+	for i, line := range strings.Split(string(out), "\n") {
+		if i == 0 && strings.HasPrefix(line, "## ") {
 			w.Branch = branchOf(line[3:])
-			first = false
-			continue
-		}
-		first = false
-		if strings.TrimSpace(line) != "" {
+		} else if strings.TrimSpace(line) != "" {
 			w.Committed = false
 		}
-	}
-	if sc.Err() != nil {
-		return Work{}
 	}
 	return w
 }
@@ -69,14 +56,12 @@ func branchOf(h string) string {
 		return ""
 	}
 	for _, p := range []string{"No commits yet on ", "Initial commit on "} {
-		if strings.HasPrefix(h, p) {
-			h = h[len(p):]
+		if rest, ok := strings.CutPrefix(h, p); ok {
+			h = rest
 			break
 		}
 	}
-	if i := strings.Index(h, "..."); i >= 0 {
-		h = h[:i]
-	}
+	h, _, _ = strings.Cut(h, "...")
 	if f := strings.Fields(h); len(f) > 0 {
 		return f[0]
 	}

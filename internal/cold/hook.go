@@ -2,7 +2,6 @@ package cold
 
 import (
 	"bytes"
-	"encoding/json"
 	"io"
 	"os"
 	"path/filepath"
@@ -61,8 +60,7 @@ func OnPrompt(c Call) (Outcome, error) {
 			return Outcome{}, nil
 		}
 	}
-	last, ok := LastResponse(r.Time)
-	if !ok || c.Now.Sub(last) < TTL5m {
+	if !MayBeCold(r, c.Now) {
 		return Outcome{}, nil
 	}
 	name := SpellFile(dir, p.SessionID)
@@ -75,15 +73,14 @@ func OnPrompt(c Call) (Outcome, error) {
 	if err != nil {
 		return Outcome{}, err
 	}
-	f, isCold, priced := Look(&Input{Dir: dir, ID: p.SessionID, Root: c.Root, Transcript: transcript,
-		Settings: s, Getenv: c.Getenv, Reading: r}, c.Now)
+	f, isCold, priced := c.look(dir, transcript, s, r)
 	if !isCold || !priced || !f.Pays(cs.SavingUSD) {
 		return Outcome{}, nil
 	}
 	next, v, changed := Step(rec, id, HashPrompt(p.Prompt), cs.Mode == tuning.ColdWarn)
 	// Record before answering: a stop that cannot be recorded would stop
 	// the same prompt for ever.
-	if changed && SaveSpell(dir, name, next) != nil {
+	if changed && SaveSpell(name, next) != nil {
 		return Outcome{}, nil
 	}
 	switch v {
@@ -147,24 +144,14 @@ func OnStart(c Call) error {
 		last, _ := LastResponse(rec.LastResponse)
 		rec.Parent = FindParent(filepath.Dir(p.TranscriptPath), p.TranscriptPath, p.ContextTokens, last)
 	}
-	dir := state.Dir(c.Root)
-	if err := state.Ensure(dir); err != nil {
-		return nil
-	}
-	data, _ := json.Marshal(rec)
-	state.WriteFile(resumeFile(dir, p.SessionID), append(data, '\n'))
+	state.WriteJSON(resumeFile(state.Dir(c.Root), p.SessionID), rec)
 	return nil
 }
 
 // loadResume reads a session's SessionStart record, by the one reader
 // and within reading.MaxSideFile, as every side file.
 func loadResume(dir, id string) (resume, bool) {
-	data, err := reading.ReadFile(resumeFile(dir, id), reading.MaxSideFile)
-	var rec resume
-	if err != nil || json.Unmarshal(data, &rec) != nil {
-		return resume{}, false
-	}
-	return rec, true
+	return state.FromJSON[resume](reading.ReadFile(resumeFile(dir, id), reading.MaxSideFile))
 }
 
 // reading is the reading the record stands in for, without a model: it
@@ -174,15 +161,6 @@ func (rec resume) reading() (reading.Reading, bool) {
 		return reading.Reading{}, false
 	}
 	return reading.Reading{Tokens: rec.Context, MessageID: "resume", Time: rec.LastResponse}, true
-}
-
-// fromResume is the reading a SessionStart record stands in for.
-func fromResume(dir, id string) (reading.Reading, bool) {
-	rec, ok := loadResume(dir, id)
-	if !ok {
-		return reading.Reading{}, false
-	}
-	return rec.reading()
 }
 
 // Limits of the search for a fork's parent: the newest transcripts of the
@@ -246,33 +224,24 @@ func CompactedSince(path string) bool {
 	return compactedIn(f, fi.Size())
 }
 
-// compactedIn is CompactedSince on the first size bytes of f.
+// compactedIn is CompactedSince on the first size bytes of f. Only a line
+// holding a response's or a boundary's filter word is decoded.
 func compactedIn(f io.ReaderAt, size int64) bool {
 	found := false
 	reading.ScanBack(f, size, func(line []byte) bool {
-		done, compacted := endsCompactScan(line)
-		found = found || compacted
+		if !bytes.Contains(line, []byte(transcript.AssistantWord)) && !bytes.Contains(line, []byte(transcript.BoundaryWord)) {
+			return true
+		}
+		done := false
+		transcript.Decode(line, func(r *transcript.Record) {
+			switch {
+			case r.IsBoundary():
+				found, done = true, true
+			case r.IsResponse():
+				done = true
+			}
+		})
 		return !done
 	})
 	return found
-}
-
-// endsCompactScan reports whether a line of a transcript ends
-// CompactedSince's scan (it holds a boundary or a main-chain response)
-// and whether it holds a boundary.
-func endsCompactScan(line []byte) (done, boundary bool) {
-	mayRespond := bytes.Contains(line, []byte(transcript.AssistantWord))
-	mayBound := bytes.Contains(line, []byte(transcript.BoundaryWord))
-	if !mayRespond && !mayBound {
-		return false, false
-	}
-	transcript.Decode(line, func(r *transcript.Record) {
-		switch {
-		case r.IsBoundary():
-			boundary, done = true, true
-		case r.IsResponse():
-			done = true
-		}
-	})
-	return done, boundary
 }

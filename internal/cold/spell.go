@@ -2,7 +2,6 @@ package cold
 
 import (
 	"encoding/hex"
-	"encoding/json"
 	"hash/fnv"
 	"path/filepath"
 	"strings"
@@ -54,21 +53,13 @@ func HashPrompt(prompt string) string {
 // as is one past reading.MaxSideFile or not a regular file (a planted
 // link to /dev/zero or a FIFO, read by the one reader).
 func LoadSpell(name string) Spell {
-	var sp Spell
-	data, err := reading.ReadFile(name, reading.MaxSideFile)
-	if err != nil || json.Unmarshal(data, &sp) != nil {
-		return Spell{}
-	}
+	sp, _ := state.FromJSON[Spell](reading.ReadFile(name, reading.MaxSideFile))
 	return sp
 }
 
 // SaveSpell writes a spell file atomically.
-func SaveSpell(dir, name string, sp Spell) error {
-	if err := state.Ensure(dir); err != nil {
-		return err
-	}
-	data, _ := json.Marshal(sp)
-	return state.WriteFile(name, append(data, '\n'))
+func SaveSpell(name string, sp Spell) error {
+	return state.WriteJSON(name, sp)
 }
 
 // Verdict is what becomes of one prompt in a cold spell.

@@ -22,22 +22,19 @@ const Command = "context-budget-operator"
 // operator.
 const ChildTimeout = 2 * time.Second
 
-// Operator returns the session's operator, "" for none, looking it up
+// OperatorBy returns the session's operator, "" for none, looking it up
 // with lookup at most once per session: the answer, none included, is
 // kept in <dir>/<session>.operator. The look-up runs under a lock on
 // <dir>/<session>.operator.lock, so hooks that fire notices at the same
 // moment wait for one answer instead of asking twice, and can never record
 // two different answers. A recorded answer is read without the lock. An
 // answer that cannot be recorded is still returned.
-func Operator(dir, session string, lookup func() string) string {
-	return OperatorBy(dir, session, time.Now().Add(ChildTimeout), func(context.Context) string { return lookup() })
-}
-
-// OperatorBy is Operator under a deadline: the wait for the lock and the
-// look-up both end by it (the look-up gets it as its context's). A lock
-// still held then (a stuck hook, a planted lock) means no operator for
-// this call, and the default applies: the caller has already recorded the
-// level, and its notice must still go out.
+//
+// The wait for the lock and the look-up both end by deadline (the
+// look-up gets it as its context's). A lock still held then (a stuck
+// hook, a planted lock) means no operator for this call, and the default
+// applies: the caller has already recorded the level, and its notice
+// must still go out.
 func OperatorBy(dir, session string, deadline time.Time, lookup func(ctx context.Context) string) string {
 	if !state.PlainName(session) {
 		return ""
@@ -86,16 +83,10 @@ func cached(name string) (login string, ok bool) {
 	return login, true
 }
 
-// Lookup runs the context-budget-operator command and returns the login it
-// prints, or "" on any failure: not found, a non-zero exit, no answer
-// within ChildTimeout, output that is not a plain login.
-func Lookup() string {
-	ctx, cancel := context.WithTimeout(context.Background(), ChildTimeout)
-	defer cancel()
-	return LookupContext(ctx)
-}
-
-// LookupContext is Lookup bounded by ctx (and by ChildTimeout).
+// LookupContext runs the context-budget-operator command and returns the
+// login it prints, or "" on any failure: not found, a non-zero exit, no
+// answer within ctx's deadline and ChildTimeout, output that is not a
+// plain login.
 func LookupContext(ctx context.Context) string {
 	path, err := childPath()
 	if err != nil {

@@ -149,3 +149,9 @@ func TestOperatorAnswerBesideAHeldLock(t *testing.T) {
 		t.Errorf("waited %v for a lock it did not need", waited)
 	}
 }
+
+// Operator is OperatorBy with ChildTimeout from now, and a look-up that
+// takes no context.
+func Operator(dir, session string, lookup func() string) string {
+	return OperatorBy(dir, session, time.Now().Add(ChildTimeout), func(context.Context) string { return lookup() })
+}

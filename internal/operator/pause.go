@@ -1,7 +1,6 @@
 package operator
 
 import (
-	"encoding/json"
 	"path/filepath"
 	"strconv"
 	"time"
@@ -52,9 +51,5 @@ func ReadPause(dir, session string) (p Pause, ok bool) {
 	if !state.PlainName(session) {
 		return Pause{}, false
 	}
-	data, err := reading.ReadFile(PauseFile(dir, session), reading.MaxSideFile)
-	if err != nil || json.Unmarshal(data, &p) != nil {
-		return Pause{}, false
-	}
-	return p, true
+	return state.FromJSON[Pause](reading.ReadFile(PauseFile(dir, session), reading.MaxSideFile))
 }

@@ -114,7 +114,7 @@ func (m *measure) phase(k int) ledger.Phase {
 		if !inSub(r) || (acting != nil && !before(r, acting)) {
 			continue
 		}
-		if by, on, ok := m.edits(r); ok {
+		if by, on, ok := editInside(m.root, r.Acts); ok {
 			acting, endedBy, endedOn = r, by, on
 		}
 	}
@@ -150,11 +150,6 @@ func (m *measure) acts(r *Response, j int) (by, on string, ok bool) {
 		return transcript.EndTurn, "", true
 	}
 	return "", "", false
-}
-
-// edits reports whether r edits a file inside the root and not under tmp/.
-func (m *measure) edits(r *Response) (by, on string, ok bool) {
-	return editInside(m.root, r.Acts)
 }
 
 // Inside reports whether path is a file inside root and not under its

@@ -47,7 +47,7 @@ func (p *progress) line(line []byte, sub bool) bool {
 	acted := false
 	transcript.Decode(line, func(r *transcript.Record) {
 		switch {
-		case r.Type == "assistant" && r.Message != nil && r.Message.Usage != nil && r.Message.Model != transcript.Synthetic:
+		case r.HasUsage():
 			own := !sub && !r.IsSidechain
 			if own && p.Cwd == "" {
 				p.Cwd = r.Cwd
@@ -61,8 +61,8 @@ func (p *progress) line(line []byte, sub bool) bool {
 				_, _, ok := editInside(p.Cwd, calls)
 				acted = acted || ok
 			}
-		case r.Type == "user" && !sub && !r.IsMeta && !r.IsSidechain && !r.IsCompactSummary && r.Message != nil:
-			if _, ok := promptText(r.Message.Content); ok && p.Open && p.Cwd != "" {
+		case r.Type == "user" && !sub:
+			if _, ok := operatorPrompt(r); ok && p.Open && p.Cwd != "" {
 				acted = true
 			}
 		}

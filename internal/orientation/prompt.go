@@ -3,13 +3,21 @@ package orientation
 import (
 	"encoding/json"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/muthur/context-budget/internal/transcript"
 )
 
 // PromptLimit is the length, in characters, an opening prompt is cut at.
 const PromptLimit = 160
+
+// operatorPrompt returns the operator's prompt in a user record of the main
+// chain: not Claude Code's own (meta) record, nor a compaction's summary.
+func operatorPrompt(r *transcript.Record) (string, bool) {
+	if r.IsMeta || r.IsSidechain || r.IsCompactSummary || r.Message == nil {
+		return "", false
+	}
+	return promptText(r.Message.Content)
+}
 
 // promptText returns the operator's text in a user record's content: the
 // string, or the text blocks of an array (tool results are not prompts).
@@ -55,30 +63,24 @@ func NormalizePrompt(text string) string {
 		text = name + " " + args
 	}
 	text = strings.Join(strings.Fields(text), " ")
-	if utf8.RuneCountInString(text) > PromptLimit {
-		n := 0
-		for i := range text {
-			if n == PromptLimit {
-				text = text[:i]
-				break
-			}
-			n++
+	n := 0
+	for i := range text {
+		if n == PromptLimit {
+			return text[:i]
 		}
+		n++
 	}
 	return text
 }
 
 // tag returns the text between <name> and </name>.
 func tag(s, name string) (string, bool) {
-	open, close := "<"+name+">", "</"+name+">"
-	i := strings.Index(s, open)
-	if i < 0 {
+	_, rest, ok := strings.Cut(s, "<"+name+">")
+	if ok {
+		rest, _, ok = strings.Cut(rest, "</"+name+">")
+	}
+	if !ok {
 		return "", false
 	}
-	rest := s[i+len(open):]
-	j := strings.Index(rest, close)
-	if j < 0 {
-		return "", false
-	}
-	return rest[:j], true
+	return rest, true
 }

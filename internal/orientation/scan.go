@@ -52,7 +52,6 @@ type Response struct {
 // Event is something in the main transcript other than a response that
 // the phases need: an operator prompt or a compaction boundary.
 type Event struct {
-	Seq int
 	// After is the number of main-file responses seen before the event.
 	After int
 	// Prompt is an operator prompt's text (normalised).
@@ -100,24 +99,32 @@ func ReadOrientation(transcriptPath string) (*Session, error) {
 	return read(transcriptPath, true)
 }
 
+// ReadOrientationFrom is ReadOrientation of a main transcript held in
+// memory — the prefix of a file as it stood after some response, which is
+// what the hook read at that moment and what replay holds while it walks
+// the file — with the subagent files beside transcriptPath.
+func ReadOrientationFrom(main []byte, transcriptPath string) *Session {
+	s, _ := scan(bytes.NewReader(main), transcriptPath, true) // memory reads without error
+	return s
+}
+
 func read(transcriptPath string, stopAtActing bool) (*Session, error) {
 	f, _, err := reading.Open(transcriptPath)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	sc := newScanner()
-	sc.stopAtActing = stopAtActing
-	if err := sc.file(f, false); err != nil {
-		return nil, err
-	}
-	sc.subagents(transcriptPath)
-	return sc.finish(), nil
+	return scan(f, transcriptPath, stopAtActing)
 }
 
-// subagents reads the subagents' files beside transcriptPath, skipping
-// any that cannot be opened.
-func (sc *scanner) subagents(transcriptPath string) {
+// scan reads a session from its main transcript, main, and the subagent
+// files beside transcriptPath, skipping any that cannot be opened.
+func scan(main io.Reader, transcriptPath string, stopAtActing bool) (*Session, error) {
+	sc := newScanner()
+	sc.stopAtActing = stopAtActing
+	if err := sc.file(main, false); err != nil {
+		return nil, err
+	}
 	for _, name := range transcript.SubagentFiles(transcriptPath) {
 		g, _, err := reading.Open(name)
 		if err != nil {
@@ -128,6 +135,7 @@ func (sc *scanner) subagents(transcriptPath string) {
 		g.Close()
 		sc.s.SubagentFiles = append(sc.s.SubagentFiles, name)
 	}
+	return sc.finish(), nil
 }
 
 type scanner struct {
@@ -197,7 +205,7 @@ func (sc *scanner) line(line []byte, sub bool) {
 			}
 		case "system":
 			if !sub && r.IsBoundary() {
-				ev := Event{Seq: sc.seq, After: sc.mainResponses, Boundary: true, Stamp: r.Timestamp}
+				ev := Event{After: sc.mainResponses, Boundary: true, Stamp: r.Timestamp}
 				if m := r.CompactMetadata; m != nil {
 					ev.Trigger, ev.PreTokens = m.Trigger, m.PreTokens
 				} else if m := r.MicrocompactMetadata; m != nil {
@@ -235,10 +243,10 @@ func (sc *scanner) costState(line []byte) {
 }
 
 func (sc *scanner) assistant(r *transcript.Record, sub bool) {
-	m := r.Message
-	if m == nil || m.Usage == nil || m.Model == transcript.Synthetic {
+	if !r.HasUsage() {
 		return
 	}
+	m := r.Message
 	sub = sub || r.IsSidechain
 	acts := transcript.ActingCalls(m.Content)
 	if i, ok := sc.byID[m.ID]; ok && m.ID != "" {
@@ -291,14 +299,11 @@ func (sc *scanner) user(r *transcript.Record) {
 	if sc.s.ID == "" {
 		sc.s.ID = r.SessionID
 	}
-	if r.IsMeta || r.IsSidechain || r.IsCompactSummary || r.Message == nil {
-		return
-	}
-	text, ok := promptText(r.Message.Content)
+	text, ok := operatorPrompt(r)
 	if !ok {
 		return
 	}
-	sc.s.Events = append(sc.s.Events, Event{Seq: sc.seq, After: sc.mainResponses, Prompt: text, Stamp: r.Timestamp})
+	sc.s.Events = append(sc.s.Events, Event{After: sc.mainResponses, Prompt: text, Stamp: r.Timestamp})
 	if sc.stopAtActing && sc.lastMain >= 0 && sc.s.Responses[sc.lastMain].StopReason == "" {
 		sc.acted = true
 	}

@@ -1,7 +1,6 @@
 package orientation
 
 import (
-	"encoding/json"
 	"fmt"
 	"hash/fnv"
 	"os"
@@ -89,30 +88,29 @@ type SuccessorInputs struct {
 // measured, never changes and is cached too. Anything unreadable falls
 // through to the next source.
 func Successor(in SuccessorInputs) Reorientation {
-	if in.Root == "" {
-		w, r := in.estimate()
-		return Reorientation{Tokens: w, CostUSD: r, Source: Estimate, Words: Words(Estimate, 0)}
+	if in.Root != "" {
+		own, relayed, ok := ownOrientation(state.Dir(in.Root), in)
+		if ok && relayed {
+			return reorientation(own.ContextTokens, own.Spend.CostUSD, OwnRelayed, 0)
+		}
+		if m, ok := LedgerMean(in.Root); ok && !in.SkipLedger {
+			return reorientation(m.W, m.R, LedgerRelayed, m.Count)
+		}
+		if ok {
+			return reorientation(own.ContextTokens, own.Spend.CostUSD, Own, 0)
+		}
 	}
-	dir := state.Dir(in.Root)
-	own, relayed, ok := ownOrientation(dir, in)
-	if ok && relayed {
-		return Reorientation{Tokens: own.ContextTokens, CostUSD: own.Spend.CostUSD, Source: OwnRelayed, Words: Words(OwnRelayed, 0)}
+	var w int64
+	var r float64
+	if in.Estimate != nil {
+		w, r = in.Estimate()
 	}
-	if m, ok := LedgerMean(in.Root); ok && !in.SkipLedger {
-		return Reorientation{Tokens: m.W, CostUSD: m.R, Source: LedgerRelayed, Count: m.Count, Words: Words(LedgerRelayed, m.Count)}
-	}
-	if ok {
-		return Reorientation{Tokens: own.ContextTokens, CostUSD: own.Spend.CostUSD, Source: Own, Words: Words(Own, 0)}
-	}
-	w, r := in.estimate()
-	return Reorientation{Tokens: w, CostUSD: r, Source: Estimate, Words: Words(Estimate, 0)}
+	return reorientation(w, r, Estimate, 0)
 }
 
-func (in SuccessorInputs) estimate() (int64, float64) {
-	if in.Estimate == nil {
-		return 0, 0
-	}
-	return in.Estimate()
+// reorientation is a Reorientation from source s, with its words.
+func reorientation(w int64, r float64, s Source, count int) Reorientation {
+	return Reorientation{Tokens: w, CostUSD: r, Source: s, Count: count, Words: Words(s, count)}
 }
 
 // ownCache is <state>/<session>.orientation: the session's orientation
@@ -129,22 +127,13 @@ func ownOrientation(dir string, in SuccessorInputs) (ledger.Phase, bool, bool) {
 		return ledger.Phase{}, false, false
 	}
 	name := filepath.Join(dir, in.Session+state.OrientationSuffix)
-	var c ownCache
-	if data, err := reading.ReadFile(name, reading.MaxCacheFile); err == nil && json.Unmarshal(data, &c) == nil && c.Phase.Measured() && c.Phase.Check() == nil {
+	if c, ok := state.FromJSON[ownCache](reading.ReadFile(name, reading.MaxCacheFile)); ok && c.Phase.Measured() && c.Phase.Check() == nil {
 		return c.Phase, c.Relayed, true
 	}
 	searchName := filepath.Join(dir, in.Session+state.OrientationSearchSuffix)
-	var p progress
-	if data, err := reading.ReadFile(searchName, reading.MaxCacheFile); err != nil || json.Unmarshal(data, &p) != nil {
-		p = progress{}
-	}
-	saveSearch := func() {
-		if data, err := json.Marshal(p); err == nil && state.Ensure(dir) == nil {
-			state.WriteFile(searchName, append(data, '\n'))
-		}
-	}
+	p, _ := state.FromJSON[progress](reading.ReadFile(searchName, reading.MaxCacheFile))
 	if !p.searchAll(in.Transcript) {
-		saveSearch()
+		state.WriteJSON(searchName, p)
 		return ledger.Phase{}, false, false
 	}
 	s, err := ReadOrientation(in.Transcript)
@@ -153,21 +142,17 @@ func ownOrientation(dir string, in SuccessorInputs) (ledger.Phase, bool, bool) {
 	}
 	tab := in.Table
 	if tab == nil {
-		if tab, err = prices.Embedded(); err != nil {
-			return ledger.Phase{}, false, false
-		}
+		tab, _ = prices.Embedded()
 	}
 	ph := Orientation(s, NewPricer(tab), Options{})
 	if !ph.Measured() || ph.Check() != nil {
-		saveSearch()
+		state.WriteJSON(searchName, p)
 		return ledger.Phase{}, false, false
 	}
-	c = ownCache{Relayed: Relayed(s), Phase: ph}
-	if data, err := json.Marshal(c); err == nil && state.Ensure(dir) == nil {
-		state.WriteFile(name, append(data, '\n'))
-		state.Remove(searchName)
-	}
-	return ph, c.Relayed, true
+	relayed := Relayed(s)
+	state.WriteJSON(name, ownCache{Relayed: relayed, Phase: ph})
+	state.Remove(searchName)
+	return ph, relayed, true
 }
 
 // Mean is the mean orientation over the ledger's relayed rows.
@@ -227,10 +212,7 @@ func LedgerMean(root string) (Mean, bool) {
 		return Mean{}, false
 	}
 	cacheName := filepath.Join(state.Dir(root), state.LedgerMean)
-	var c meanCache
-	if data, err := reading.ReadFile(cacheName, reading.MaxCacheFile); err != nil || json.Unmarshal(data, &c) != nil {
-		c = meanCache{}
-	}
+	c, _ := state.FromJSON[meanCache](reading.ReadFile(cacheName, reading.MaxCacheFile))
 	c.dropBad()
 	changed := c.Key != key
 	if changed {
@@ -254,9 +236,7 @@ func LedgerMean(root string) (Mean, bool) {
 			// next time.
 			c.Key = ""
 		}
-		if data, err := json.Marshal(c); err == nil && state.Ensure(state.Dir(root)) == nil {
-			state.WriteFile(cacheName, append(data, '\n'))
-		}
+		state.WriteJSON(cacheName, c)
 	}
 	var m Mean
 	var w int64

@@ -1,7 +1,6 @@
 package prices
 
 import (
-	"encoding/json"
 	"os"
 	"strconv"
 
@@ -43,24 +42,16 @@ type cacheFile struct {
 
 // WriteCache writes t, which the full program merged and checked from
 // override files that had the given stamp (taken before they were read),
-// to name: a file of a state folder, replaced as state.WriteFile does.
+// to name: a file of a state folder, written as state.WriteJSON writes.
 func WriteCache(name, stamp string, t *Table) error {
-	data, err := json.Marshal(cacheFile{stamp, t})
-	if err != nil {
-		return err
-	}
-	return state.WriteFile(name, append(data, '\n'))
+	return state.WriteJSON(name, cacheFile{stamp, t})
 }
 
 // ReadCache returns the table cached in name when it was made from files
 // with this stamp and every row still passes Check; else ok is false.
 func ReadCache(name, stamp string) (t *Table, ok bool) {
-	data, err := reading.ReadFile(name, reading.MaxCacheFile)
-	if err != nil {
-		return nil, false
-	}
-	var c cacheFile
-	if json.Unmarshal(data, &c) != nil || c.Stamp != stamp || c.Table == nil {
+	c, ok := state.FromJSON[cacheFile](reading.ReadFile(name, reading.MaxCacheFile))
+	if !ok || c.Stamp != stamp || c.Table == nil {
 		return nil, false
 	}
 	for i := range c.Table.Rows {

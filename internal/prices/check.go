@@ -77,24 +77,13 @@ func (r *Row) Check() error {
 		return errors.New("a model row has no id")
 	}
 	lo, hi := Plausible()
-	rates := func(prefix string, rt *Rates) error {
-		for k, v := range rt.Values() {
-			if !(v >= lo[k] && v <= hi[k]) {
-				return &RateError{Key: prefix + RateKeys[k], Value: v, Min: lo[k], Max: hi[k]}
-			}
-		}
-		return nil
-	}
-	if err := rates("", &r.Rates); err != nil {
+	if err := within(&r.Rates, "", lo, hi, ""); err != nil {
 		return err
 	}
 	if r.BandAbove < 0 || r.BandAbove > 0 && r.Band == nil {
 		return fmt.Errorf("band_above = %d wants a band and a positive number of tokens", r.BandAbove)
 	}
-	if r.Band != nil {
-		return rates("band.", r.Band)
-	}
-	return nil
+	return within(r.Band, "band.", lo, hi, "")
 }
 
 // CheckRepriced reports whether r, a row of the user's own file for a
@@ -105,28 +94,32 @@ func (r *Row) Check() error {
 // folder must not disarm a dollar cap by pricing Opus at a cheap model's
 // cache read, which Check alone would take.
 func (r *Row) CheckRepriced(known *Row) error {
-	var lo, hi [5]float64
-	for k, v := range known.Values() {
-		lo[k], hi[k] = v, v
-	}
+	lo, hi := known.Values(), known.Values()
 	if b := known.Band; b != nil {
 		for k, v := range b.Values() {
 			lo[k], hi[k] = min(lo[k], v), max(hi[k], v)
 		}
 	}
-	rates := func(prefix string, rt *Rates) error {
-		for k, v := range rt.Values() {
-			if !(v >= lo[k]/spread && v <= hi[k]*spread) {
-				return &RateError{Key: prefix + RateKeys[k], Value: v, Min: lo[k] / spread, Max: hi[k] * spread, Model: known.ID}
-			}
-		}
-		return nil
+	for k := range lo {
+		lo[k], hi[k] = lo[k]/spread, hi[k]*spread
 	}
-	if err := rates("", &r.Rates); err != nil {
+	if err := within(&r.Rates, "", lo, hi, known.ID); err != nil {
 		return err
 	}
-	if r.Band != nil {
-		return rates("band.", r.Band)
+	return within(r.Band, "band.", lo, hi, known.ID)
+}
+
+// within reports the first of rt's rates (none when rt is nil) outside
+// [lo, hi] as a *RateError, its key behind prefix; model names the
+// priced model that set the range, if one did.
+func within(rt *Rates, prefix string, lo, hi [5]float64, model string) error {
+	if rt == nil {
+		return nil
+	}
+	for k, v := range rt.Values() {
+		if !(v >= lo[k] && v <= hi[k]) {
+			return &RateError{Key: prefix + RateKeys[k], Value: v, Min: lo[k], Max: hi[k], Model: model}
+		}
 	}
 	return nil
 }

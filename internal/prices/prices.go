@@ -12,6 +12,7 @@ package prices
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/muthur/context-budget/internal/transcript"
@@ -46,8 +47,7 @@ type Table struct {
 // Embedded returns the table built into the binary: a fresh copy, which
 // the caller may change. The error is always nil.
 func Embedded() (*Table, error) {
-	t := &Table{AsOf: embeddedAsOf, Rows: make([]Row, len(embeddedRows))}
-	copy(t.Rows, embeddedRows[:])
+	t := &Table{AsOf: embeddedAsOf, Rows: slices.Clone(embeddedRows[:])}
 	for i := range t.Rows {
 		if b := t.Rows[i].Band; b != nil {
 			c := *b

@@ -47,12 +47,6 @@ func NewReader(r io.Reader) *Reader {
 	return &Reader{r: r}
 }
 
-// NewReaderAt returns a Reader of r, which starts at offset of its file:
-// Offset counts from there.
-func NewReaderAt(r io.Reader, offset int64) *Reader {
-	return &Reader{r: r, off: offset}
-}
-
 // Reset makes the Reader read from r, which starts at offset of its file,
 // keeping its buffer and its settings, and clearing Skipped.
 func (r *Reader) Reset(src io.Reader, offset int64) {

@@ -1,6 +1,7 @@
 package reading
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -49,26 +50,16 @@ func ReadFile(path string, max int64) ([]byte, error) {
 	if size := fi.Size(); size > max {
 		return nil, fmt.Errorf("%s: %w (%d bytes, at most %d)", path, ErrTooLarge, size, max)
 	}
-	// Read into a buffer the size of the file, as os.ReadFile does,
-	// growing it only for a file that grows meanwhile.
-	data := make([]byte, 0, fi.Size()+1)
-	r := io.LimitReader(f, max+1)
-	for {
-		if len(data) == cap(data) {
-			data = append(data, 0)[:len(data)]
-		}
-		n, err := r.Read(data[len(data):cap(data)])
-		data = data[:len(data)+n]
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, err
-		}
+	// A buffer the size of the file, as os.ReadFile makes, grown only
+	// for a file that grows meanwhile.
+	var buf bytes.Buffer
+	buf.Grow(int(fi.Size()) + bytes.MinRead)
+	if _, err := buf.ReadFrom(io.LimitReader(f, max+1)); err != nil {
+		return nil, err
 	}
-	if int64(len(data)) > max {
+	if int64(buf.Len()) > max {
 		// The file grew while it was read.
 		return nil, fmt.Errorf("%s: %w (more than %d bytes)", path, ErrTooLarge, max)
 	}
-	return data, nil
+	return buf.Bytes(), nil
 }

@@ -57,7 +57,7 @@ func (p *Pass) Read(path string, m *Mark, reset func(), line func([]byte) bool) 
 		return false, err
 	}
 	from := m.Offset
-	r := NewReaderAt(f, from)
+	r := &Reader{r: f, off: from} // Offset counts from the file's start
 	for p.Limit <= 0 || p.read+r.Offset()-from < p.Limit {
 		l, rerr := r.Next()
 		if rerr != nil {

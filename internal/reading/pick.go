@@ -1,12 +1,11 @@
 package reading
 
 import (
+	"encoding/json"
 	"errors"
 	"io"
 	"strconv"
 	"strings"
-	"unicode/utf16"
-	"unicode/utf8"
 )
 
 // Field names one value to take out of a JSON object, and where it goes.
@@ -117,9 +116,7 @@ func NewPick(fields ...Field) *Pick {
 	for i := range p.fields {
 		f := &p.fields[i]
 		at := 0
-		for rest, more := f.Path, true; more; {
-			var k string
-			k, rest, more = strings.Cut(rest, ".")
+		for k := range strings.SplitSeq(f.Path, ".") {
 			at = p.kid(at, k)
 		}
 		if p.nodes[at].field >= 0 {
@@ -460,68 +457,13 @@ func plainString(b []byte) (plain, valid bool) {
 
 // unquote decodes a JSON string, quotes included, as encoding/json does:
 // false for a raw control character or a bad escape; a byte that is not
-// UTF-8, or an unpaired surrogate, becomes U+FFFD.
+// UTF-8, or an unpaired surrogate, becomes U+FFFD. A plain string, the
+// common case, is only copied.
 func unquote(raw []byte) (string, bool) {
 	b := raw[1 : len(raw)-1]
 	if plain, valid := plainString(b); plain || !valid {
 		return string(b), valid
 	}
-	out := make([]byte, 0, len(b))
-	for i := 0; i < len(b); {
-		c := b[i]
-		switch {
-		case c == '\\':
-			if i+1 == len(b) {
-				return "", false
-			}
-			e := b[i+1]
-			i += 2
-			switch j := strings.IndexByte(`"\/bfnrt`, e); {
-			case j >= 0:
-				out = append(out, "\"\\/\b\f\n\r\t"[j])
-			case e == 'u':
-				r := hex4(b[i:])
-				if r < 0 {
-					return "", false
-				}
-				i += 4
-				if utf16.IsSurrogate(r) {
-					next := rune(-1)
-					if i+1 < len(b) && b[i] == '\\' && b[i+1] == 'u' {
-						next = hex4(b[i+2:])
-					}
-					if d := utf16.DecodeRune(r, next); d != utf8.RuneError {
-						r, i = d, i+6
-					} else {
-						r = utf8.RuneError
-					}
-				}
-				out = utf8.AppendRune(out, r)
-			default:
-				return "", false
-			}
-		case c < 0x20:
-			return "", false
-		case c < utf8.RuneSelf:
-			out = append(out, c)
-			i++
-		default:
-			r, size := utf8.DecodeRune(b[i:])
-			out = utf8.AppendRune(out, r) // RuneError for a byte that is not UTF-8
-			i += size
-		}
-	}
-	return string(out), true
-}
-
-// hex4 is the value of the four hex digits b starts with, or -1.
-func hex4(b []byte) rune {
-	if len(b) < 4 {
-		return -1
-	}
-	n, err := strconv.ParseUint(string(b[:4]), 16, 16)
-	if err != nil {
-		return -1
-	}
-	return rune(n)
+	var s string
+	return s, json.Unmarshal(raw, &s) == nil
 }

@@ -24,10 +24,8 @@ type scanner struct {
 	// mem says buf is the whole input, held by the caller: a kept value
 	// may be handed out without a copy.
 	mem bool
-	// depth is the nesting of the objects the walk is inside; stack the
-	// containers a skipped value has open.
+	// depth is the nesting of the containers the walk is inside.
 	depth int
-	stack []byte
 }
 
 // windowSize is the read size. The window grows past it only to hold a
@@ -186,64 +184,53 @@ func trailingBackslashes(b []byte, run int) int {
 
 // value skips one JSON value of any kind, checking its structure.
 func (s *scanner) value() bool {
-	stack := s.stack[:0]
-	ok := s.walk(&stack)
-	s.stack = stack[:0]
+	s.space()
+	c, ok := s.peek()
+	switch {
+	case !ok:
+		return false
+	case c == '{':
+		return s.container('}')
+	case c == '[':
+		return s.container(']')
+	case c == '"':
+		return s.skip()
+	}
+	return s.scalar()
+}
+
+// container skips an object or an array, from its opening bracket to
+// end, its closing one.
+func (s *scanner) container(end byte) bool {
+	if s.depth >= maxDepth {
+		return false
+	}
+	s.i++
+	s.depth++
+	ok := s.items(end)
+	s.depth--
 	return ok
 }
 
-// walk is value, with the containers it has open on stack.
-func (s *scanner) walk(stack *[]byte) bool {
+// items skips a container's members or elements and its closing bracket.
+func (s *scanner) items(end byte) bool {
+	s.space()
+	if s.byte(end) {
+		return true
+	}
 	for {
-		// A value is due.
-		s.space()
-		c, ok := s.peek()
-		if !ok {
+		if end == '}' && !s.key() {
 			return false
 		}
-		switch c {
-		case '{', '[':
-			if s.depth+len(*stack) >= maxDepth {
-				return false
-			}
-			s.i++
-			s.space()
-			if c == '{' && !s.byte('}') {
-				*stack = append(*stack, '}')
-				if !s.key() {
-					return false
-				}
-				continue
-			}
-			if c == '[' && !s.byte(']') {
-				*stack = append(*stack, ']')
-				continue
-			}
-		case '"':
-			if !s.skip() {
-				return false
-			}
-		default:
-			if !s.scalar() {
-				return false
-			}
+		if !s.value() {
+			return false
 		}
-		// A value has ended: close what it ends, or go on to the next
-		// member or element.
-		for {
-			if len(*stack) == 0 {
-				return true
-			}
-			s.space()
-			top := (*stack)[len(*stack)-1]
-			if s.byte(top) {
-				*stack = (*stack)[:len(*stack)-1]
-				continue
-			}
-			if !s.byte(',') || (top == '}' && !s.key()) {
-				return false
-			}
-			break
+		s.space()
+		if s.byte(end) {
+			return true
+		}
+		if !s.byte(',') {
+			return false
 		}
 	}
 }

@@ -75,7 +75,7 @@ func (m Model) O() float64 { return SummaryOut * m.Output }
 // written to the cache once, and a share ρ of the context again per
 // request; every request pays its output).
 func (m Model) CarryOn(c int64) float64 {
-	return m.slice(float64(c))
+	return m.Over(c, Slice)
 }
 
 // Over is what carrying on costs over g tokens of growth from context c:
@@ -86,12 +86,6 @@ func (m Model) Over(c, g int64) float64 {
 		return 0
 	}
 	read, write, output := m.parts(float64(c), float64(g))
-	return read + write + output
-}
-
-// slice is the cost of the slice's requests from context c.
-func (m Model) slice(c float64) float64 {
-	read, write, output := m.parts(c, Slice)
 	return read + write + output
 }
 
@@ -119,7 +113,7 @@ func (m Model) RelayUpfront(c int64) float64 {
 // the up-front cost plus the slice carried on from the successor's
 // reorientation context W.
 func (m Model) RelayOverSlice(c int64) float64 {
-	return m.RelayUpfront(c) + m.slice(float64(m.W))
+	return m.RelayUpfront(c) + m.CarryOn(m.W)
 }
 
 // Saving is what relaying at c saves over the slice against carrying on:

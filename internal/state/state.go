@@ -3,12 +3,14 @@
 // through a symbolic link, and written only through the project root. It
 // holds the files the hook keeps between calls (their names are here,
 // and Files lists each kind with its writer), their bounded locks, and
-// the ways to write them: replaced atomically (WriteFile) or rewritten in
-// place (WriteInPlace).
-// PlainName decides which session ids may name a file here.
+// the ways to write them: replaced atomically (WriteFile, and WriteJSON
+// for the one-line JSON files FromJSON reads back) or rewritten in place
+// (WriteInPlace). PlainName decides which session ids may name a file
+// here.
 package state
 
 import (
+	"encoding/json"
 	"errors"
 	"io/fs"
 	"os"
@@ -71,6 +73,32 @@ func Ensure(dir string) error {
 func WriteFile(name string, data []byte) error {
 	root, rel := split(filepath.Dir(name))
 	return atomicfile.WriteIn(root, rel+"/"+filepath.Base(name), data, atomicfile.Options{Perm: 0o644})
+}
+
+// FromJSON decodes what a read of a JSON file returned (reading.ReadFile,
+// with the bound of the file's kind named where it is called): ok is
+// false, and v zero, when the read failed or the file is not JSON of
+// T's shape.
+func FromJSON[T any](data []byte, err error) (v T, ok bool) {
+	if err != nil || json.Unmarshal(data, &v) != nil {
+		var zero T
+		return zero, false
+	}
+	return v, true
+}
+
+// WriteJSON writes v as one line of JSON to name, a file of a state
+// folder: the folder is made as Ensure makes it, and name replaced as
+// WriteFile replaces it.
+func WriteJSON(name string, v any) error {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	if err := Ensure(filepath.Dir(name)); err != nil {
+		return err
+	}
+	return WriteFile(name, append(data, '\n'))
 }
 
 // WriteInPlace overwrites name, a file of a state folder, in place: no

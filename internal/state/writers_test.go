@@ -72,7 +72,7 @@ func TestWritersWriteListedFiles(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := cold.SaveSpell(dir, cold.SpellFile(dir, "s1"), cold.Spell{ID: "x"}); err != nil {
+	if err := cold.SaveSpell(cold.SpellFile(dir, "s1"), cold.Spell{ID: "x"}); err != nil {
 		t.Fatal(err)
 	}
 	if err := operator.RecordPause(dir, "s1", true, time.Now()); err != nil {

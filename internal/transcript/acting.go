@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"slices"
-	"sync"
 )
 
 // The tools design §8 counts as acting: those that write a file (acting
@@ -81,30 +80,14 @@ func ActingCalls(content json.RawMessage) []ToolUse {
 	return calls
 }
 
-// actingWords are the acting tools' names and the end of turn as JSON
-// strings: a line or content that holds none of them cannot act.
-// They are built on first use, not at package initialisation, which
-// every hook call would pay.
-func actingWords() [][]byte {
-	actingOnce.Do(func() {
-		for _, n := range slices.Concat(EditTools, AskTools, []string{EndTurn}) {
-			actingList = append(actingList, []byte(`"`+n+`"`))
-		}
-	})
-	return actingList
-}
-
-var (
-	actingOnce sync.Once
-	actingList [][]byte
-)
-
 // MayAct reports whether b (a line, or a message's content) may show an
 // act: it holds an acting tool's name or the end of turn as a JSON string.
 func MayAct(b []byte) bool {
-	for _, w := range actingWords() {
-		if bytes.Contains(b, w) {
-			return true
+	for _, names := range [][]string{EditTools, AskTools, {EndTurn}} {
+		for _, n := range names {
+			if bytes.Contains(b, []byte(`"`+n+`"`)) {
+				return true
+			}
 		}
 	}
 	return false

@@ -95,11 +95,17 @@ func (u *Usage) Write5m() int64 {
 	return u.CacheCreationInputTokens - u.CacheCreation.Ephemeral1h
 }
 
+// HasUsage reports whether r is an assistant response with usage from a
+// model (not Claude Code's placeholder), in any chain: what a session and
+// its subagents spent is made of these.
+func (r *Record) HasUsage() bool {
+	return r.Type == "assistant" && r.Message != nil && r.Message.Usage != nil && r.Message.Model != Synthetic
+}
+
 // IsResponse reports whether r is a main-chain assistant response with
 // usage: the records the reading and the cost history are made of.
 func (r *Record) IsResponse() bool {
-	return r.Type == "assistant" && !r.IsSidechain && r.Message != nil &&
-		r.Message.Usage != nil && r.Message.Model != Synthetic
+	return r.HasUsage() && !r.IsSidechain
 }
 
 // IsBoundary reports whether r marks a compaction or a microcompaction,
@@ -169,8 +175,6 @@ type core struct {
 	} `json:"message"`
 }
 
-const objectStart = `{"`
-
 // maxAttempts bounds the work spent on one damaged line: each failed attempt
 // may scan to the end of the line, so an adversarial line would otherwise
 // cost quadratic time.
@@ -199,7 +203,7 @@ func decodeDamaged(line []byte, fn func(r *Record)) {
 func Spliced(line []byte, next func(rest []byte) (n int, ok bool)) {
 	rest := line
 	for range maxAttempts {
-		i := bytes.Index(rest, []byte(objectStart))
+		i := bytes.Index(rest, []byte(`{"`))
 		if i < 0 {
 			return
 		}

@@ -14,15 +14,14 @@ import (
 
 // The tuning variables.
 const (
-	EnvWarn           = "MUTHUR_CONTEXT_BUDGET_WARN"
-	EnvPause          = "MUTHUR_CONTEXT_BUDGET_PAUSE"
-	EnvWarnSaving     = "MUTHUR_CONTEXT_BUDGET_WARN_SAVING_USD"
-	EnvPauseSaving    = "MUTHUR_CONTEXT_BUDGET_PAUSE_SAVING_USD"
-	EnvLines          = "MUTHUR_CONTEXT_BUDGET_LINES"
-	EnvManual         = "MUTHUR_MANUAL_CONTEXT_BUDGET_RELAY"
-	EnvWindow         = "MUTHUR_CONTEXT_BUDGET_WINDOW"
-	EnvRate           = "MUTHUR_CONTEXT_BUDGET_RATE"
-	EnvAutocompactPct = "CLAUDE_AUTOCOMPACT_PCT_OVERRIDE"
+	EnvWarn        = "MUTHUR_CONTEXT_BUDGET_WARN"
+	EnvPause       = "MUTHUR_CONTEXT_BUDGET_PAUSE"
+	EnvWarnSaving  = "MUTHUR_CONTEXT_BUDGET_WARN_SAVING_USD"
+	EnvPauseSaving = "MUTHUR_CONTEXT_BUDGET_PAUSE_SAVING_USD"
+	EnvLines       = "MUTHUR_CONTEXT_BUDGET_LINES"
+	EnvManual      = "MUTHUR_MANUAL_CONTEXT_BUDGET_RELAY"
+	EnvWindow      = "MUTHUR_CONTEXT_BUDGET_WINDOW"
+	EnvRate        = "MUTHUR_CONTEXT_BUDGET_RATE"
 )
 
 // Variables lists every variable the program reads, for doctor and help.

@@ -14,6 +14,7 @@ package override
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -162,12 +163,9 @@ func Decode(data []byte, name string) (*prices.Table, []string, error) {
 		out := prices.Row{ID: r.ID, Speed: r.Speed, BandAbove: r.BandAbove}
 		out.Rates, missing[i] = r.rates.fill("")
 		if r.Band != nil {
-			var m string
-			b := new(prices.Rates)
-			if *b, m = r.Band.fill("band."); missing[i] == "" {
-				missing[i] = m
-			}
-			out.Band = b
+			band, m := r.Band.fill("band.")
+			out.Band = &band
+			missing[i] = cmp.Or(missing[i], m)
 		}
 		if err := out.Check(); err != nil {
 			var re *prices.RateError
