@@ -48,7 +48,7 @@ var commands = []command{
 // Run is the whole of context-budget: it runs the command named by
 // args[0] with the process's streams and returns the exit status.
 // context-budget-cli runs it; context-budget runs the hook and the status
-// line itself (RunHook, RunStatusline) and hands every other command to
+// line itself (package hook) and hands every other command to
 // context-budget-cli.
 func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
@@ -68,17 +68,6 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return usageError(stderr, "", fmt.Errorf("unknown command %q", name))
 }
 
-// RunHook is the hook command (Claude Code runs it for every hook event),
-// for the program that links nothing else.
-func RunHook(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	return runHook(args, stdin, stdout, stderr)
-}
-
-// RunStatusline is the statusline command (Claude Code runs it while a
-// session is open), for the program that links nothing else.
-func RunStatusline(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	return runStatusline(args, stdin, stdout, stderr)
-}
 
 // lookup finds a command of the table by name.
 func lookup(name string) (command, bool) {
