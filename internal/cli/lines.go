@@ -228,6 +228,7 @@ func linesForEnv(s tuning.Settings, path, root, session string, getenv func(stri
 func transcriptInput(s tuning.Settings, r reading.Reading, table *prices.Table, path, root, session string, getenv func(string) string) (lines.Input, error) {
 	in := lines.Input{Settings: s, Reading: r.Tokens, RequestedModel: r.RequestedModel,
 		Root: root, TranscriptPath: path, Getenv: getenv, Version: r.Version, SessionID: session}
+	in.Sources, _ = findSources(getenv, root, path, session, r.Version, r.Model, r.Time, false)
 	if state.PlainName(session) {
 		in.StatuslineWindow = window.ReadFile(window.FileName(state.Dir(root), session))
 	}
@@ -247,7 +248,7 @@ func transcriptInput(s tuning.Settings, r reading.Reading, table *prices.Table, 
 // still answers for this reading: the hook would apply
 // it at its next call.
 func cachedDecision(s tuning.Settings, path, root, session string, getenv func(string) string, r reading.Reading) (lines.Decision, bool) {
-	if s.Fixed || !state.PlainName(session) {
+	if !state.PlainName(session) {
 		return lines.Decision{}, false
 	}
 	ls := &lines.Call{Dir: state.Dir(root), ID: session, Root: root, Transcript: path,

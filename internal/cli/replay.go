@@ -61,10 +61,13 @@ func runReplay(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return fail(stderr, err, "fix or remove the price file")
 	}
 	opt := replayOptions(s, table, os.Getenv)
+	configDir := ""
 	if !*noSettings {
 		home, _ := os.UserHomeDir()
-		opt = replayOptionsWithSettings(table, os.Getenv, settings.ConfigDir(os.Getenv, home))
+		configDir = settings.ConfigDir(os.Getenv, home)
+		opt = replayOptionsWithSettings(table, os.Getenv, configDir)
 	}
+	opt = withSources(opt, sources, configDir)
 	opt.Workers = *workers
 	opt.Series = *readings || *html != ""
 	if isTerminal(stderr) {

@@ -38,11 +38,12 @@ func post(p reading.Payload, getenv func(string) string, g *guard, full Full) (s
 	}
 	dir := state.Dir(root)
 	call := &lines.Call{Dir: dir, ID: p.SessionID, Root: root, Transcript: p.TranscriptPath,
-		Settings: s, Getenv: getenv, Reading: r.Tokens, RequestedModel: r.RequestedModel, Version: r.Version}
+		Settings: s, Getenv: getenv, Reading: r.Tokens, RequestedModel: r.RequestedModel, Model: r.Model, Version: r.Version,
+		Sources: lines.Sources{Time: r.Time}}
 	bounds := climb.Options{LockDeadline: g.recordDeadline(), Gate: g.beginRecord}
 	// The common call: the cache holds, and nothing is due. Its quick
 	// part holds what a notice says, too.
-	if q, ok := lines.LoadQuick(dir, call.ID); ok && !s.Fixed && q.Holds(call) {
+	if q, ok := lines.LoadQuick(dir, call.ID); ok && q.Holds(call) {
 		bounds.Compactions = q.Decision.Compactions
 		level, err := climb.AdvanceWith(dir, p.SessionID, r.Tokens, q.Tokens(), bounds)
 		if err != nil || level == climb.None {
@@ -60,16 +61,13 @@ func post(p reading.Payload, getenv func(string) string, g *guard, full Full) (s
 }
 
 // decision is the session's lines for call: the line cache's when they
-// hold, else the ones full recomputes by deadline. Should the recompute
+// hold, else the ones full recomputes by deadline (fixed lines too: the
+// compaction point's sources are read there). Should the recompute
 // fail or come late, the cache's last lines for this transcript stand,
-// else the lines decided without pricing or history, which are also
-// the lines of MUTHUR_CONTEXT_BUDGET_LINES=fixed. Pricing only ever
-// moves a line earlier, so those never fire a notice the priced lines
-// would not have.
+// else the lines decided without pricing, history or those sources.
+// Pricing only ever moves a line earlier, so those never fire a notice
+// the priced lines would not have.
 func decision(call *lines.Call, full Full, deadline time.Time) lines.Decision {
-	if call.Settings.Fixed {
-		return fixedDecision(call)
-	}
 	if e, ok := lines.Load(call.Dir, call.ID); ok && e.Holds(call) {
 		return e.Decision
 	}
