@@ -7,6 +7,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/muthur/context-budget/internal/lines"
 	"github.com/muthur/context-budget/internal/notice"
 	"github.com/muthur/context-budget/internal/replay"
 )
@@ -63,6 +64,9 @@ func writeReplayTable(w io.Writer, rep replay.Report) error {
 	} else {
 		fmt.Fprintln(w, "Carrying on after the pauses: no pause has both a prediction and an actual cost to judge it by.")
 	}
+	if len(t.Cheapest) > 0 {
+		printf(w, "Cheapest at the pauses, by the model: %s.\n", cheapestCounts(t.Cheapest))
+	}
 	writeColdTotals(w, t.Cold)
 	if rep.Fuse != nil {
 		printf(w, "Fuse: %s.\n", rep.Fuse.Describe())
@@ -75,6 +79,18 @@ func writeReplayTable(w io.Writer, rep replay.Report) error {
 		}
 	}
 	return nil
+}
+
+// cheapestCounts says how many pauses each choice was cheapest at:
+// "relaying at 12, letting Claude Code compact at 3, carrying on at 1".
+func cheapestCounts(c map[string]int) string {
+	var parts []string
+	for _, k := range []string{lines.ChoiceRelay, lines.ChoiceCompact, lines.ChoiceCarryOn} {
+		if c[k] > 0 {
+			parts = append(parts, fmt.Sprintf("%s at %d", cheapestWords(k), c[k]))
+		}
+	}
+	return strings.Join(parts, ", ")
 }
 
 // shownNotices is how many notices a row of the table shows; --json has

@@ -168,8 +168,14 @@ func predict(d *lines.Decision, reading int64) *Prediction {
 	}
 	c := d.At(reading)
 	read, write, output := c.Parts(reading)
-	return &Prediction{SavingUSD: c.Saving(reading), CarryOnUSD: c.CarryOn(reading), Requests: c.N(),
+	p := &Prediction{SavingUSD: c.Saving(reading), CarryOnUSD: c.CarryOn(reading), Requests: c.N(),
 		Parts: Parts{Read: read, Write: write, Output: output}}
+	m := d.Money(reading)
+	if m.Compacts {
+		p.CompactUSD = ptr(m.CompactUSD)
+	}
+	p.Cheapest = m.Cheapest
+	return p
 }
 
 // peek is decide without moving the simulated line cache, as the hook's

@@ -102,6 +102,12 @@ type Pause struct {
 	SavingUSD           *float64 `json:"saving_usd"`
 	PredictedCarryOnUSD *float64 `json:"predicted_carry_on_usd"`
 	PredictedRequests   *float64 `json:"predicted_requests,omitempty"`
+	// PredictedCompactUSD is what letting Claude Code compact would have
+	// cost over the slice (null: it compacts past it, or no pricing), and
+	// Cheapest the cheapest of carrying on, compacting and relaying, by
+	// the model.
+	PredictedCompactUSD *float64 `json:"predicted_compact_usd,omitempty"`
+	Cheapest            string   `json:"cheapest,omitempty"`
 	// ActualCarryOnUSD is what the session's own responses after the pause
 	// cost, up to and including the first whose reading is at least the
 	// pause's reading + 100,000: null when a compaction or an unpriced
@@ -151,6 +157,9 @@ type Totals struct {
 	// Rooms counts the room the pauses left before the automatic
 	// compactions.
 	Rooms RoomSummary `json:"rooms"`
+	// Cheapest counts the priced pauses by their cheapest choice, by the
+	// model: "relay", "compact", "carry on".
+	Cheapest map[string]int `json:"cheapest,omitempty"`
 	// CarryOnPoints counts pauses with both a prediction and an actual.
 	CarryOnPoints       int      `json:"carry_on_points"`
 	PredictedCarryOnUSD *float64 `json:"predicted_carry_on_usd"`

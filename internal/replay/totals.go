@@ -41,6 +41,12 @@ func Total(sessions []Session) Totals {
 			t.CompactedBeforeAnyNotice++
 		}
 		for _, p := range s.Pauses {
+			if p.Cheapest != "" {
+				if t.Cheapest == nil {
+					t.Cheapest = map[string]int{}
+				}
+				t.Cheapest[p.Cheapest]++
+			}
 			if p.PredictedCarryOnUSD == nil || p.ActualCarryOnUSD == nil {
 				continue
 			}

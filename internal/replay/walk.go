@@ -187,6 +187,7 @@ func (w *walker) finish() {
 		p.SavingUSD = ptr(pr.SavingUSD)
 		p.PredictedCarryOnUSD = ptr(pr.CarryOnUSD)
 		p.PredictedRequests = ptr(pr.Requests)
+		p.PredictedCompactUSD, p.Cheapest = pr.CompactUSD, pr.Cheapest
 	}
 	s.Pauses = append(s.Pauses, p)
 	w.carry.open(false, len(s.Pauses)-1, c.reading)

@@ -272,6 +272,12 @@ func describeNotices(s *replay.Session) []string {
 		line := fmt.Sprintf("%s after response %d at %s (the line at %s, %s)", level, n.Response, notice.K(n.Reading), notice.K(n.Line), setWords(string(n.SetBy)))
 		if p, ok := pauses[n.Response]; ok && n.Level == "pause" {
 			line += fmt.Sprintf(": relaying saves %s; carrying on forecast %s, really %s", usd(p.SavingUSD), usd(p.PredictedCarryOnUSD), usd(p.ActualCarryOnUSD))
+			if p.PredictedCompactUSD != nil {
+				line += "; letting Claude Code compact forecast " + usd(p.PredictedCompactUSD)
+			}
+			if p.Cheapest != "" {
+				line += "; cheapest: " + p.Cheapest
+			}
 		}
 		out = append(out, line)
 	}
