@@ -19,7 +19,10 @@ import (
 // post decides a PostToolUse call's notice: "" for silence. g keeps the
 // call's deadline.
 func post(p reading.Payload, getenv func(string) string, g *guard, full Full) (string, error) {
-	if p.Subagent || !state.PlainName(p.SessionID) || p.TranscriptPath == "" {
+	if p.Subagent {
+		return subagent(p, getenv, g)
+	}
+	if !state.PlainName(p.SessionID) || p.TranscriptPath == "" {
 		return "", nil
 	}
 	s, err := tuning.FromEnv(getenv)
