@@ -134,6 +134,9 @@ func (m *PolicyModel) Lines(reading int64) lines.Lines {
 	return m.decide(reading).Lines
 }
 
+// CompactsAt is where the decision in force has Claude Code compact.
+func (m *PolicyModel) CompactsAt() int64 { return m.d.Window.CompactsAt }
+
 // Compactions is how many compactions the decision in force saw, as the
 // hook's cached history would (it catches up at the recompute a
 // compaction's drop causes).
