@@ -163,11 +163,7 @@ func inProcessHook(payload []byte, environ []string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	text, err := hook.TestOnlyNotice(p, func(k string) string { return env[k] }, inProcess{})
-	if err != nil || text == "" {
-		return nil, err
-	}
-	return json.Marshal(map[string]any{"hookSpecificOutput": map[string]string{"hookEventName": "PostToolUse", "additionalContext": text}})
+	return hook.TestOnlyNotice(p, func(k string) string { return env[k] }, inProcess{})
 }
 
 // driveHookWith plays the transcript at path to the hook with run (the

@@ -16,28 +16,29 @@ import (
 	"github.com/muthur/context-budget/internal/window"
 )
 
-// post decides a PostToolUse call's notice: "" for silence. g keeps the
+// post decides a PostToolUse call's answer: nil for silence. g keeps the
 // call's deadline.
-func post(p reading.Payload, getenv func(string) string, g *guard, full Full) (string, error) {
+func post(p reading.Payload, getenv func(string) string, g *guard, full Full) ([]byte, error) {
 	if p.Subagent {
-		return subagent(p, getenv, g)
+		text, err := subagent(p, getenv, g)
+		return ContextAnswer(p.HookEventName, text), err
 	}
 	if !state.PlainName(p.SessionID) || p.TranscriptPath == "" {
-		return "", nil
+		return nil, nil
 	}
 	s, err := tuning.FromEnv(getenv)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	root := SessionRoot(getenv, p.Cwd)
 	if root == "" {
-		return "", nil
+		return nil, nil
 	}
 	opt := reading.DefaultOptions(p.ToolUseID)
 	opt.Wait = min(opt.Wait, time.Until(g.start.Add(recordWait)))
 	r, err := reading.Read(p.TranscriptPath, opt)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	dir := state.Dir(root)
 	call := &lines.Call{Dir: dir, ID: p.SessionID, Root: root, Transcript: p.TranscriptPath,
@@ -50,17 +51,17 @@ func post(p reading.Payload, getenv func(string) string, g *guard, full Full) (s
 		bounds.Compactions = q.Decision.Compactions
 		level, err := climb.AdvanceWith(dir, p.SessionID, r.Tokens, q.Tokens(), bounds)
 		if err != nil || level == climb.None {
-			return "", err
+			return nil, err
 		}
-		return noticeText(p, s, root, level, r.Tokens, q.Decision, getenv, g), nil
+		return noticeAnswer(p, s, root, level, r.Tokens, q.Decision, getenv, g), nil
 	}
 	d := decision(call, full, g.pricingDeadline())
 	bounds.Compactions = d.Compactions
 	level, err := climb.AdvanceWith(dir, p.SessionID, r.Tokens, d.Lines.Tokens(), bounds)
 	if err != nil || level == climb.None {
-		return "", err
+		return nil, err
 	}
-	return noticeText(p, s, root, level, r.Tokens, d, getenv, g), nil
+	return noticeAnswer(p, s, root, level, r.Tokens, d, getenv, g), nil
 }
 
 // decision is the session's lines for call: the line cache's when they
@@ -91,9 +92,10 @@ func fixedDecision(call *lines.Call) lines.Decision {
 		StatuslineWindow: window.ReadFile(window.FileName(call.Dir, call.ID))})
 }
 
-// noticeText is the notice for a level that fired and is recorded.
-func noticeText(p reading.Payload, s tuning.Settings, root string, level climb.Level, reading int64, d lines.Decision,
-	getenv func(string) string, g *guard) string {
+// noticeAnswer is the answer for a level that fired and is recorded: the
+// notice for the model, and its one line for the person.
+func noticeAnswer(p reading.Payload, s tuning.Settings, root string, level climb.Level, reading int64, d lines.Decision,
+	getenv func(string) string, g *guard) []byte {
 	facts := notice.Facts{
 		Level:       level,
 		Reading:     reading,
@@ -106,7 +108,8 @@ func noticeText(p reading.Payload, s tuning.Settings, root string, level climb.L
 	// operator not come in time, it goes out as it reads with no operator.
 	none := operator.Decide(s.Manual, root, func() string { return "" })
 	facts.Manual, facts.Offer = none.Manual, none.Offer
-	g.recordedWith(string(ContextAnswer(p.HookEventName, notice.Text(facts))))
+	short := notice.Short(facts)
+	g.recordedWith(string(NoticeAnswer(p.HookEventName, notice.Text(facts), short)))
 	// Only now, with a notice about to fire, is the operator worth a
 	// look-up: a child process, at most once per session (design §7).
 	deadline := g.operatorDeadline()
@@ -121,7 +124,7 @@ func noticeText(p reading.Payload, s tuning.Settings, root string, level climb.L
 		// runner that fact, never the notice.
 		operator.RecordPause(state.Dir(root), p.SessionID, mr.Manual, time.Now())
 	}
-	return notice.Text(facts)
+	return NoticeAnswer(p.HookEventName, notice.Text(facts), short)
 }
 
 // countCall counts a PostToolUse call for the loop fuse: the session's
@@ -174,11 +177,11 @@ func kebab(s string) bool {
 	return true
 }
 
-// TestOnlyNotice decides a PostToolUse call's notice as a hook call
+// TestOnlyNotice decides a PostToolUse call's answer as a hook call
 // does, the loop step counted, with getenv and no deadline: for tests
 // that compare the hook's decisions with replay's over many sessions in
 // one process.
-func TestOnlyNotice(p reading.Payload, getenv func(string) string, full Full) (string, error) {
+func TestOnlyNotice(p reading.Payload, getenv func(string) string, full Full) ([]byte, error) {
 	countCall(p, getenv)
 	return post(p, getenv, testOnlyNoDeadline(), full)
 }

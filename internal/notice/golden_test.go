@@ -91,3 +91,28 @@ func TestOneWay(t *testing.T) {
 		}
 	}
 }
+
+// TestShort: the person's line is short, says the reading, the line and
+// the relay's net figure, and what the agent was told.
+func TestShort(t *testing.T) {
+	for name, f := range goldenCases() {
+		got := Short(f)
+		if n := len([]rune(got)); n > 200 {
+			t.Errorf("%s: %d characters: %q", name, n, got)
+		}
+		if !strings.Contains(got, "~"+K(f.Reading)+" tokens, past the ") {
+			t.Errorf("%s: %q", name, got)
+		}
+	}
+	c := goldenCases()
+	for name, want := range map[string]string{
+		"pause_priced":        "Context budget: ~210k tokens, past the 201k pause line; relaying now saves ~$0.98 over the next 100k tokens. The agent was told to stop and relay.",
+		"pause_not_yet":       "Context budget: ~140k tokens, past the 139k pause line; relaying does not pay yet. The agent was told to stop and relay.",
+		"warn_cap":            "Context budget: ~310k tokens, past the 300k warning line. The agent was told to steer to a stopping point.",
+		"pause_manual_plugin": "Context budget: ~410k tokens, past the 400k pause line. The agent was told to stop and offer /relay.",
+	} {
+		if got := Short(c[name]); got != want {
+			t.Errorf("%s:\n got %q\nwant %q", name, got, want)
+		}
+	}
+}

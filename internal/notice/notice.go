@@ -157,6 +157,31 @@ func Subagent(reading, line int64, why string) string {
 		"Do not touch the plan (do not edit, rename or release it): the session that holds it decides what comes next."
 }
 
+// Short is the notice's one line for the person at the keyboard
+// (systemMessage, design §6): the reading, the line, and the relay's net
+// figure where priced; at most 200 characters.
+func Short(f Facts) string {
+	name, l := "warning", f.Lines.Warn
+	if f.Level == climb.Pause {
+		name, l = "pause", f.Lines.Pause
+	}
+	s := "Context budget: ~" + K(f.Reading) + " tokens, past the " + K(l.Tokens) + " " + name + " line"
+	if m := f.Money; m != nil {
+		if m.SavingUSD >= 0 {
+			s += "; relaying now saves ~" + USD(m.SavingUSD) + " over the next 100k tokens"
+		} else {
+			s += "; relaying does not pay yet"
+		}
+	}
+	switch {
+	case f.Level == climb.Pause && f.Manual:
+		return s + ". The agent was told to stop and offer /relay."
+	case f.Level == climb.Pause:
+		return s + ". The agent was told to stop and relay."
+	}
+	return s + ". The agent was told to steer to a stopping point."
+}
+
 // MoneyWords says the relay's figures as one sentence that reads one
 // way: "Relaying now saves about $0.98 over the next 100k tokens, after
 // its $1.22 up-front cost; carrying on costs about $5.83 (8 in 10
