@@ -113,8 +113,8 @@ func runLines(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return fail(stderr, err, "")
 		}
 		if newest == "" {
-			return fail(stderr, fmt.Errorf("no transcript of %s in %s", root, dir),
-				"give --transcript FILE, or run this in the project's folder")
+			return fail(stderr, fmt.Errorf("no session of %s yet: looked for its transcripts in %s, Claude Code's folder for it", root, dir),
+				"point it at a transcript with --transcript FILE (Claude Code keeps them under ~/.claude/projects/), or at another project with --project DIR")
 		}
 		path = newest
 		session = strings.TrimSuffix(filepath.Base(path), ".jsonl")
