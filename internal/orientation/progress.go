@@ -62,7 +62,7 @@ func (p *progress) line(line []byte, sub bool) bool {
 				acted = acted || ok
 			}
 		case r.Type == "user" && !sub && !r.IsMeta && !r.IsSidechain && !r.IsCompactSummary && r.Message != nil:
-			if _, ok := promptText(r.Message.Content); ok && p.Open && p.Cwd != "" {
+			if _, ok := PromptText(r.Message.Content); ok && p.Open && p.Cwd != "" {
 				acted = true
 			}
 		}

@@ -11,11 +11,12 @@ import (
 // PromptLimit is the length, in characters, an opening prompt is cut at.
 const PromptLimit = 160
 
-// promptText returns the operator's text in a user record's content: the
-// string, or the text blocks of an array (tool results are not prompts).
-// Output Claude Code writes as a user record (a local command's stdout,
-// the interruption marker) is not a prompt either.
-func promptText(raw json.RawMessage) (string, bool) {
+// PromptText returns the operator's text in a user record's content,
+// normalised (NormalizePrompt): the string, or the text blocks of an
+// array (tool results are not prompts). Output Claude Code writes as a
+// user record (a local command's stdout, the interruption marker) is not
+// a prompt either.
+func PromptText(raw json.RawMessage) (string, bool) {
 	var text string
 	switch {
 	case len(raw) > 0 && raw[0] == '"':

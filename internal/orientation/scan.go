@@ -308,7 +308,7 @@ func (sc *scanner) user(r *transcript.Record) {
 	if r.IsMeta || r.IsSidechain || r.IsCompactSummary || r.Message == nil {
 		return
 	}
-	text, ok := promptText(r.Message.Content)
+	text, ok := PromptText(r.Message.Content)
 	if !ok {
 		return
 	}
