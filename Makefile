@@ -8,9 +8,12 @@ STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 # else ~/.local/bin. Override with `make install BINDIR=…`.
 BINDIR      ?= $(shell if [ -w /usr/local/bin ]; then echo /usr/local/bin; else echo $$HOME/.local/bin; fi)
 # The Claude Code release the end-to-end suite runs (e2e/doc.go pins the
-# same one) and the git-ignored folder it is installed into, once.
+# same one) and the folder it is installed into, once: the user's cache
+# folder (os.UserCacheDir), never the working tree, so that a plugin
+# installed from a clone copies only the repository.
 CLAUDE_CODE_VERSION := 2.1.332
-CLAUDE_CACHE        := .cache/claude-code
+USER_CACHE          ?= $(shell if [ "$$(uname)" = Darwin ]; then echo $$HOME/Library/Caches; else echo $${XDG_CACHE_HOME:-$$HOME/.cache}; fi)
+CLAUDE_CACHE        := $(USER_CACHE)/context-budget/claude-code
 
 # The programs `make build` makes and `make install` installs.
 PROGRAMS    := context-budget context-budget-cli context-budget-operator context-budget-report
@@ -48,7 +51,7 @@ check:
 
 # bench: the hook against the floor as whole processes, three repetitions
 # (tools/bench: writes tools/bench/results.json and the README beside it;
-# transcripts cached in .cache/bench), the in-process benchmarks of the
+# transcripts cached in the user's cache folder, context-budget/bench), the in-process benchmarks of the
 # reading, then the priced recompute on a 100 MB transcript
 # (BenchmarkRecompute, budget ≤ 20 ms), the cold pass and a line-cache hit
 # in process (BenchmarkHit); first the ledger's (bench-ledger), last
@@ -88,7 +91,7 @@ bench-replay:
 	$(GO) test -run '^$$' -bench 'Replay' -benchtime 1x -timeout 30m ./internal/replay/
 
 # The pinned Claude Code CLI for the end-to-end suite, installed with npm
-# into a git-ignored folder once, unless CLAUDE_BIN names one; a failed
+# into the user's cache folder once, unless CLAUDE_BIN names one; a failed
 # install is reported by the tests (a failure when CI=true, a skip
 # elsewhere).
 claude-cli:

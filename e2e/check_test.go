@@ -7,7 +7,8 @@ import (
 )
 
 // Want is one notice a scenario expects: its level ("warning" or "pause")
-// on a call of the main script's turn Turn. Block is the call's index in
+// on a call of the main script's turn Turn, or "wrap-up" on a call of the
+// subagent script's turn Turn (design §16). Block is the call's index in
 // that turn's content, or anyBlock when the turn makes parallel calls and
 // exactly one of them must carry the notice.
 type Want struct {
@@ -19,16 +20,18 @@ const anyBlock = -1
 
 // Expect is what a scenario must see in what the mock received.
 type Expect struct {
-	// Warn and Pause are the lines in force, in tokens.
-	Warn, Pause int64
+	// Warn and Pause are the lines in force, in tokens; Sub the
+	// subagent's wrap-up line.
+	Warn, Pause, Sub int64
 	// Notices are every notice of the run, no more, no fewer.
 	Notices []Want
 	// Compactions is how many summarisation requests the CLI sent.
 	Compactions int
 }
 
-func warnAt(turn, block int) Want  { return Want{"warning", turn, block} }
-func pauseAt(turn, block int) Want { return Want{"pause", turn, block} }
+func warnAt(turn, block int) Want   { return Want{"warning", turn, block} }
+func pauseAt(turn, block int) Want  { return Want{"pause", turn, block} }
+func wrapUpAt(turn, block int) Want { return Want{"wrap-up", turn, block} }
 
 // check asserts the run went through its script and the model was shown
 // exactly the expected notices, each on the call whose own response crossed
@@ -72,18 +75,22 @@ func check(t *testing.T, s *Session, script Script, e Expect) {
 		case !ok:
 			fail("a notice on %s, a call the mock never made", n.ToolUseID)
 			continue
-		case c.Kind != KindMain || n.Kind == KindSubagent:
-			fail("a notice reached a subagent (call %s, %s turn %d): subagents' calls must be silent", c.ID, c.Kind, c.Turn)
-			continue
 		}
 		o, ok := n.Opening()
 		if !ok {
 			fail("notice on %s does not open with the reading and the line: %q", c.ID, n.Text)
 			continue
 		}
+		if sub := c.Kind == KindSubagent || n.Kind == KindSubagent; sub != (o.Level == "wrap-up") {
+			fail("a %s notice on a %s call (%s turn %d): a subagent gets its own wrap-up notice, never the session's", o.Level, c.Kind, c.ID, c.Turn)
+			continue
+		}
 		line := e.Warn
-		if o.Level == "pause" {
+		switch o.Level {
+		case "pause":
 			line = e.Pause
+		case "wrap-up":
+			line = e.Sub
 		}
 		if o.Line != kilo(line) {
 			fail("%s notice on %s names the %dk line, want %dk", o.Level, c.ID, o.Line, kilo(line))

@@ -3,7 +3,7 @@
 // would have seen: the notices the hook injects into tool results.
 //
 // The tests need the CLI, pinned to the version in [ClaudeVersion]: `make
-// e2e` installs it into .cache/claude-code/ and runs them; CLAUDE_BIN points
+// e2e` installs it into the user's cache folder (context-budget/claude-code/) and runs them; CLAUDE_BIN points
 // at another copy. Without the CLI they skip, or fail when CI=true and the
 // suite was asked for (CONTEXT_BUDGET_E2E=1).
 package e2e

@@ -36,7 +36,7 @@ func runMain(m *testing.M) int {
 	}
 	flag.Parse()
 	if !testing.Short() {
-		claudeBin, missing = findClaude(root)
+		claudeBin, missing = findClaude()
 	}
 	if claudeBin == "" {
 		// Nothing to build; every test skips or fails on its own.
@@ -95,13 +95,18 @@ func needClaude(t *testing.T) {
 	t.Skip(msg)
 }
 
-// findClaude returns the CLI from CLAUDE_BIN, else from the cache folder
-// `make e2e` installs into, checking that it is the pinned version.
-func findClaude(root string) (bin, why string) {
+// findClaude returns the CLI from CLAUDE_BIN, else from the folder `make
+// e2e` installs it into (the user's cache folder, context-budget/
+// claude-code), checking that it is the pinned version.
+func findClaude() (bin, why string) {
 	if bin := os.Getenv("CLAUDE_BIN"); bin != "" {
 		return checkClaude(bin)
 	}
-	cache := filepath.Join(root, ".cache", "claude-code", "node_modules")
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		return "", "no user cache folder: " + err.Error()
+	}
+	cache := filepath.Join(dir, "context-budget", "claude-code", "node_modules")
 	// The wrapper package's postinstall copies the native binary over
 	// bin/claude.exe; where npm did not run it, the platform package still
 	// holds the binary.

@@ -20,11 +20,18 @@ import (
 // settings' env block.
 func runPlugin(t *testing.T, s Script, env map[string]string, onPath bool) *Session {
 	t.Helper()
-	needClaude(t)
 	root, err := moduleRoot()
 	if err != nil {
 		t.Fatal(err)
 	}
+	return runPluginFrom(t, root, s, env, onPath)
+}
+
+// runPluginFrom is runPlugin with the marketplace added from the folder
+// root.
+func runPluginFrom(t *testing.T, root string, s Script, env map[string]string, onPath bool) *Session {
+	t.Helper()
+	needClaude(t)
 	m := NewMock(s)
 	t.Cleanup(m.Close)
 	dir := t.TempDir()
@@ -155,4 +162,75 @@ func requestsSaying(s *Session, phrase string) int {
 		}
 	}
 	return n
+}
+
+// TestPluginFromClone: the plugin installed from a fresh clone, after what
+// make test installs into it (make claude-cli, with an npm that only
+// records where it would install, so that no network is used), copies
+// under 50 MB: the caches the tests need live in the user's cache folder,
+// not the tree. Run without the program, no hook reports an error: the
+// session's transcript holds no hook error, only the start-of-session
+// message.
+func TestPluginFromClone(t *testing.T) {
+	needClaude(t)
+	root, err := moduleRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	clone, home, fake := filepath.Join(dir, "clone"), filepath.Join(dir, "home"), filepath.Join(dir, "fakebin")
+	if out, err := exec.Command("git", "clone", "--quiet", root, clone).CombinedOutput(); err != nil {
+		t.Fatalf("git clone: %v\n%s", err, out)
+	}
+	os.MkdirAll(fake, 0o755)
+	npm := "#!/bin/sh\necho \"$@\" > " + filepath.Join(dir, "npm-args") + "\n"
+	if err := os.WriteFile(filepath.Join(fake, "npm"), []byte(npm), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	mk := exec.Command("make", "-C", clone, "claude-cli")
+	mk.Env = []string{"HOME=" + home, "PATH=" + fake + string(os.PathListSeparator) + os.Getenv("PATH")}
+	if out, err := mk.CombinedOutput(); err != nil {
+		t.Fatalf("make claude-cli: %v\n%s", err, out)
+	}
+	args, err := os.ReadFile(filepath.Join(dir, "npm-args"))
+	if err != nil {
+		t.Fatalf("make claude-cli did not run npm: %v", err)
+	}
+	if want := filepath.Join(home, ".cache", "context-budget", "claude-code"); !strings.Contains(string(args), "--prefix "+want) {
+		t.Errorf("npm installs with %q, want --prefix %s", args, want)
+	}
+	if _, err := os.Stat(filepath.Join(clone, ".cache")); err == nil {
+		t.Error("make claude-cli wrote .cache into the clone")
+	}
+
+	s := runPluginFrom(t, clone, climbScript(), fixedLines(), false)
+	size := int64(0)
+	filepath.WalkDir(filepath.Join(s.Home, ".claude", "plugins"), func(_ string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			if fi, err := d.Info(); err == nil {
+				size += fi.Size()
+			}
+		}
+		return nil
+	})
+	t.Logf("the installed plugin takes %.1f MB", float64(size)/1e6)
+	if size == 0 || size > 50<<20 {
+		t.Errorf("the installed plugin takes %d bytes, want under 50 MB", size)
+	}
+	files, _ := filepath.Glob(filepath.Join(s.Home, ".claude", "projects", "*", "*.jsonl"))
+	if len(files) == 0 {
+		t.Fatal("the session wrote no transcript")
+	}
+	for _, f := range files {
+		data, _ := os.ReadFile(f)
+		if n := bytes.Count(data, []byte(`"hook_non_blocking_error"`)); n > 0 {
+			t.Errorf("%d hook errors in the session's transcript", n)
+		}
+		if bytes.Contains(data, []byte(`"hookErrors":["`)) {
+			t.Error("a Stop hook failed")
+		}
+	}
+	if requestsSaying(s, "is not on PATH") == 0 {
+		t.Error("the start-of-session message is missing")
+	}
 }

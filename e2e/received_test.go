@@ -29,7 +29,7 @@ type Opening struct {
 	ReadingK, Line int64  // in thousands, as printed
 }
 
-var openingRE = regexp.MustCompile(`^Context budget: this session carries ~(\d+)k tokens of context, past the (\d+)k (warning|pause) line`)
+var openingRE = regexp.MustCompile(`^Context budget: this (?:session|subagent) carries ~(\d+)k tokens of context, past (?:the|its) (\d+)k (warning|pause|wrap-up) line`)
 
 // Opening parses the notice's opening, ok false when it has another shape.
 func (n Notice) Opening() (o Opening, ok bool) {

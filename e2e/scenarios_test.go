@@ -81,7 +81,7 @@ func TestClimb(t *testing.T) {
 	says(t, warn, "The pause line is at 120k: about 60k tokens of room")
 	// claude-opus-4-6 is priced, so pricing runs and the notice carries
 	// the relay's dollars whichever rule set the line (design §6.1).
-	says(t, warn, "Relaying now costs about $", "over the next 100k tokens of work", "Give the operator these figures")
+	says(t, warn, "over the next 100k tokens", "up-front cost", "carrying on costs about $", "Give the operator these figures")
 	pause := onlyNotice(t, s, "pause")
 	says(t, pause, "Stop now", "without asking and with no argument, run /relay")
 	saysNot(t, pause, "do not run it unasked")

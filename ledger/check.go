@@ -67,6 +67,9 @@ func (r *Row) Check() error {
 		if c.PreTokens < 0 || c.PreTokens > MaxContextTokens {
 			return fmt.Errorf("compaction %d: %w: preTokens %d", i, ErrRange, c.PreTokens)
 		}
+		if c.Window < 0 || c.Window > MaxContextTokens {
+			return fmt.Errorf("compaction %d: %w: window %d", i, ErrRange, c.Window)
+		}
 		if err := c.Phase.Check(); err != nil {
 			return fmt.Errorf("compaction %d: %w", i, err)
 		}
@@ -149,6 +152,7 @@ func (r *Row) Sanitize() bool {
 	}
 	for i := range r.Compactions {
 		ctx(&r.Compactions[i].PreTokens)
+		ctx(&r.Compactions[i].Window)
 		ctx(&r.Compactions[i].ContextTokens)
 		fix(&r.Compactions[i].Spend)
 	}

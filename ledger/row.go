@@ -138,6 +138,11 @@ type Compaction struct {
 	At        string `json:"at"`
 	Trigger   string `json:"trigger"`
 	PreTokens int64  `json:"preTokens"`
+	// Version is the Claude Code version that compacted and Window the
+	// session's context window then, in tokens: where a version compacts
+	// a window is learned from them (design §4.1). Absent on older rows.
+	Version string `json:"version,omitempty"`
+	Window  int64  `json:"window,omitempty"`
 	Phase
 }
 
@@ -202,6 +207,8 @@ type wireCompaction struct {
 	At        *string `json:"at"`
 	Trigger   *string `json:"trigger"`
 	PreTokens int64   `json:"preTokens"`
+	Version   string  `json:"version,omitempty"`
+	Window    int64   `json:"window,omitempty"`
 	wirePhase
 }
 
@@ -256,7 +263,8 @@ func (r Row) MarshalJSON() ([]byte, error) {
 	}
 	for _, c := range r.Compactions {
 		w.Compactions = append(w.Compactions, wireCompaction{
-			At: nullable(c.At), Trigger: nullable(c.Trigger), PreTokens: c.PreTokens, wirePhase: wireOf(c.Phase),
+			At: nullable(c.At), Trigger: nullable(c.Trigger), PreTokens: c.PreTokens, Version: c.Version, Window: c.Window,
+			wirePhase: wireOf(c.Phase),
 		})
 	}
 	return json.Marshal(w)

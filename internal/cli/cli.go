@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"regexp"
 	"strings"
 )
 
@@ -49,10 +50,15 @@ func (fs *flagSet) failed(err error, stdout, stderr io.Writer) int {
 	}
 	msg := err.Error()
 	if f, ok := strings.CutPrefix(msg, "flag provided but not defined: "); ok {
-		msg = "unknown flag -" + f
+		msg = "unknown flag " + f
 	}
-	return usageError(stderr, fs.Name(), errors.New(msg))
+	// The flag package names a flag with one dash; the help and the
+	// manual with two, as people type them.
+	return usageError(stderr, fs.Name(), errors.New(oneDash.ReplaceAllString(msg, "${1}--${2}")))
 }
+
+// oneDash finds a flag named with one dash in the flag package's errors.
+var oneDash = regexp.MustCompile(`(^|[\s:])-([A-Za-z][\w-]*)`)
 
 // printHelp writes the usage lines, the flags and where the manual says
 // more.

@@ -150,8 +150,8 @@ func (d *doctor) checkTranscript(name, root string, s tuning.Settings) {
 			d.printf(" · relaying now %s", notice.RelayWords(m))
 		}
 		d.printf("\n")
+		d.printf("    %s\n", notice.WindowWords(dec.Window))
 		if past := dec.PastCompaction(); len(past) > 0 {
-			d.printf("    %s\n", notice.WindowWords(dec.Window))
 			d.problem("%s: the %s line set in the environment lies at or past Claude Code's compaction point (%s): it will never fire",
 				name, strings.Join(past, " and "), notice.K(dec.Window.CompactsAt))
 		}

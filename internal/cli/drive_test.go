@@ -130,6 +130,8 @@ type driven struct {
 	Notices    []replay.Notice
 	Boundaries []replay.Boundary
 	Calls      int
+	// Texts are the notices' words, in order.
+	Texts []string
 }
 
 // hookRunner runs the hook once: the payload on its stdin, what it prints
@@ -161,11 +163,7 @@ func inProcessHook(payload []byte, environ []string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	text, err := hook.TestOnlyNotice(p, func(k string) string { return env[k] }, inProcess{})
-	if err != nil || text == "" {
-		return nil, err
-	}
-	return json.Marshal(map[string]any{"hookSpecificOutput": map[string]string{"hookEventName": "PostToolUse", "additionalContext": text}})
+	return hook.TestOnlyNotice(p, func(k string) string { return env[k] }, inProcess{})
 }
 
 // driveHookWith plays the transcript at path to the hook with run (the
@@ -234,6 +232,7 @@ func driveHookWith(run hookRunner, path, tmp string, env map[string]string) (dri
 		n := noticeOf(o.Specific.Context)
 		n.Reading, n.Response = c.reading, k
 		d.Notices = append(d.Notices, n)
+		d.Texts = append(d.Texts, o.Specific.Context)
 	}
 	return d, nil
 }
@@ -294,6 +293,12 @@ func driveAll(t testing.TB, paths []string, env map[string]string) []driven {
 // driveAllWith is driveAll with the given runner.
 func driveAllWith(t testing.TB, run hookRunner, paths []string, env map[string]string) []driven {
 	t.Helper()
+	return driveEach(t, run, paths, func(int) map[string]string { return env })
+}
+
+// driveEach is driveAllWith with each transcript's own env.
+func driveEach(t testing.TB, run hookRunner, paths []string, envOf func(i int) map[string]string) []driven {
+	t.Helper()
 	out := make([]driven, len(paths))
 	errs := make([]error, len(paths))
 	tmp := t.TempDir()
@@ -302,7 +307,7 @@ func driveAllWith(t testing.TB, run hookRunner, paths []string, env map[string]s
 	for range max(1, runtime.GOMAXPROCS(0)) {
 		wg.Go(func() {
 			for i := range next {
-				out[i], errs[i] = driveHookWith(run, paths[i], filepath.Join(tmp, fmt.Sprint(i)), env)
+				out[i], errs[i] = driveHookWith(run, paths[i], filepath.Join(tmp, fmt.Sprint(i)), envOf(i))
 			}
 		})
 	}

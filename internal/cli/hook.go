@@ -48,6 +48,7 @@ func (inProcess) Recompute(call *lines.Call, _ time.Time) error {
 	if t, _, err := priceTable(call.Root, call.Getenv, true); err == nil {
 		call.Table = t
 	}
+	call.Sources, call.SourceDeps = findSources(call.Getenv, call.Root, call.Transcript, call.ID, call.Version, call.Model, call.Sources.Time, true)
 	_, _, err := lines.DecideCached(call)
 	return err
 }
@@ -97,6 +98,8 @@ func runRecompute(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	readingFlag := fs.String("reading", "", "the session's reading, in tokens")
 	model := fs.String("requested-model", "", "the reading's requestedModel")
 	version := fs.String("cc-version", "", "the Claude Code version of the reading's record")
+	served := fs.String("model", "", "the model that served the reading's record")
+	at := fs.String("time", "", "the reading's record time (RFC 3339)")
 	if code, ok := parseFlags(fs, args, stdout, stderr); !ok {
 		return code
 	}
@@ -109,7 +112,8 @@ func runRecompute(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return fail(stderr, err, "")
 	}
 	call := &lines.Call{Dir: state.Dir(*root), ID: *session, Root: *root, Transcript: *transcript, Settings: s,
-		Getenv: os.Getenv, Reading: n, RequestedModel: *model, Version: *version}
+		Getenv: os.Getenv, Reading: n, RequestedModel: *model, Version: *version, Model: *served,
+		Sources: lines.Sources{Time: *at}}
 	if err := (inProcess{}).Recompute(call, time.Time{}); err != nil {
 		return fail(stderr, err, "")
 	}

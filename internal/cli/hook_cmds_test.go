@@ -28,6 +28,7 @@ func cmdHookJSON(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("stdout is not one line of JSON: %q", out)
 	}
 	var got struct {
+		System   *string `json:"systemMessage"`
 		Specific struct {
 			Event   *string `json:"hookEventName"`
 			Context *string `json:"additionalContext"`
@@ -46,8 +47,16 @@ func cmdHookJSON(ts *testscript.TestScript, neg bool, args []string) {
 	if *s.Context == "" || len(*s.Context) > 2000 {
 		ts.Fatalf("additionalContext has %d characters, want 1 to 2000", len(*s.Context))
 	}
-	// The exact bytes: these keys in this order, no spaces, nothing else.
-	want := `{"hookSpecificOutput":{"hookEventName":` + quote(event) + `,"additionalContext":` + quote(*s.Context) + "}}\n"
+	// The exact bytes: these keys in this order, no spaces, nothing else;
+	// a warn or pause notice has its one line for the person first.
+	system := ""
+	if got.System != nil {
+		if n := len([]rune(*got.System)); n == 0 || n > 200 {
+			ts.Fatalf("systemMessage has %d characters, want 1 to 200", n)
+		}
+		system = `"systemMessage":` + quote(*got.System) + ","
+	}
+	want := `{` + system + `"hookSpecificOutput":{"hookEventName":` + quote(event) + `,"additionalContext":` + quote(*s.Context) + "}}\n"
 	if string(out) != want {
 		ts.Fatalf("stdout is\n%s\nwant exactly\n%s", out, want)
 	}

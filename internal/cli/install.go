@@ -93,13 +93,13 @@ func placeOf(sc settings.Scope) (place, error) {
 func scopeFlags(name string, args []string, stdout, stderr io.Writer, statusLine *bool) (settings.Scope, bool, int) {
 	synopsis := "context-budget uninstall [--scope user|project|local] [--dry-run]"
 	if statusLine != nil {
-		synopsis = "context-budget install [--scope user|project|local] [--statusline] [--dry-run]"
+		synopsis = "context-budget install [--scope user|project|local] [--no-statusline] [--dry-run]"
 	}
 	fs := newFlags(name, synopsis)
 	scope := fs.String("scope", "user", "which settings to edit: user, project or local")
 	dry := fs.Bool("dry-run", false, "print the change and write nothing")
 	if statusLine != nil {
-		fs.BoolVar(statusLine, "statusline", false, "also register the status line")
+		fs.BoolVar(statusLine, "no-statusline", false, "leave the status line alone (by default install sets it unless the settings have one)")
 	}
 	if code, ok := parseFlags(fs, args, stdout, stderr); !ok {
 		return "", false, code
@@ -115,8 +115,8 @@ func scopeFlags(name string, args []string, stdout, stderr io.Writer, statusLine
 }
 
 func runInstall(args []string, _ io.Reader, stdout, stderr io.Writer) int {
-	var statusLine bool
-	sc, dry, code := scopeFlags("install", args, stdout, stderr, &statusLine)
+	var noStatusLine bool
+	sc, dry, code := scopeFlags("install", args, stdout, stderr, &noStatusLine)
 	if code >= 0 {
 		return code
 	}
@@ -138,12 +138,45 @@ func runInstall(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 	roles := []settings.Role{settings.PostToolUse, settings.Stop, settings.PreToolUse, settings.StopFuse, settings.SubagentStop,
 		settings.UserPromptSubmit, settings.SessionStart}
-	if statusLine {
-		roles = append(roles, settings.StatusLine)
-	}
-	return edit(p, dry, stdout, stderr, func(o *settings.Object) ([]string, error) {
-		return settings.Install(o, exe, roles)
+	foreign := false
+	code = edit(p, dry, stdout, stderr, func(o *settings.Object) ([]string, error) {
+		changes, err := settings.Install(o, exe, roles)
+		if err != nil || noStatusLine {
+			return changes, err
+		}
+		more, err := settings.Install(o, exe, []settings.Role{settings.StatusLine})
+		if errors.Is(err, settings.ErrForeignStatusLine) {
+			// The person's own status line stays; ours is theirs to add.
+			foreign, err = true, nil
+		}
+		return append(changes, more...), err
 	}, installSkills(p, skills.All()))
+	if code != 0 || dry {
+		return code
+	}
+	if foreign {
+		printf(stdout, "note: %s already has a status line of its own, left as it is; to see the budget there too, have it print the first line of `%s statusline` (it reads the same JSON on stdin), or set \"statusLine\": {\"type\": \"command\", \"command\": %q}\n",
+			p.file, exe, settings.Command(exe, settings.StatusLine))
+	}
+	if dir := filepath.Dir(exe); !onPath(dir) && sc != settings.Project {
+		printf(stdout, "warning: %s is not on your PATH: add it (export PATH=\"%s:$PATH\" in your shell's profile) so that you can run context-budget by name\n", dir, dir)
+	}
+	printf(stdout, "next:\n  see it work on your past sessions:  context-budget replay --html report.html\n  an unattended run across relays:    context-budget run \"PROMPT\"\n  what the status line's words mean:  context-budget help statusline\n")
+	return 0
+}
+
+// onPath reports whether dir is one of PATH's folders.
+func onPath(dir string) bool {
+	want, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		want = dir
+	}
+	for _, d := range filepath.SplitList(os.Getenv("PATH")) {
+		if got, err := filepath.EvalSymlinks(d); err == nil && got == want || d == dir {
+			return true
+		}
+	}
+	return false
 }
 
 // mustExecutable is the hook program's path, for messages.
@@ -212,10 +245,6 @@ func edit(p place, dry bool, stdout, stderr io.Writer,
 	}
 	changes, err := change(o)
 	if err != nil {
-		if errors.Is(err, settings.ErrForeignStatusLine) {
-			return fail(stderr, fmt.Errorf("%s: %v; left it untouched", p.file, err),
-				"remove that statusLine first, or install without --statusline")
-		}
 		return fail(stderr, fmt.Errorf("%s: %v; left it untouched", p.file, err), "")
 	}
 	data := settings.Encode(o)

@@ -36,6 +36,12 @@ type linesReport struct {
 	SavingUSD       *float64   `json:"saving_usd"`
 	RelayUpfrontUSD *float64   `json:"relay_upfront_usd"`
 	CarryOnUSD      *float64   `json:"carry_on_usd"`
+	// CompactUSD is what letting Claude Code compact at the window's point
+	// costs over the next 100k tokens: null where the point lies past
+	// them (carrying on is then the same). Cheapest names the cheapest of
+	// carrying on, compacting and relaying over them.
+	CompactUSD *float64 `json:"compact_usd"`
+	Cheapest   string   `json:"cheapest,omitempty"`
 	// CarryOnBand is the spread of real sessions around CarryOnUSD.
 	CarryOnBand      *carryOnBand         `json:"carry_on_band,omitempty"`
 	Reorientation    *lines.Reorientation `json:"reorientation"`
@@ -107,8 +113,8 @@ func runLines(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return fail(stderr, err, "")
 		}
 		if newest == "" {
-			return fail(stderr, fmt.Errorf("no transcript of %s in %s", root, dir),
-				"give --transcript FILE, or run this in the project's folder")
+			return fail(stderr, fmt.Errorf("no session of %s yet: looked for its transcripts in %s, Claude Code's folder for it", root, dir),
+				"point it at a transcript with --transcript FILE (Claude Code keeps them under ~/.claude/projects/), or at another project with --project DIR")
 		}
 		path = newest
 		session = strings.TrimSuffix(filepath.Base(path), ".jsonl")
@@ -200,9 +206,14 @@ func linesForEnv(s tuning.Settings, path, root, session string, getenv func(stri
 		rep.RequestsPerToken, rep.TTL = &q, &d.TTL
 		rep.Forecast = &forecastReport{Rate: s.Rate, Requests: roundSig(m.N()),
 			RewriteRatio: roundSig(m.Rewrite), OutPerRequest: math.Round(m.OutPerRequest), PaceFrom: d.PaceFrom}
-		if mo := d.Money(r.Tokens); mo.Share > 0 {
+		mo := d.Money(r.Tokens)
+		if mo.Share > 0 {
 			rep.CarryOnBand = &carryOnBand{Share: mo.Share, LowUSD: *dollars(mo.CarryOnLowUSD), HighUSD: *dollars(mo.CarryOnHighUSD)}
 		}
+		if mo.Compacts {
+			rep.CompactUSD = dollars(mo.CompactUSD)
+		}
+		rep.Cheapest = mo.Cheapest
 	}
 	if w, p := d.Lines.Warn, d.Lines.Pause; w.Tokens >= p.Tokens {
 		rep.Warnings = append(rep.Warnings, fmt.Sprintf("the warn line (%s tokens, %s) lies at or past the pause line (%s tokens, %s): only the pause will fire",
@@ -228,6 +239,7 @@ func linesForEnv(s tuning.Settings, path, root, session string, getenv func(stri
 func transcriptInput(s tuning.Settings, r reading.Reading, table *prices.Table, path, root, session string, getenv func(string) string) (lines.Input, error) {
 	in := lines.Input{Settings: s, Reading: r.Tokens, RequestedModel: r.RequestedModel,
 		Root: root, TranscriptPath: path, Getenv: getenv, Version: r.Version, SessionID: session}
+	in.Sources, _ = findSources(getenv, root, path, session, r.Version, r.Model, r.Time, false)
 	if state.PlainName(session) {
 		in.StatuslineWindow = window.ReadFile(window.FileName(state.Dir(root), session))
 	}
@@ -247,7 +259,7 @@ func transcriptInput(s tuning.Settings, r reading.Reading, table *prices.Table, 
 // still answers for this reading: the hook would apply
 // it at its next call.
 func cachedDecision(s tuning.Settings, path, root, session string, getenv func(string) string, r reading.Reading) (lines.Decision, bool) {
-	if s.Fixed || !state.PlainName(session) {
+	if !state.PlainName(session) {
 		return lines.Decision{}, false
 	}
 	ls := &lines.Call{Dir: state.Dir(root), ID: session, Root: root, Transcript: path,
@@ -292,6 +304,17 @@ func standing(rep *linesReport) string {
 		return fmt.Sprintf("past the warn line, %s over; the pause line is %s on", notice.K(r-w), notice.K(p-r))
 	}
 	return fmt.Sprintf("below the warn line, %s to go", notice.K(min(w, p)-r))
+}
+
+// cheapestWords names the cheapest choice over the slice.
+func cheapestWords(c string) string {
+	switch c {
+	case lines.ChoiceRelay:
+		return "relaying now"
+	case lines.ChoiceCompact:
+		return "letting Claude Code compact"
+	}
+	return "carrying on"
 }
 
 // setWords names what set a line in a few words.
@@ -348,14 +371,22 @@ func printLines(w io.Writer, rep *linesReport) {
 	if rep.Priced {
 		verb, saving := "saves", *rep.SavingUSD
 		if saving < 0 {
-			verb, saving = "costs", -saving
+			verb, saving = "does not pay yet: costs", -saving
 		}
-		carry := notice.USD(*rep.CarryOnUSD)
+		band := ""
 		if b := rep.CarryOnBand; b != nil {
-			carry += fmt.Sprintf("; %d in 10 sessions %s–%s", int(math.Round(b.Share*10)), notice.USD(b.LowUSD), notice.USD(b.HighUSD))
+			band = fmt.Sprintf(" (%d in 10 sessions %s–%s)", int(math.Round(b.Share*10)), notice.USD(b.LowUSD), notice.USD(b.HighUSD))
 		}
-		printf(w, "%-14s costs %s up front, then %s %s over the next 100k tokens (carrying on costs %s)\n", "relaying now",
-			notice.USD(*rep.RelayUpfrontUSD), verb, notice.USD(saving), carry)
+		printf(w, "%-14s %s %s over the next 100k tokens, after its %s up-front cost\n", "relaying now",
+			verb, notice.USD(saving), notice.USD(*rep.RelayUpfrontUSD))
+		printf(w, "%-14s costs %s over the next 100k tokens%s\n", "carrying on", notice.USD(*rep.CarryOnUSD), band)
+		if rep.CompactUSD != nil {
+			printf(w, "%-14s letting Claude Code compact at %s costs %s over the next 100k tokens (what it loses is not priced)\n", "compacting",
+				notice.K(rep.Window.CompactsAt), notice.USD(*rep.CompactUSD))
+		} else {
+			printf(w, "%-14s not within the next 100k tokens (Claude Code compacts at %s)\n", "compacting", notice.K(rep.Window.CompactsAt))
+		}
+		printf(w, "%-14s %s\n", "cheapest", cheapestWords(rep.Cheapest))
 		ro := rep.Reorientation
 		printf(w, "%-14s would spend about %s tokens (%s) finding its feet, going by %s\n", "a successor", notice.Thousands(ro.Tokens), notice.USD(ro.CostUSD), ro.Words)
 		if f := rep.Forecast; f != nil {

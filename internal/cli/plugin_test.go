@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -70,7 +71,12 @@ func TestPluginPackaging(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	o, err := settings.Parse(data)
+	// Each hook runs the program only when it is on PATH; what it runs
+	// then is a registration of ours.
+	if n := bytes.Count(data, []byte(pluginGuard)); n != 7 {
+		t.Errorf("hooks.json guards %d commands, want 7: every one but the start-of-session message", n)
+	}
+	o, err := settings.Parse(bytes.ReplaceAll(data, []byte(pluginGuard), nil))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,6 +99,10 @@ func TestPluginPackaging(t *testing.T) {
 		t.Errorf("hooks.json registers %d of ours, want %d: %+v", len(entries), len(roles), entries)
 	}
 }
+
+// pluginGuard opens each of the plugin's hook commands: without the
+// program on PATH the hook exits 0 in silence, not "not found".
+const pluginGuard = "command -v context-budget >/dev/null 2>&1 || exit 0; exec "
 
 // TestPluginNamesInstallCommand: the plugin's SessionStart check names the
 // same install command doctor does.

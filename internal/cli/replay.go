@@ -10,9 +10,12 @@ import (
 	"path/filepath"
 
 	"github.com/muthur/context-budget/internal/lines"
+	"github.com/muthur/context-budget/internal/reading"
 	"github.com/muthur/context-budget/internal/replay"
 	"github.com/muthur/context-budget/internal/settings"
+	"github.com/muthur/context-budget/internal/state"
 	"github.com/muthur/context-budget/internal/tuning"
+	"github.com/muthur/context-budget/ledger"
 )
 
 // runReplay is `context-budget replay [--json] [--html FILE] [PATH…]`.
@@ -61,10 +64,13 @@ func runReplay(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return fail(stderr, err, "fix or remove the price file")
 	}
 	opt := replayOptions(s, table, os.Getenv)
+	configDir := ""
 	if !*noSettings {
 		home, _ := os.UserHomeDir()
-		opt = replayOptionsWithSettings(table, os.Getenv, settings.ConfigDir(os.Getenv, home))
+		configDir = settings.ConfigDir(os.Getenv, home)
+		opt = replayOptionsWithSettings(table, os.Getenv, configDir)
 	}
+	opt = withSources(opt, sources, configDir)
 	opt.Workers = *workers
 	opt.Series = *readings || *html != ""
 	if isTerminal(stderr) {
@@ -73,9 +79,9 @@ func runReplay(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	rep := replay.Run(sources, opt)
 	rep.Lines = ls
 	rf.apply(&rep, sources, table)
+	chains(&rep)
 	if *html != "" {
-		in := replay.ReportInput{Report: rep, About: aboutSessions(rep, table, *workers)}
-		if err := writeHTML(in, *html); err != nil {
+		if err := writeHTML(rep, *html); err != nil {
 			hint := ""
 			if errors.Is(err, errNoReportProgram) {
 				hint = reportHint
@@ -107,6 +113,26 @@ func runReplay(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return fail(stderr, err, "")
 	}
 	return 0
+}
+
+// chains sets each session's relay chain and place from its ledger row,
+// where its project (the cwd its transcript names) keeps one: the report
+// draws a chain as one entry.
+func chains(rep *replay.Report) {
+	for i := range rep.Sessions {
+		s := &rep.Sessions[i]
+		root := sessionCwd(s.Path)
+		if root == "" || len(s.Started) < 7 || !state.PlainName(s.SessionID) {
+			continue
+		}
+		data, err := reading.ReadFile(filepath.Join(ledger.Dir(root), s.Started[:7], s.SessionID+".json"), reading.MaxLedgerRow)
+		if err != nil {
+			continue
+		}
+		if row, err := ledger.Parse(data); err == nil {
+			s.Chain, s.Place = row.Chain, row.Place
+		}
+	}
 }
 
 // absOr is name made absolute, or name when that fails.

@@ -28,15 +28,36 @@ func noticeKeys(ns []replay.Notice) []string {
 }
 
 // replayNotices replays path with the environment env, as replay would
-// with no settings files.
-func replayNotices(t testing.TB, path string, env map[string]string) []replay.Notice {
+// with no settings files; others are the transcripts of the user's other
+// sessions the hook saw (nil: none).
+func replayNotices(t testing.TB, path string, env map[string]string, others []string) []replay.Notice {
 	t.Helper()
 	getenv := func(k string) string { return env[k] }
 	s, err := tuning.FromEnv(getenv)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return replay.File(replay.Source{Path: path}, replayOptions(s, nil, getenv)).Notices
+	opt := replayOptions(s, nil, getenv)
+	if others != nil {
+		var sources []replay.Source
+		for _, o := range others {
+			sources = append(sources, replay.Source{Path: o})
+		}
+		opt = withSources(opt, sources, "")
+	}
+	return replay.File(replay.Source{Path: path}, opt).Notices
+}
+
+// otherFolds lists the corpus sessions outside path's fold: those its
+// drive's hook learned from (foldHomes).
+func otherFolds(paths []string, path string) []string {
+	var out []string
+	for _, p := range paths {
+		if corpusFold(p) != corpusFold(path) {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // sameNotices requires replay's notices to be the hook's.
@@ -58,7 +79,7 @@ func TestReplayDecidesAsTheHook(t *testing.T) {
 		fired := 0
 		for i, p := range paths {
 			fired += len(runs[i].Notices)
-			sameNotices(t, p, runs[i].Notices, replayNotices(t, p, nil))
+			sameNotices(t, p, runs[i].Notices, replayNotices(t, p, nil, otherFolds(paths, p)))
 		}
 		if fired < 100 {
 			t.Errorf("the hook fired %d notices over the corpus; the comparison proves little", fired)
@@ -73,7 +94,7 @@ func TestReplayDecidesAsTheHook(t *testing.T) {
 			fired := 0
 			for i, p := range paths {
 				fired += len(runs[i].Notices)
-				sameNotices(t, p, runs[i].Notices, replayNotices(t, p, env))
+				sameNotices(t, p, runs[i].Notices, replayNotices(t, p, env, nil))
 			}
 			if env != nil && fired < 4 {
 				t.Errorf("%v: only %d notices over the shared transcripts", env, fired)
@@ -88,7 +109,7 @@ func TestReplayDecidesAsTheHook(t *testing.T) {
 			runs := driveAll(t, files, env)
 			for i, p := range files {
 				fired += len(runs[i].Notices)
-				sameNotices(t, p, runs[i].Notices, replayNotices(t, p, env))
+				sameNotices(t, p, runs[i].Notices, replayNotices(t, p, env, nil))
 			}
 		}
 		if fired < 14 {

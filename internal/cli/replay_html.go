@@ -43,7 +43,7 @@ func checkReportPath(file string) error {
 
 // writeHTML hands the replay to context-budget-report, found beside this
 // executable or on PATH, which writes the report to file.
-func writeHTML(rep replay.ReportInput, file string) error {
+func writeHTML(rep replay.Report, file string) error {
 	prog, err := findReportProgram()
 	if err != nil {
 		return err

@@ -3,7 +3,11 @@ package cli
 import (
 	"bytes"
 	"math"
+	"path/filepath"
+	"strings"
+	"sync"
 
+	"github.com/muthur/context-budget/internal/compactions"
 	"github.com/muthur/context-budget/internal/lines"
 	"github.com/muthur/context-budget/internal/prices"
 	"github.com/muthur/context-budget/internal/reading"
@@ -11,6 +15,7 @@ import (
 	"github.com/muthur/context-budget/internal/settings"
 	"github.com/muthur/context-budget/internal/transcript"
 	"github.com/muthur/context-budget/internal/tuning"
+	"github.com/muthur/context-budget/internal/window"
 )
 
 // replayOptions builds the lines and the prices a replay uses: the hook's
@@ -47,6 +52,57 @@ func replayOptionsWithSettings(table *prices.Table, getenv func(string) string, 
 			return replay.FixedModel(lines.Lines{Warn: never, Pause: never})
 		}
 		return replay.NewPolicyModel(s, table, "", path, env)
+	}
+	return opt
+}
+
+// withSources gives each session's decision the compaction point's
+// sources the hook read, as they stood at each of its responses (the
+// decision takes what came before): the automatic compactions of the
+// replayed sessions (for the default folder, the user's transcripts the
+// hook indexed) and of the ledger rows of each session's project, and the
+// autoCompactWindow the settings files in configDir and the project's
+// set ("": no settings).
+func withSources(opt replay.Options, sources []replay.Source, configDir string) replay.Options {
+	ix := &compactions.Index{Files: map[string]*compactions.File{}}
+	var paths []string
+	for _, s := range sources {
+		paths = append(paths, s.Path)
+	}
+	ix.Update(paths, 0)
+	all, _ := ix.Seen("", "")
+	var mu sync.Mutex
+	rows := map[string][]window.Compaction{}
+	rowsOf := func(root string) []window.Compaction {
+		mu.Lock()
+		defer mu.Unlock()
+		if r, ok := rows[root]; ok {
+			return r
+		}
+		rows[root] = compactions.Rows(root, "", "")
+		return rows[root]
+	}
+	newModel := opt.NewModel
+	opt.NewModel = func(path string) replay.Model {
+		m := newModel(path)
+		pm, ok := m.(*replay.PolicyModel)
+		if !ok {
+			return m
+		}
+		id := strings.TrimSuffix(filepath.Base(path), ".jsonl")
+		root := sessionCwd(path)
+		for _, c := range append(all[:len(all):len(all)], rowsOf(root)...) {
+			if c.Session != id {
+				pm.Seen = append(pm.Seen, c)
+			}
+		}
+		if configDir != "" {
+			pm.CompactWindow = func(model string) int64 {
+				n, _ := settings.CompactWindow(configDir, root, model)
+				return n
+			}
+		}
+		return pm
 	}
 	return opt
 }

@@ -7,6 +7,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/muthur/context-budget/internal/lines"
 	"github.com/muthur/context-budget/internal/notice"
 	"github.com/muthur/context-budget/internal/replay"
 )
@@ -15,7 +16,7 @@ import (
 // the totals.
 func writeReplayTable(w io.Writer, rep replay.Report) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	head := "SESSION\tRESPONSES\tPEAK\tCOMPACTIONS\tNOTICES\tCARRY-ON PREDICTED/ACTUAL\tCOLD RE-WRITES/STOPS"
+	head := "SESSION\tPROJECT\tCOST\tRESPONSES\tPEAK\tCOMPACTIONS\tNOTICES\tCARRY-ON PREDICTED/ACTUAL\tCOLD RE-WRITES/STOPS"
 	if rep.Fuse != nil {
 		head += "\tFUSE"
 	}
@@ -40,14 +41,23 @@ func writeReplayTable(w io.Writer, rep replay.Report) error {
 		if s.Fuse != nil {
 			fuseCol = "\t" + s.Fuse.Describe()
 		}
-		printf(tw, "%s\t%d\t%s\t%d\t%s\t%s\t%s%s\n", s.SessionID, s.Responses, notice.K(s.Peak),
-			s.Compactions, notices, carry, coldCell(s.Cold), fuseCol)
+		printf(tw, "%s\t%s\t%s\t%d\t%s\t%d\t%s\t%s\t%s%s\n", s.SessionID, clipCell(s.Project, 30), usdOrDash(s.CostUSD),
+			s.Responses, notice.K(s.Peak), s.Compactions, notices, carry, coldCell(s.Cold), fuseCol)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
 	t := rep.Totals
-	printf(w, "\n%d sessions (%.1f MB, %d responses), %d notices: %d warnings, %d pauses; %d compacted before any notice",
+	printf(w, "\nThese %d sessions cost %s at API rates, subagents included", t.PricedSessions, notice.USD(t.CostUSD))
+	if t.ForecastPauses > 0 {
+		printf(w, "; by the forecast, relaying at their %d priced pauses would have %s over the next 100k tokens of each", t.ForecastPauses, savedWords(t.ForecastSavingUSD))
+	}
+	fmt.Fprintln(w, ".")
+	if t.CarryOnPoints > 0 {
+		printf(w, "Checked: after %d of those pauses the session went on 100k tokens; there, by what carrying on really cost, relaying would have %s (the forecast said %s).\n",
+			t.CarryOnPoints, savedWords(t.CheckedSavingUSD), notice.USD(t.CheckedForecastUSD))
+	}
+	printf(w, "%d sessions (%.1f MB, %d responses), %d notices: %d warnings, %d pauses; %d compacted before any notice",
 		t.Sessions, float64(t.Bytes)/1e6, t.Responses, t.Notices, t.Warnings, t.Pauses, t.CompactedBeforeAnyNotice)
 	if t.Errors > 0 {
 		printf(w, "; %d unreadable", t.Errors)
@@ -57,11 +67,8 @@ func writeReplayTable(w io.Writer, rep replay.Report) error {
 		printf(w, "Room before the %d automatic compactions: %d with a pause in the climb, %d with less than 20k tokens of room; median %s tokens, %.0f responses.\n",
 			r.Auto, r.Paused, r.Short, notice.K(r.MedianTokens), r.MedianResponses)
 	}
-	if t.CarryOnPoints > 0 {
-		printf(w, "Carrying on after the pauses: predicted %s, actual %s over %d pauses; median absolute error %s.\n",
-			usdOrDash(t.PredictedCarryOnUSD), usdOrDash(t.ActualCarryOnUSD), t.CarryOnPoints, pctOrDash(t.PauseCarryOnMedianAbsError))
-	} else {
-		fmt.Fprintln(w, "Carrying on after the pauses: no pause has both a prediction and an actual cost to judge it by.")
+	if len(t.Cheapest) > 0 {
+		printf(w, "Cheapest at the pauses, by the model: %s.\n", cheapestCounts(t.Cheapest))
 	}
 	writeColdTotals(w, t.Cold)
 	if rep.Fuse != nil {
@@ -75,6 +82,27 @@ func writeReplayTable(w io.Writer, rep replay.Report) error {
 		}
 	}
 	return nil
+}
+
+// savedWords says a saving one way: "saved $0.81", or "cost $0.46 more
+// than carrying on".
+func savedWords(v float64) string {
+	if v < 0 {
+		return "cost " + notice.USD(-v) + " more than carrying on"
+	}
+	return "saved " + notice.USD(v)
+}
+
+// cheapestCounts says how many pauses each choice was cheapest at:
+// "relaying at 12, letting Claude Code compact at 3, carrying on at 1".
+func cheapestCounts(c map[string]int) string {
+	var parts []string
+	for _, k := range []string{lines.ChoiceRelay, lines.ChoiceCompact, lines.ChoiceCarryOn} {
+		if c[k] > 0 {
+			parts = append(parts, fmt.Sprintf("%s at %d", cheapestWords(k), c[k]))
+		}
+	}
+	return strings.Join(parts, ", ")
 }
 
 // shownNotices is how many notices a row of the table shows; --json has

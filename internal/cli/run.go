@@ -55,6 +55,9 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return usageError(stderr, "", fmt.Errorf("no command given"))
 	}
 	name := args[0]
+	if name == "--version" || name == "-version" {
+		name = "version"
+	}
 	if name == "help" || isHelpFlag(name) {
 		return runHelp(args[1:], stdout, stderr)
 	}

@@ -1,5 +1,7 @@
 package forecast
 
+import "github.com/muthur/context-budget/internal/restart"
+
 //go:generate go run ../../tools/fit -out prior_gen.go
 
 // Fit is a prior fitted on a corpus of real sessions: what the forecast
@@ -23,6 +25,10 @@ type Fit struct {
 	Families []FamilyPrior
 	// Band is the spread of held-out slices around their forecast.
 	Band Band
+	// Compaction is what Claude Code's own compaction does, fitted on the
+	// corpus's Compactions automatic compactions (design §4.2).
+	Compaction  restart.Compaction
+	Compactions int
 }
 
 // FamilyPrior is one model family's prior.

@@ -64,7 +64,7 @@ func (Exec) Recompute(call *lines.Call, deadline time.Time) error {
 	defer cancel()
 	cmd := exec.CommandContext(ctx, prog, "recompute", "--root", call.Root, "--session", call.ID,
 		"--transcript", call.Transcript, "--reading", strconv.FormatInt(call.Reading, 10),
-		"--requested-model", call.RequestedModel, "--cc-version", call.Version)
+		"--requested-model", call.RequestedModel, "--cc-version", call.Version, "--model", call.Model, "--time", call.Sources.Time)
 	return cmd.Run()
 }
 

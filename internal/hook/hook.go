@@ -81,13 +81,13 @@ func Run(stdin io.Reader, stdout, stderr io.Writer, full Full) int {
 		return 0
 	}
 	countCall(p, os.Getenv)
-	text, err := post(p, os.Getenv, g, full)
+	answer, err := post(p, os.Getenv, g, full)
 	if err != nil {
 		reportConfig(err, stderr)
 		g.answer(nil)
 		return 0
 	}
-	g.answer(ContextAnswer(p.HookEventName, text))
+	g.answer(answer)
 	return 0
 }
 
@@ -102,13 +102,19 @@ func handOver(full Full, p reading.Payload, g *guard, stderr io.Writer) {
 // model (hookSpecificOutput.additionalContext): one JSON object and a
 // newline; nothing for no text.
 func ContextAnswer(event, text string) []byte {
+	return NoticeAnswer(event, text, "")
+}
+
+// NoticeAnswer is ContextAnswer with a line for the person at the
+// keyboard too (systemMessage; "" for none).
+func NoticeAnswer(event, text, system string) []byte {
 	if text == "" {
 		return nil
 	}
 	if event == "" {
 		event = "PostToolUse"
 	}
-	out, _ := json.Marshal(output{Specific: &specific{Event: event, Context: text}})
+	out, _ := json.Marshal(output{System: system, Specific: &specific{Event: event, Context: text}})
 	return append(out, '\n')
 }
 

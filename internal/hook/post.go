@@ -16,60 +16,62 @@ import (
 	"github.com/muthur/context-budget/internal/window"
 )
 
-// post decides a PostToolUse call's notice: "" for silence. g keeps the
+// post decides a PostToolUse call's answer: nil for silence. g keeps the
 // call's deadline.
-func post(p reading.Payload, getenv func(string) string, g *guard, full Full) (string, error) {
-	if p.Subagent || !state.PlainName(p.SessionID) || p.TranscriptPath == "" {
-		return "", nil
+func post(p reading.Payload, getenv func(string) string, g *guard, full Full) ([]byte, error) {
+	if p.Subagent {
+		text, err := subagent(p, getenv, g)
+		return ContextAnswer(p.HookEventName, text), err
+	}
+	if !state.PlainName(p.SessionID) || p.TranscriptPath == "" {
+		return nil, nil
 	}
 	s, err := tuning.FromEnv(getenv)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	root := SessionRoot(getenv, p.Cwd)
 	if root == "" {
-		return "", nil
+		return nil, nil
 	}
 	opt := reading.DefaultOptions(p.ToolUseID)
 	opt.Wait = min(opt.Wait, time.Until(g.start.Add(recordWait)))
 	r, err := reading.Read(p.TranscriptPath, opt)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	dir := state.Dir(root)
 	call := &lines.Call{Dir: dir, ID: p.SessionID, Root: root, Transcript: p.TranscriptPath,
-		Settings: s, Getenv: getenv, Reading: r.Tokens, RequestedModel: r.RequestedModel, Version: r.Version}
+		Settings: s, Getenv: getenv, Reading: r.Tokens, RequestedModel: r.RequestedModel, Model: r.Model, Version: r.Version,
+		Sources: lines.Sources{Time: r.Time}}
 	bounds := climb.Options{LockDeadline: g.recordDeadline(), Gate: g.beginRecord}
 	// The common call: the cache holds, and nothing is due. Its quick
 	// part holds what a notice says, too.
-	if q, ok := lines.LoadQuick(dir, call.ID); ok && !s.Fixed && q.Holds(call) {
+	if q, ok := lines.LoadQuick(dir, call.ID); ok && q.Holds(call) {
 		bounds.Compactions = q.Decision.Compactions
 		level, err := climb.AdvanceWith(dir, p.SessionID, r.Tokens, q.Tokens(), bounds)
 		if err != nil || level == climb.None {
-			return "", err
+			return nil, err
 		}
-		return noticeText(p, s, root, level, r.Tokens, q.Decision, getenv, g), nil
+		return noticeAnswer(p, s, root, level, r.Tokens, q.Decision, getenv, g), nil
 	}
 	d := decision(call, full, g.pricingDeadline())
 	bounds.Compactions = d.Compactions
 	level, err := climb.AdvanceWith(dir, p.SessionID, r.Tokens, d.Lines.Tokens(), bounds)
 	if err != nil || level == climb.None {
-		return "", err
+		return nil, err
 	}
-	return noticeText(p, s, root, level, r.Tokens, d, getenv, g), nil
+	return noticeAnswer(p, s, root, level, r.Tokens, d, getenv, g), nil
 }
 
 // decision is the session's lines for call: the line cache's when they
-// hold, else the ones full recomputes by deadline. Should the recompute
+// hold, else the ones full recomputes by deadline (fixed lines too: the
+// compaction point's sources are read there). Should the recompute
 // fail or come late, the cache's last lines for this transcript stand,
-// else the lines decided without pricing or history, which are also
-// the lines of MUTHUR_CONTEXT_BUDGET_LINES=fixed. Pricing only ever
-// moves a line earlier, so those never fire a notice the priced lines
-// would not have.
+// else the lines decided without pricing, history or those sources.
+// Pricing only ever moves a line earlier, so those never fire a notice
+// the priced lines would not have.
 func decision(call *lines.Call, full Full, deadline time.Time) lines.Decision {
-	if call.Settings.Fixed {
-		return fixedDecision(call)
-	}
 	if e, ok := lines.Load(call.Dir, call.ID); ok && e.Holds(call) {
 		return e.Decision
 	}
@@ -90,9 +92,10 @@ func fixedDecision(call *lines.Call) lines.Decision {
 		StatuslineWindow: window.ReadFile(window.FileName(call.Dir, call.ID))})
 }
 
-// noticeText is the notice for a level that fired and is recorded.
-func noticeText(p reading.Payload, s tuning.Settings, root string, level climb.Level, reading int64, d lines.Decision,
-	getenv func(string) string, g *guard) string {
+// noticeAnswer is the answer for a level that fired and is recorded: the
+// notice for the model, and its one line for the person.
+func noticeAnswer(p reading.Payload, s tuning.Settings, root string, level climb.Level, reading int64, d lines.Decision,
+	getenv func(string) string, g *guard) []byte {
 	facts := notice.Facts{
 		Level:       level,
 		Reading:     reading,
@@ -105,7 +108,8 @@ func noticeText(p reading.Payload, s tuning.Settings, root string, level climb.L
 	// operator not come in time, it goes out as it reads with no operator.
 	none := operator.Decide(s.Manual, root, func() string { return "" })
 	facts.Manual, facts.Offer = none.Manual, none.Offer
-	g.recordedWith(string(ContextAnswer(p.HookEventName, notice.Text(facts))))
+	short := notice.Short(facts)
+	g.recordedWith(string(NoticeAnswer(p.HookEventName, notice.Text(facts), short)))
 	// Only now, with a notice about to fire, is the operator worth a
 	// look-up: a child process, at most once per session (design §7).
 	deadline := g.operatorDeadline()
@@ -120,7 +124,7 @@ func noticeText(p reading.Payload, s tuning.Settings, root string, level climb.L
 		// runner that fact, never the notice.
 		operator.RecordPause(state.Dir(root), p.SessionID, mr.Manual, time.Now())
 	}
-	return notice.Text(facts)
+	return NoticeAnswer(p.HookEventName, notice.Text(facts), short)
 }
 
 // countCall counts a PostToolUse call for the loop fuse: the session's
@@ -173,11 +177,11 @@ func kebab(s string) bool {
 	return true
 }
 
-// TestOnlyNotice decides a PostToolUse call's notice as a hook call
+// TestOnlyNotice decides a PostToolUse call's answer as a hook call
 // does, the loop step counted, with getenv and no deadline: for tests
 // that compare the hook's decisions with replay's over many sessions in
 // one process.
-func TestOnlyNotice(p reading.Payload, getenv func(string) string, full Full) (string, error) {
+func TestOnlyNotice(p reading.Payload, getenv func(string) string, full Full) ([]byte, error) {
 	countCall(p, getenv)
 	return post(p, getenv, testOnlyNoDeadline(), full)
 }

@@ -199,6 +199,10 @@ func StatusLine(p StatusPayload, getenv func(string) string, color bool, now tim
 	line := head + " · " + next
 	if m := d.Money(r.Tokens); m != nil {
 		line += " · relay " + notice.RelayWords(m)
+		if m.Compacts {
+			// Claude Code compacts within the slice: the third choice.
+			line += " · cheapest: " + m.Cheapest
+		}
 	}
 	if idle {
 		line += coldMark(p.TranscriptPath, &e, r, now)

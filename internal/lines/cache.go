@@ -34,7 +34,7 @@ var passSlice int64 = PassSlice
 
 // Format is the line cache's format. An entry of another format is a
 // miss, and the next recompute replaces it.
-const Format = 5
+const Format = 6
 
 // Entry is what a session's line cache holds (<state>/<session>.line):
 // one JSON object, written whole by the recompute. The history the
@@ -90,8 +90,13 @@ type Quick struct {
 type Deps struct {
 	// Env holds each variable as NAME=value.
 	Env []string `json:"env,omitempty"`
-	// Files holds pairs: a file's name, then its Stamp.
+	// Files holds pairs: a file's name, then its Stamp ("" for a file
+	// that did not exist).
 	Files []string `json:"files,omitempty"`
+	// Grown holds pairs: a file's name, then the size it had: it holds
+	// while the file is at least that long (a transcript that only grew
+	// still holds what was read of it).
+	Grown []string `json:"grown,omitempty"`
 	// Present and Absent name the files seen to exist, and not to.
 	Present []string `json:"present,omitempty"`
 	Absent  []string `json:"absent,omitempty"`
@@ -123,6 +128,15 @@ func (d *Deps) Hold(getenv func(string) string) bool {
 			return false
 		}
 	}
+	if len(d.Grown)%2 != 0 {
+		return false
+	}
+	for i := 0; i < len(d.Grown); i += 2 {
+		fi, err := os.Stat(d.Grown[i])
+		if err != nil || fi.Size() < atoi(d.Grown[i+1]) {
+			return false
+		}
+	}
 	for _, name := range d.Present {
 		if _, err := os.Stat(name); err != nil {
 			return false
@@ -134,6 +148,28 @@ func (d *Deps) Hold(getenv func(string) string) bool {
 		}
 	}
 	return true
+}
+
+// atoi reads a size Deps recorded; an unreadable one is past any file.
+func atoi(s string) int64 {
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		return math.MaxInt64
+	}
+	return n
+}
+
+// GrownDep records name at its size now for Deps.Grown; nothing when it
+// cannot be stat'ed.
+func (d *Deps) GrownDep(name string) {
+	if fi, err := os.Stat(name); err == nil {
+		d.Grown = append(d.Grown, name, strconv.FormatInt(fi.Size(), 10))
+	}
+}
+
+// FileDep records name's Stamp for Deps.Files.
+func (d *Deps) FileDep(name string) {
+	d.Files = append(d.Files, name, Stamp(name))
 }
 
 // settingsKey is the settings as an entry records them: every field, in
@@ -163,9 +199,10 @@ type Call struct {
 	Settings         tuning.Settings
 	Getenv           func(string) string
 	// Reading and RequestedModel are the current reading and its record's
-	// requestedModel.
+	// requestedModel; Model the model that served it.
 	Reading        int64
 	RequestedModel string
+	Model          string
 	// Version is the Claude Code version of the reading's record.
 	Version string
 	// Table is the price table to price with; nil is the embedded one.
@@ -175,6 +212,11 @@ type Call struct {
 	// hook holds and must not move the cache they come from, or the
 	// hook's next notice would depend on when the user typed.
 	NoSave bool
+	// Sources are the compaction point's sources the caller found, and
+	// SourceDeps the files they were read from: the cache keeps them, so
+	// that a hit reads no settings file or other session.
+	Sources    Sources
+	SourceDeps Deps
 }
 
 // FileName is the cache file of a session.
@@ -202,6 +244,8 @@ func (call *Call) deps() Deps {
 		file(name)
 	}
 	file(window.FileName(call.Dir, call.ID))
+	d.Files = append(d.Files, call.SourceDeps.Files...)
+	d.Grown = append(d.Grown, call.SourceDeps.Grown...)
 	if call.Root != "" {
 		// The successor's reorientation comes from the ledger: a row
 		// added, replaced or removed changes its folder's time.
@@ -251,6 +295,7 @@ func LoadQuick(dir, id string) (q Quick, ok bool) {
 		{Path: "settings", To: &q.Settings},
 		{Path: "deps.env", To: &q.Deps.Env},
 		{Path: "deps.files", To: &q.Deps.Files},
+		{Path: "deps.grown", To: &q.Deps.Grown},
 		{Path: "deps.present", To: &q.Deps.Present},
 		{Path: "deps.absent", To: &q.Deps.Absent},
 		{Path: "reading", To: &q.Reading},
@@ -382,6 +427,14 @@ func (call *Call) decide() (Entry, bool, error) {
 	}
 	e := Entry{Made: Made{Format: Format, Settings: settingsKey(call.Settings), Deps: call.deps(), Reading: call.Reading,
 		Version: call.Version, Transcript: call.Transcript}}
+	if call.Settings.Fixed {
+		// No pricing work at all: no history pass, only the window.
+		e.Decision = call.decideWith(nil)
+		if call.NoSave {
+			return e, false, nil
+		}
+		return e, false, save(call.Dir, call.ID, &e, nil)
+	}
 	// known is the previous decision when it was complete and made for
 	// the session as it stands: what the lines stay at while a pass
 	// catches up.
@@ -416,17 +469,22 @@ func (call *Call) decide() (Entry, bool, error) {
 	return e, false, save(call.Dir, call.ID, &e, &h)
 }
 
-// decideWith applies the rule for call with the history h.
+// decideWith applies the rule for call with the history h (nil: fixed
+// lines, no pricing).
 func (call *Call) decideWith(h *forecast.History) Decision {
 	table := call.Table
 	if table == nil {
 		table, _ = prices.Embedded()
+	}
+	if h == nil {
+		table = nil
 	}
 	return Decide(Input{
 		Settings: call.Settings, Table: table, History: h,
 		Reading: call.Reading, RequestedModel: call.RequestedModel,
 		Root: call.Root, SessionID: call.ID, TranscriptPath: call.Transcript,
 		StatuslineWindow: window.ReadFile(window.FileName(call.Dir, call.ID)), Getenv: call.Getenv, Version: call.Version,
+		Sources: call.Sources,
 	})
 }
 
@@ -450,9 +508,11 @@ func save(dir, id string, e *Entry, h *forecast.History) error {
 	if err := state.Ensure(dir); err != nil {
 		return err
 	}
-	hd, _ := json.Marshal(h)
-	if err := state.WriteFile(historyFile(dir, id), append(hd, '\n')); err != nil {
-		return err
+	if h != nil {
+		hd, _ := json.Marshal(h)
+		if err := state.WriteFile(historyFile(dir, id), append(hd, '\n')); err != nil {
+			return err
+		}
 	}
 	ed, _ := json.Marshal(e)
 	return state.WriteFile(FileName(dir, id), append(ed, '\n'))

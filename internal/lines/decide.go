@@ -37,9 +37,24 @@ type Input struct {
 	// (replay, which reads nothing of the project: Root is empty); nil
 	// when not measured (yet).
 	Own *Own
-	// Observed looks up the compactions of the user's other sessions
-	// (nil: none).
-	Observed func(version string, window int64) (window.Observation, bool)
+	// Sources are what the caller found of Claude Code's settings and the
+	// user's other sessions for the compaction point.
+	Sources
+}
+
+// Sources are what the compaction point is learned from besides the
+// session itself (design §4.1): the caller finds them (the recompute
+// reads settings files and other sessions, which the hook's program does
+// not link) and the decision applies them.
+type Sources struct {
+	// CompactWindow is the autoCompactWindow Claude Code's settings files
+	// set for the model (0: none).
+	CompactWindow int64
+	// Seen are the automatic compactions of the user's other sessions and
+	// the ledger's rows; Time is the reading's record time, before which
+	// they count.
+	Seen []window.Compaction
+	Time string
 }
 
 // Reorientation is what the successor spends to re-orient: the one
@@ -84,7 +99,7 @@ func Decide(in Input) Decision {
 	}
 	ev := window.Evidence{Env: s.Window, Peak: in.Reading, Statusline: in.StatuslineWindow,
 		Transcript1M: strings.HasSuffix(strings.ToLower(in.RequestedModel), "[1m]"),
-		Version:      in.Version, Observed: in.Observed}
+		Version:      in.Version, Settings: in.CompactWindow, Seen: in.Seen, Before: in.Time}
 	if h := in.History; h != nil {
 		ev.Transcript1M = ev.Transcript1M || h.Window1M
 		ev.Peak = max(ev.Peak, h.Peak)

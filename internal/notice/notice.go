@@ -103,49 +103,36 @@ func why(l lines.Line, name string, f Facts) string {
 // Text returns the notice for f.Level, or "" for None. It is built by
 // concatenation, not fmt: a notice call is one of the hook's measured
 // paths, and fmt's first use in a process costs its printer pool and
-// page faults (TestTextAsFmt holds the words to the fmt version's).
+// page faults. The dollars read one way (design §6): one net figure for
+// the relay, carrying on and compaction beside it, and which of them is
+// cheapest; how each was priced is `context-budget lines`'s, which
+// keeps every fact a notice once carried (the sources of the
+// re-orientation and the pace).
 func Text(f Facts) string {
 	var b strings.Builder
-	b.Grow(2048) // a notice is 1–2 KB: one allocation, not a doubling chain
+	b.Grow(1024) // a notice is about 1 KB: one allocation, not a doubling chain
+	name, key, l := "warning", "warn", f.Lines.Warn
 	switch f.Level {
 	case climb.Warn:
-		l := f.Lines.Warn
-		b.WriteString("Context budget: this session carries ~" + K(f.Reading) + " tokens of context, past the " +
-			K(l.Tokens) + " warning line (" + why(l, "warn", f) + ").")
 	case climb.Pause:
-		l := f.Lines.Pause
-		b.WriteString("Context budget: this session carries ~" + K(f.Reading) + " tokens of context, past the " +
-			K(l.Tokens) + " pause line (" + why(l, "pause", f) + ").")
+		name, key, l = "pause", "pause", f.Lines.Pause
 	default:
 		return ""
 	}
+	b.WriteString("Context budget: this session carries ~" + K(f.Reading) + " tokens of context, past the " +
+		K(l.Tokens) + " " + name + " line (" + why(l, key, f) + ").")
 	if m := f.Money; m != nil {
-		verb := "saves"
-		saving := m.SavingUSD
-		if saving < 0 {
-			verb, saving = "costs", -saving
-		}
-		source := m.Source
-		if m.PaceFrom != "" {
-			source += "; the pace of work from " + m.PaceFrom
-		}
-		carry := USD(m.CarryOnUSD)
-		if sp := spread(m); sp != "" {
-			carry += " (" + sp + ")"
-		}
-		b.WriteString(" Relaying now costs about " + USD(m.UpfrontUSD) +
-			" up front (the summary turn and the successor's re-orientation, priced from " + source + ") and " +
-			verb + " " + USD(saving) + " over the next 100k tokens of work against carrying on at about " + carry +
-			". Give the operator these figures in your report.")
+		b.WriteString(" " + MoneyWords(m) + " Give the operator these figures.")
 	}
+	plan := "if you are carrying out a plan, release it as the " + f.Skill("go") + " skill's \"Stopping partway releases the plan\" says"
 	if f.Level == climb.Warn {
 		room := max(f.Lines.Pause.Tokens-f.Reading, 0)
 		b.WriteString("\n\nThe pause line is at " + K(f.Lines.Pause.Tokens) + ": about " + K(room) +
-			" tokens of room. Judge whether the work in hand fits in that room. If it does, finish it, and say in your report that the context-budget warning came and why you did not stop. If it does not, steer to the best stopping point you can reach within that room, start nothing you cannot finish before it, and stop there as the " +
-			f.Skill("go") + " skill's \"Stopping partway releases the plan\" says; then end as below. At the pause line this notice comes back as the pause.")
+			" tokens of room. If the work in hand fits, finish it and say in your report that the warning came and why you did not stop. If not, steer to the best stopping point within that room, start nothing you cannot finish, and stop there; " +
+			plan + "; then end as below. At the pause line this comes back as the pause.")
 	} else {
-		b.WriteString("\n\nStop now, wherever the work stands, unless it is literally one small step (under ~20k tokens) from done; then finish that step and say why. Commit what is in hand, release the plan as the " +
-			f.Skill("go") + " skill's \"Stopping partway releases the plan\" says, push, and end as below.")
+		b.WriteString("\n\nStop now, wherever the work stands, unless it is literally one small step (under ~20k tokens) from done; then finish that step and say why. Commit what is in hand; " +
+			plan + "; push, and end as below.")
 	}
 	if f.Manual {
 		b.WriteString("\n\nEnding: tell the operator that the session paused for its context budget, and end your turn offering " +
@@ -158,6 +145,71 @@ func Text(f Facts) string {
 		}
 	}
 	return b.String()
+}
+
+// Subagent is a subagent's wrap-up notice (design §16): its own context
+// is past its line, why is what set the line. It leaves the plan to the
+// session that holds it.
+func Subagent(reading, line int64, why string) string {
+	return "Context budget: this subagent carries ~" + K(reading) + " tokens of context, past its " + K(line) +
+		" wrap-up line (" + why + "). Wrap up now: finish the step in hand only if it is one small step from done, " +
+		"then end by reporting to the session that started you what is done and what is left. " +
+		"Do not touch the plan (do not edit, rename or release it): the session that holds it decides what comes next."
+}
+
+// Short is the notice's one line for the person at the keyboard
+// (systemMessage, design §6): the reading, the line, and the relay's net
+// figure where priced; at most 200 characters.
+func Short(f Facts) string {
+	name, l := "warning", f.Lines.Warn
+	if f.Level == climb.Pause {
+		name, l = "pause", f.Lines.Pause
+	}
+	s := "Context budget: ~" + K(f.Reading) + " tokens, past the " + K(l.Tokens) + " " + name + " line"
+	if m := f.Money; m != nil {
+		if m.SavingUSD >= 0 {
+			s += "; relaying now saves ~" + USD(m.SavingUSD) + " over the next 100k tokens"
+		} else {
+			s += "; relaying does not pay yet"
+		}
+	}
+	switch {
+	case f.Level == climb.Pause && f.Manual:
+		return s + ". The agent was told to stop and offer /relay."
+	case f.Level == climb.Pause:
+		return s + ". The agent was told to stop and relay."
+	}
+	return s + ". The agent was told to steer to a stopping point."
+}
+
+// MoneyWords says the relay's figures as one sentence that reads one
+// way: "Relaying now saves about $0.98 over the next 100k tokens, after
+// its $1.22 up-front cost; carrying on costs about $5.83 (8 in 10
+// sessions $2.69–$12.04), letting Claude Code compact at ~167k about
+// $4.10: relaying is cheapest." Where relaying does not pay yet, it says
+// so in those words.
+func MoneyWords(m *lines.Money) string {
+	var s string
+	if m.SavingUSD >= 0 {
+		s = "Relaying now saves about " + USD(m.SavingUSD) + " over the next 100k tokens, after its " + USD(m.UpfrontUSD) + " up-front cost"
+	} else {
+		s = "Relaying does not pay yet: over the next 100k tokens it costs about " + USD(-m.SavingUSD) +
+			" more than carrying on, its " + USD(m.UpfrontUSD) + " up-front cost included"
+	}
+	s += "; carrying on costs about " + USD(m.CarryOnUSD)
+	if sp := spread(m); sp != "" {
+		s += " (" + sp + ")"
+	}
+	if m.Compacts {
+		s += ", letting Claude Code compact at ~" + K(m.CompactAt) + " about " + USD(m.CompactUSD)
+	}
+	switch m.Cheapest {
+	case lines.ChoiceRelay:
+		return s + ": relaying is cheapest."
+	case lines.ChoiceCompact:
+		return s + ": compacting is cheapest, though what it loses is not priced."
+	}
+	return s + ": carrying on is cheapest."
 }
 
 // RelayWords says what relaying now does over the next 100k tokens:

@@ -3,15 +3,15 @@ package notice
 import "github.com/muthur/context-budget/internal/window"
 
 // WindowWords describes the window for a notice: "the window: Claude
-// Code 2.1.x compacts this 200k window at ~155k; fitted on 30 compactions
-// in 20 real sessions; window size from the default". It is the notice's
-// (not package window's) so that it says tokens as every notice does (K)
-// while the decision, which uses the window, sits beneath the notice.
+// Code 2.1.x compacts this 200k window at ~155k, seen in 3 of your
+// sessions".
+// It is the notice's (not package window's) so that it says tokens as
+// every notice does (K) while the decision, which uses the window, sits
+// beneath the notice. Where the window's size came from is `lines`'s.
 func WindowWords(w window.Window) string {
 	series := w.SeriesWords()
 	if series != "" {
 		series += " "
 	}
-	return "the window: Claude Code " + series + "compacts this " + K(w.Tokens) + " window at ~" + K(w.CompactsAt) +
-		"; " + w.PointWords() + "; window size from " + w.SourceWords()
+	return "the window: Claude Code " + series + "compacts this " + K(w.Tokens) + " window at ~" + K(w.CompactsAt) + ", " + w.PointWords()
 }

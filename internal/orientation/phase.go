@@ -25,7 +25,7 @@ func Phases(s *Session, p *Pricer, o Options) (orientation ledger.Phase, compact
 	for k := 1; k < len(m.starts); k++ {
 		b := m.bounds[k-1]
 		compactions = append(compactions, ledger.Compaction{
-			At: b.Stamp, Trigger: b.Trigger, PreTokens: b.PreTokens, Phase: m.phase(k),
+			At: b.Stamp, Trigger: b.Trigger, PreTokens: b.PreTokens, Version: b.Version, Window: b.Window, Phase: m.phase(k),
 		})
 	}
 	return orientation, compactions

@@ -16,14 +16,15 @@ func operatorPrompt(r *transcript.Record) (string, bool) {
 	if r.IsMeta || r.IsSidechain || r.IsCompactSummary || r.Message == nil {
 		return "", false
 	}
-	return promptText(r.Message.Content)
+	return PromptText(r.Message.Content)
 }
 
-// promptText returns the operator's text in a user record's content: the
-// string, or the text blocks of an array (tool results are not prompts).
-// Output Claude Code writes as a user record (a local command's stdout,
-// the interruption marker) is not a prompt either.
-func promptText(raw json.RawMessage) (string, bool) {
+// PromptText returns the operator's text in a user record's content,
+// normalised (NormalizePrompt): the string, or the text blocks of an
+// array (tool results are not prompts). Output Claude Code writes as a
+// user record (a local command's stdout, the interruption marker) is not
+// a prompt either.
+func PromptText(raw json.RawMessage) (string, bool) {
 	var text string
 	switch {
 	case len(raw) > 0 && raw[0] == '"':

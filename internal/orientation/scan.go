@@ -19,11 +19,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+	"strings"
 
 	"time"
 
 	"github.com/muthur/context-budget/internal/reading"
 	"github.com/muthur/context-budget/internal/transcript"
+	"github.com/muthur/context-budget/internal/window"
 )
 
 // Response is one API response: the records of one message.id, the last
@@ -56,11 +58,14 @@ type Event struct {
 	After int
 	// Prompt is an operator prompt's text (normalised).
 	Prompt string
-	// Boundary marks a compaction or microcompaction.
+	// Boundary marks a compaction or microcompaction, with the Claude
+	// Code version that wrote it and the session's window then.
 	Boundary  bool
 	Stamp     string
 	Trigger   string
 	PreTokens int64
+	Version   string
+	Window    int64
 }
 
 // Session is what the transcript files of one session hold.
@@ -150,6 +155,8 @@ type scanner struct {
 	// lastMain indexes the main file's latest own response, -1 before one.
 	lastMain int
 	fileNo   int
+	// saw1M: the main file showed the 1M window so far.
+	saw1M bool
 }
 
 func newScanner() *scanner {
@@ -191,6 +198,9 @@ func (sc *scanner) line(line []byte, sub bool) {
 	if !sub && bytes.Contains(line, []byte(transcript.CostStateWord)) {
 		sc.costState(line)
 	}
+	if !sub && bytes.Contains(line, []byte(transcript.Beta1MWord)) && bytes.Contains(line, []byte(transcript.APIRequestWord)) {
+		sc.saw1M = true
+	}
 	if !worthDecoding(line) {
 		return
 	}
@@ -205,9 +215,10 @@ func (sc *scanner) line(line []byte, sub bool) {
 			}
 		case "system":
 			if !sub && r.IsBoundary() {
-				ev := Event{After: sc.mainResponses, Boundary: true, Stamp: r.Timestamp}
+				ev := Event{After: sc.mainResponses, Boundary: true, Stamp: r.Timestamp, Version: r.Version}
 				if m := r.CompactMetadata; m != nil {
 					ev.Trigger, ev.PreTokens = m.Trigger, m.PreTokens
+					ev.Window = window.WindowAt(m.PreTokens, sc.saw1M)
 				} else if m := r.MicrocompactMetadata; m != nil {
 					ev.Trigger, ev.PreTokens = "micro", m.PreTokens
 				}
@@ -248,6 +259,9 @@ func (sc *scanner) assistant(r *transcript.Record, sub bool) {
 	}
 	m := r.Message
 	sub = sub || r.IsSidechain
+	if !sub && (m.Usage.Context() > window.Standard || strings.HasSuffix(strings.ToLower(r.RequestedModel), "[1m]")) {
+		sc.saw1M = true
+	}
 	acts := transcript.ActingCalls(m.Content)
 	if i, ok := sc.byID[m.ID]; ok && m.ID != "" {
 		resp := &sc.s.Responses[i]

@@ -31,6 +31,9 @@ const (
 	// short summary per row: 4 MiB holds some 25,000 rows). A cache past
 	// it is rebuilt.
 	MaxCacheFile = 4 << 20
+	// MaxCompactionIndex bounds the index of the user's compactions
+	// (compactions.json): a few hundred bytes per transcript.
+	MaxCompactionIndex = 16 << 20
 	// MaxLedgerRow bounds one ledger row: a real one is a few KB.
 	MaxLedgerRow = 4 << 20
 	// MaxSettings bounds a Claude Code settings file: real ones are a few

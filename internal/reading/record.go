@@ -81,9 +81,10 @@ func (r *record) each(line []byte, fn func()) {
 }
 
 // isResponse is design §3's rule: a main-chain assistant record with
-// usage, from a model (not Claude Code's placeholder).
-func (r *record) isResponse() bool {
-	return r.typ == "assistant" && !r.sidechain && r.message == Found && r.hasUsage == Found &&
+// usage, from a model (not Claude Code's placeholder); in a subagent's
+// own transcript (sidechain), a sidechain one.
+func (r *record) isResponse(sidechain bool) bool {
+	return r.typ == "assistant" && r.sidechain == sidechain && r.message == Found && r.hasUsage == Found &&
 		r.model != transcript.Synthetic
 }
 

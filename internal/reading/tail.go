@@ -60,6 +60,9 @@ type Options struct {
 	Wait time.Duration
 	// Poll is the interval between looks at the file while waiting.
 	Poll time.Duration
+	// Subagent reads a subagent's own transcript, whose records are all
+	// sidechain: its last response with usage is the reading (design §16).
+	Subagent bool
 }
 
 // DefaultOptions are the hook's: wait up to one second, looking every 3 ms.
@@ -75,7 +78,7 @@ func Read(path string, opt Options) (Reading, error) {
 	}
 	defer f.Close()
 	size := fi.Size()
-	r, seen, err := Last(f, size, opt.ToolUseID)
+	r, seen, err := last(f, size, opt.ToolUseID, opt.Subagent)
 	if opt.ToolUseID == "" || seen {
 		return r, err
 	}
@@ -87,7 +90,7 @@ func Read(path string, opt Options) (Reading, error) {
 			continue
 		}
 		size = fi.Size()
-		if r, seen, err = Last(f, size, opt.ToolUseID); seen {
+		if r, seen, err = last(f, size, opt.ToolUseID, opt.Subagent); seen {
 			break
 		}
 	}
@@ -99,6 +102,11 @@ func Read(path string, opt Options) (Reading, error) {
 // records: a response with parallel tool calls writes one record per
 // block) holds that tool_use block.
 func Last(f io.ReaderAt, size int64, toolUseID string) (r Reading, seen bool, err error) {
+	return last(f, size, toolUseID, false)
+}
+
+// last is Last; subagent takes sidechain responses too (Options.Subagent).
+func last(f io.ReaderAt, size int64, toolUseID string, subagent bool) (r Reading, seen bool, err error) {
 	var needle []byte
 	if toolUseID != "" {
 		needle = []byte(`"` + toolUseID + `"`)
@@ -114,7 +122,7 @@ func Last(f io.ReaderAt, size int64, toolUseID string) (r Reading, seen bool, er
 		// file order; they are taken last first, like the lines.
 		recs = recs[:0]
 		rec.each(line, func() {
-			if rec.isResponse() {
+			if rec.isResponse(subagent) {
 				recs = append(recs, candidate{r: rec.reading(), has: needle != nil && bytes.Contains(rec.content, needle)})
 			}
 		})

@@ -1,12 +1,10 @@
 package replay
 
 import (
-	"bytes"
-	"encoding/json"
-	"strings"
 	"time"
 
 	"github.com/muthur/context-budget/internal/cold"
+	"github.com/muthur/context-budget/internal/orientation"
 	"github.com/muthur/context-budget/internal/reading"
 	"github.com/muthur/context-budget/internal/transcript"
 	"github.com/muthur/context-budget/internal/tuning"
@@ -79,55 +77,9 @@ func (c *coldWatch) user(r *transcript.Record) {
 	if r.IsMeta || r.IsCompactSummary || r.Message == nil {
 		return
 	}
-	if p, ok := promptOf(r.Message.Content); ok && !cold.Passes(p) {
+	if p, ok := orientation.PromptText(r.Message.Content); ok && !cold.Passes(p) {
 		c.prompted = true
 	}
-}
-
-// promptOf reads the text a user typed from a user record's content: a
-// string, or text blocks with no tool result. A slash command's envelope
-// (<command-name>/x</command-name> … <command-args>y</command-args>)
-// becomes "/x y".
-func promptOf(raw json.RawMessage) (string, bool) {
-	var text string
-	if json.Unmarshal(raw, &text) != nil {
-		if bytes.Contains(raw, []byte(`"tool_result"`)) {
-			return "", false
-		}
-		var blocks []struct {
-			Type string `json:"type"`
-			Text string `json:"text"`
-		}
-		if json.Unmarshal(raw, &blocks) != nil {
-			return "", false
-		}
-		for _, b := range blocks {
-			if b.Type == "text" {
-				text += b.Text
-			}
-		}
-	}
-	if text == "" {
-		return "", false
-	}
-	if name, ok := between(text, "<command-name>", "</command-name>"); ok {
-		args, _ := between(text, "<command-args>", "</command-args>")
-		return strings.TrimSpace("/" + strings.TrimPrefix(name, "/") + " " + args), true
-	}
-	return text, true
-}
-
-func between(s, open, close string) (string, bool) {
-	i := strings.Index(s, open)
-	if i < 0 {
-		return "", false
-	}
-	s = s[i+len(open):]
-	j := strings.Index(s, close)
-	if j < 0 {
-		return "", false
-	}
-	return s[:j], true
 }
 
 // coldCheck looks at a new response r, after everything before it was

@@ -9,6 +9,7 @@ import (
 	"github.com/muthur/context-budget/internal/prices"
 	"github.com/muthur/context-budget/internal/transcript"
 	"github.com/muthur/context-budget/internal/tuning"
+	"github.com/muthur/context-budget/internal/window"
 )
 
 // PolicyModel is the Model of the hook's own decision with its line cache
@@ -17,7 +18,8 @@ import (
 // would be stale — 10,000 tokens of growth since it was made, a drop, a
 // crossing of 200,000 from below — so a replayed session sees the lines
 // the hook would have seen after each response. With fixed lines there is
-// no pricing and no cache, as in the hook.
+// no pricing and no history, as in the hook, but the same cache: the
+// compaction point's sources are read at its recomputes.
 //
 // The successor's reorientation follows the hook's order of sources
 // (design §8) without reading or writing anything of the project: the
@@ -38,10 +40,18 @@ type PolicyModel struct {
 	// leaves Root empty: the estimate, and no file read or written.
 	Root, Path string
 	Getenv     func(string) string
+	// Seen are the automatic compactions of the user's other sessions and
+	// the project's ledger rows, of every time: each decision takes those
+	// before its response's time, as the hook's did. CompactWindow is the
+	// autoCompactWindow the settings files set for a model (nil: none).
+	Seen          []window.Compaction
+	CompactWindow func(model string) int64
 
 	h         forecast.History
 	requested string // requestedModel of the latest response record
 	version   string // Claude Code version of the latest response record
+	model     string // the model of the latest response record
+	time      string // the time of the latest response record
 	cached    bool
 	at        int64 // the reading the cached decision was made at
 	d         lines.Decision
@@ -75,13 +85,28 @@ func (m *PolicyModel) Observe(r *transcript.Record, line []byte) {
 	m.hold(line)
 	if m.Settings.Fixed {
 		if r.IsResponse() {
-			m.requested, m.version = r.RequestedModel, r.Version
+			m.took(r)
 		}
 		return
 	}
 	if m.h.AddRecord(r, line) {
-		m.requested, m.version = r.RequestedModel, r.Version
+		m.took(r)
 	}
+}
+
+// took notes the latest response record's figures the decision reads.
+func (m *PolicyModel) took(r *transcript.Record) {
+	m.requested, m.version, m.model, m.time = r.RequestedModel, r.Version, r.Message.Model, r.Timestamp
+}
+
+// sources are the compaction point's sources as they stood at the latest
+// response.
+func (m *PolicyModel) sources() lines.Sources {
+	src := lines.Sources{Seen: m.Seen, Time: m.time}
+	if m.CompactWindow != nil {
+		src.CompactWindow = m.CompactWindow(m.model)
+	}
+	return src
 }
 
 // hold keeps the line for the orientation's measure while it may be
@@ -109,6 +134,9 @@ func (m *PolicyModel) Lines(reading int64) lines.Lines {
 	return m.decide(reading).Lines
 }
 
+// CompactsAt is where the decision in force has Claude Code compact.
+func (m *PolicyModel) CompactsAt() int64 { return m.d.Window.CompactsAt }
+
 // Compactions is how many compactions the decision in force saw, as the
 // hook's cached history would (it catches up at the recompute a
 // compaction's drop causes).
@@ -133,7 +161,7 @@ func (m *PolicyModel) Forecast(reading int64) *Prediction {
 	}
 	d := lines.Decide(lines.Input{Settings: m.Settings, Table: table, History: &m.h,
 		Reading: reading, RequestedModel: m.requested, Root: m.Root, TranscriptPath: m.Path,
-		Getenv: m.Getenv, Version: m.version, Own: m.own})
+		Getenv: m.Getenv, Version: m.version, Own: m.own, Sources: m.sources()})
 	return predict(&d, reading)
 }
 
@@ -143,8 +171,14 @@ func predict(d *lines.Decision, reading int64) *Prediction {
 	}
 	c := d.At(reading)
 	read, write, output := c.Parts(reading)
-	return &Prediction{SavingUSD: c.Saving(reading), CarryOnUSD: c.CarryOn(reading), Requests: c.N(),
+	p := &Prediction{SavingUSD: c.Saving(reading), CarryOnUSD: c.CarryOn(reading), Requests: c.N(),
 		Parts: Parts{Read: read, Write: write, Output: output}}
+	m := d.Money(reading)
+	if m.Compacts {
+		p.CompactUSD = ptr(m.CompactUSD)
+	}
+	p.Cheapest = m.Cheapest
+	return p
 }
 
 // peek is decide without moving the simulated line cache, as the hook's
@@ -157,12 +191,13 @@ func (m *PolicyModel) peek(reading int64) lines.Decision {
 }
 
 func (m *PolicyModel) decide(reading int64) *lines.Decision {
-	if m.Settings.Fixed {
-		m.d = lines.Decide(lines.Input{Settings: m.Settings, Reading: reading,
-			RequestedModel: m.requested, Getenv: m.Getenv, Version: m.version})
+	if m.cached && lines.Fresh(m.at, reading) && !m.ownNew && m.atVersion == m.version {
 		return &m.d
 	}
-	if m.cached && lines.Fresh(m.at, reading) && !m.ownNew && m.atVersion == m.version {
+	if m.Settings.Fixed {
+		m.d = lines.Decide(lines.Input{Settings: m.Settings, Reading: reading,
+			RequestedModel: m.requested, Getenv: m.Getenv, Version: m.version, Sources: m.sources()})
+		m.cached, m.at, m.atVersion = true, reading, m.version
 		return &m.d
 	}
 	table := m.Table
@@ -172,7 +207,7 @@ func (m *PolicyModel) decide(reading int64) *lines.Decision {
 	measured := m.own == nil && m.measure(table)
 	m.d = lines.Decide(lines.Input{Settings: m.Settings, Table: table, History: &m.h,
 		Reading: reading, RequestedModel: m.requested, Root: m.Root, TranscriptPath: m.Path,
-		Getenv: m.Getenv, Version: m.version, Own: m.own})
+		Getenv: m.Getenv, Version: m.version, Own: m.own, Sources: m.sources()})
 	m.ownNew = false
 	if measured {
 		if m.d.Priced {

@@ -23,6 +23,22 @@ type Report struct {
 type Session struct {
 	SessionID string `json:"session_id"`
 	Path      string `json:"path"`
+	// Project is the folder the transcript sits in, as it is named (under
+	// ~/.claude/projects/, Claude Code's name for the project).
+	Project string `json:"project"`
+	// CostUSD is what the session cost at API rates, its own responses
+	// and its subagents', each at its model's rates; null when none was
+	// priced.
+	CostUSD *float64 `json:"cost_usd"`
+	// Started is the first response's time, Branch the git branch of the
+	// first record that names one.
+	Started string `json:"started,omitempty"`
+	Branch  string `json:"branch,omitempty"`
+	// Chain and Place are the relay chain the session ran in and its
+	// place there (1 for the first), from its ledger row; unset for a
+	// session that ran on its own.
+	Chain string `json:"chain,omitempty"`
+	Place int    `json:"place,omitempty"`
 	// Bytes is the size of the main transcript.
 	Bytes int64 `json:"bytes"`
 	// Subagents counts the subagent transcripts beside it
@@ -59,6 +75,9 @@ type Session struct {
 	Readings   []int64 `json:"readings,omitempty"`
 	WarnLines  []int64 `json:"warn_lines,omitempty"`
 	PauseLines []int64 `json:"pause_lines,omitempty"`
+	// CompactPoints is where the hook's decision there had Claude Code
+	// compact (0: not known).
+	CompactPoints []int64 `json:"compact_points,omitempty"`
 	// Cold lists the responses that paid a cold re-write, or that the
 	// cold-cache stop would have held back (design §14).
 	Cold []ColdEvent `json:"cold"`
@@ -102,6 +121,12 @@ type Pause struct {
 	SavingUSD           *float64 `json:"saving_usd"`
 	PredictedCarryOnUSD *float64 `json:"predicted_carry_on_usd"`
 	PredictedRequests   *float64 `json:"predicted_requests,omitempty"`
+	// PredictedCompactUSD is what letting Claude Code compact would have
+	// cost over the slice (null: it compacts past it, or no pricing), and
+	// Cheapest the cheapest of carrying on, compacting and relaying, by
+	// the model.
+	PredictedCompactUSD *float64 `json:"predicted_compact_usd,omitempty"`
+	Cheapest            string   `json:"cheapest,omitempty"`
 	// ActualCarryOnUSD is what the session's own responses after the pause
 	// cost, up to and including the first whose reading is at least the
 	// pause's reading + 100,000: null when a compaction or an unpriced
@@ -137,6 +162,21 @@ type Point struct {
 
 // Totals sum the sessions.
 type Totals struct {
+	// The answer, which the report opens with. CostUSD is what the
+	// PricedSessions with a price cost. ForecastSavingUSD is what relaying
+	// at the ForecastPauses priced pauses would have saved by the
+	// forecast. Of those, the CarryOnPoints after which the session went
+	// on 100k tokens we could price are checked: CheckedSavingUSD is what
+	// relaying there would have saved by what carrying on really cost
+	// (the forecast's relay against the real carrying on), against
+	// CheckedForecastUSD, what the forecast said at the same pauses.
+	CostUSD            float64 `json:"cost_usd"`
+	PricedSessions     int     `json:"priced_sessions"`
+	ForecastSavingUSD  float64 `json:"forecast_saving_usd"`
+	ForecastPauses     int     `json:"forecast_pauses"`
+	CheckedSavingUSD   float64 `json:"checked_saving_usd"`
+	CheckedForecastUSD float64 `json:"checked_forecast_usd"`
+
 	Sessions  int   `json:"sessions"`
 	Bytes     int64 `json:"bytes"`
 	Responses int   `json:"responses"`
@@ -151,6 +191,9 @@ type Totals struct {
 	// Rooms counts the room the pauses left before the automatic
 	// compactions.
 	Rooms RoomSummary `json:"rooms"`
+	// Cheapest counts the priced pauses by their cheapest choice, by the
+	// model: "relay", "compact", "carry on".
+	Cheapest map[string]int `json:"cheapest,omitempty"`
 	// CarryOnPoints counts pauses with both a prediction and an actual.
 	CarryOnPoints       int      `json:"carry_on_points"`
 	PredictedCarryOnUSD *float64 `json:"predicted_carry_on_usd"`

@@ -15,11 +15,9 @@ type Progress struct {
 	Done              bool
 }
 
-// progressEvery is how often Run reports progress.
-const progressEvery = 200 * time.Millisecond
-
 // Run replays every source, Workers files at a time, and returns the
-// report with the sessions in the order of sources.
+// report with the sessions in the order of sources. Progress is told as
+// each file is done, and once at the end.
 func Run(sources []Source, opt Options) Report {
 	workers := opt.Workers
 	if workers <= 0 {
@@ -31,32 +29,18 @@ func Run(sources []Source, opt Options) Report {
 	for _, s := range sources {
 		total += s.Size
 	}
-	var files atomic.Int64
+	var mu sync.Mutex
 	var bytes atomic.Int64
-	start := time.Now()
-	report := func(done bool) {
+	files, start := 0, time.Now()
+	done := func() {
+		mu.Lock()
+		defer mu.Unlock()
+		files++
 		if opt.Progress != nil {
-			opt.Progress(Progress{Files: int(files.Load()), TotalFiles: len(sources),
-				Bytes: bytes.Load(), TotalBytes: total, Elapsed: time.Since(start), Done: done})
+			opt.Progress(Progress{Files: files, TotalFiles: len(sources), Bytes: bytes.Load(), TotalBytes: total,
+				Elapsed: time.Since(start), Done: files == len(sources)})
 		}
 	}
-	stop := make(chan struct{})
-	var ticker sync.WaitGroup
-	if opt.Progress != nil {
-		ticker.Go(func() {
-			t := time.NewTicker(progressEvery)
-			defer t.Stop()
-			for {
-				select {
-				case <-stop:
-					return
-				case <-t.C:
-					report(false)
-				}
-			}
-		})
-	}
-
 	next := make(chan int)
 	var wg sync.WaitGroup
 	for range workers {
@@ -65,7 +49,7 @@ func Run(sources []Source, opt Options) Report {
 			count := func(n int) { bytes.Add(int64(n)) }
 			for i := range next {
 				sessions[i] = rd.file(sources[i], opt, count)
-				files.Add(1)
+				done()
 			}
 		})
 	}
@@ -74,8 +58,8 @@ func Run(sources []Source, opt Options) Report {
 	}
 	close(next)
 	wg.Wait()
-	close(stop)
-	ticker.Wait()
-	report(true)
+	if opt.Progress != nil && len(sources) == 0 {
+		opt.Progress(Progress{Done: true})
+	}
 	return Report{Sessions: sessions, Totals: Total(sessions)}
 }

@@ -53,7 +53,7 @@ func (rd *reader) file(src Source, opt Options, count func(int)) Session {
 }
 
 func newSession(src Source) Session {
-	return Session{Path: src.Path, Bytes: src.Size, Subagents: len(src.Subagents),
+	return Session{Path: src.Path, Project: filepath.Base(filepath.Dir(src.Path)), Bytes: src.Size, Subagents: len(src.Subagents),
 		Boundaries: []Boundary{}, Notices: []Notice{}, Pauses: []Pause{}, Points: []Point{}, Rooms: []Room{}, Cold: []ColdEvent{}}
 }
 
@@ -83,6 +83,9 @@ func (rd *reader) replay(r io.Reader, src Source, opt Options, count func(int)) 
 		})
 	})
 	w.end()
+	if opt.Prices != nil {
+		rd.subagentCost(&s, src, opt.Prices)
+	}
 	slices.SortFunc(s.Points, func(a, b Point) int { return a.Response - b.Response })
 	s.CarryOnMedianAbsError = medianAbsError(s.Points)
 	if err != nil {
@@ -92,4 +95,41 @@ func (rd *reader) replay(r io.Reader, src Source, opt Options, count func(int)) 
 		s.SessionID = strings.TrimSuffix(filepath.Base(src.Path), ".jsonl")
 	}
 	return s
+}
+
+// subagentCost adds what the session's subagents cost to its CostUSD:
+// each of their responses once (the last record of a message.id), at its
+// model's rates. A file that cannot be read adds nothing.
+func (rd *reader) subagentCost(s *Session, src Source, p Prices) {
+	for _, path := range src.Subagents {
+		f, _, err := reading.Open(path)
+		if err != nil {
+			continue
+		}
+		type response struct {
+			model string
+			usage transcript.Usage
+		}
+		byID := map[string]response{}
+		var order []string
+		eachLine(f, rd.rd, func(int) {}, func(line []byte) {
+			transcript.Decode(line, func(r *transcript.Record) {
+				m := r.Message
+				if r.Type != "assistant" || m == nil || m.Usage == nil || m.Model == transcript.Synthetic {
+					return
+				}
+				if _, ok := byID[m.ID]; !ok || m.ID == "" {
+					order = append(order, m.ID)
+				}
+				byID[m.ID] = response{m.Model, *m.Usage}
+			})
+		})
+		f.Close()
+		for _, id := range order {
+			r := byID[id]
+			if cost, ok := p.Cost(r.model, r.usage.Speed, &r.usage); ok {
+				s.CostUSD = ptr(cost.Total() + deref(s.CostUSD))
+			}
+		}
+	}
 }

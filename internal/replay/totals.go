@@ -16,6 +16,10 @@ func Total(sessions []Session) Totals {
 		s.Rooms = Rooms(s.Notices, s.Boundaries)
 		rooms = append(rooms, s.Rooms...)
 		t.Sessions++
+		if s.CostUSD != nil {
+			t.CostUSD += *s.CostUSD
+			t.PricedSessions++
+		}
 		t.Bytes += s.Bytes
 		t.Responses += s.Responses
 		if s.Error != "" {
@@ -41,10 +45,26 @@ func Total(sessions []Session) Totals {
 			t.CompactedBeforeAnyNotice++
 		}
 		for _, p := range s.Pauses {
+			if p.Cheapest != "" {
+				if t.Cheapest == nil {
+					t.Cheapest = map[string]int{}
+				}
+				t.Cheapest[p.Cheapest]++
+			}
+			if p.SavingUSD != nil {
+				t.ForecastSavingUSD += *p.SavingUSD
+				t.ForecastPauses++
+			}
 			if p.PredictedCarryOnUSD == nil || p.ActualCarryOnUSD == nil {
 				continue
 			}
 			t.CarryOnPoints++
+			if p.SavingUSD != nil {
+				// Relaying costs what the forecast said (carrying on less
+				// the saving); carrying on cost what the session spent.
+				t.CheckedForecastUSD += *p.SavingUSD
+				t.CheckedSavingUSD += *p.SavingUSD + *p.ActualCarryOnUSD - *p.PredictedCarryOnUSD
+			}
 			predicted += *p.PredictedCarryOnUSD
 			actual += *p.ActualCarryOnUSD
 			if *p.ActualCarryOnUSD > 0 {

@@ -37,6 +37,11 @@ type Prediction struct {
 	Requests float64
 	// Parts splits CarryOnUSD into cache reads, cache writes and output.
 	Parts Parts
+	// CompactUSD is what letting Claude Code compact costs over the slice,
+	// nil when it compacts past it; Cheapest names the cheapest choice
+	// (lines.ChoiceCarryOn, ChoiceCompact, ChoiceRelay).
+	CompactUSD *float64
+	Cheapest   string
 }
 
 // Parts splits a cost into what was paid for cache reads, for input and

@@ -30,6 +30,8 @@ type walker struct {
 	called bool
 	early  int
 	cold   coldWatch
+	// compacts is where the latest decision had Claude Code compact.
+	compacts int64
 }
 
 // response is one of the session's own responses, gathered from its
@@ -55,6 +57,9 @@ type held struct {
 func (w *walker) record(r *transcript.Record, line []byte) {
 	if r.Type == "user" {
 		w.cold.user(r)
+	}
+	if w.out.Branch == "" && r.GitBranch != "" && !r.IsSidechain {
+		w.out.Branch = r.GitBranch
 	}
 	switch {
 	case r.IsResponse():
@@ -125,6 +130,9 @@ func (w *walker) finish() {
 	s.Responses++
 	s.Peak = max(s.Peak, c.reading)
 	s.Model = c.model
+	if s.Started == "" {
+		s.Started = c.time
+	}
 	// The response's own cost belongs to the windows opened before it.
 	var cost Parts
 	ok := false
@@ -132,6 +140,9 @@ func (w *walker) finish() {
 		cost, ok = w.prices.Cost(c.model, c.usage.Speed, &c.usage)
 	}
 	w.carry.add(c.reading, cost, ok)
+	if ok {
+		s.CostUSD = ptr(cost.Total() + deref(s.CostUSD))
+	}
 	if pr := w.model.Forecast(c.reading); pr != nil && w.prices != nil {
 		w.pending = append(w.pending, Point{Response: k, Reading: c.reading, Model: c.model,
 			PredictedRequests: pr.Requests, PredictedCarryOnUSD: pr.CarryOnUSD,
@@ -142,24 +153,24 @@ func (w *walker) finish() {
 	if !c.tool {
 		// No tool call, no hook call: nothing is decided here.
 		if w.series {
-			s.Readings = append(s.Readings, c.reading)
-			s.WarnLines = append(s.WarnLines, w.lines.Warn.Tokens)
-			s.PauseLines = append(s.PauseLines, w.lines.Pause.Tokens)
+			w.seriesAdd(c.reading)
 			if !w.called {
 				w.early++
 			}
 		}
 		return
 	}
-	ls := w.model.Lines(c.reading)
-	w.lines = ls
+	w.lines = w.model.Lines(c.reading)
+	if cp, ok := w.model.(interface{ CompactsAt() int64 }); ok {
+		w.compacts = cp.CompactsAt()
+	}
+	ls := w.lines
 	if w.series {
-		s.Readings = append(s.Readings, c.reading)
-		s.WarnLines = append(s.WarnLines, ls.Warn.Tokens)
-		s.PauseLines = append(s.PauseLines, ls.Pause.Tokens)
+		w.seriesAdd(c.reading)
 		if !w.called {
+			// The responses before the first hook call take its lines.
 			for i := len(s.WarnLines) - 1 - w.early; i < len(s.WarnLines)-1; i++ {
-				s.WarnLines[i], s.PauseLines[i] = ls.Warn.Tokens, ls.Pause.Tokens
+				s.WarnLines[i], s.PauseLines[i], s.CompactPoints[i] = ls.Warn.Tokens, ls.Pause.Tokens, w.compacts
 			}
 		}
 	}
@@ -187,9 +198,26 @@ func (w *walker) finish() {
 		p.SavingUSD = ptr(pr.SavingUSD)
 		p.PredictedCarryOnUSD = ptr(pr.CarryOnUSD)
 		p.PredictedRequests = ptr(pr.Requests)
+		p.PredictedCompactUSD, p.Cheapest = pr.CompactUSD, pr.Cheapest
 	}
 	s.Pauses = append(s.Pauses, p)
 	w.carry.open(false, len(s.Pauses)-1, c.reading)
+}
+
+// seriesAdd adds a reading and the lines in force to the series.
+func (w *walker) seriesAdd(reading int64) {
+	s := w.out
+	s.Readings = append(s.Readings, reading)
+	s.WarnLines = append(s.WarnLines, w.lines.Warn.Tokens)
+	s.PauseLines = append(s.PauseLines, w.lines.Pause.Tokens)
+	s.CompactPoints = append(s.CompactPoints, w.compacts)
+}
+
+func deref(v *float64) float64 {
+	if v == nil {
+		return 0
+	}
+	return *v
 }
 
 func (w *walker) boundary(r *transcript.Record) {

@@ -12,71 +12,95 @@ import (
 
 func ptr(v float64) *float64 { return &v }
 
-// TestAnswersWhatItWouldHaveSaved: with what is known of the sessions,
-// the page opens with the dollars (spent, and saved by relaying at the
-// pauses, forecast and measured), names each session by its date, branch
-// and opening prompt, collapses its notices, draws its window's
-// compaction point, and lists the short sessions without a chart.
-func TestAnswersWhatItWouldHaveSaved(t *testing.T) {
+// TestAnswer: the page answers one question plainly. What the sessions
+// cost, what relaying at the pauses would have saved by the forecast,
+// and, in a sentence of its own with its own count, what the pauses that
+// could be checked show, each saying which it is. A forecast saving and a
+// checked loss are never in one sentence.
+func TestAnswer(t *testing.T) {
 	rep := sampleReplay(t)
-	// One pause in the climbing session, with both a forecast and what
-	// carrying on really cost: saving 0.80 forecast, carrying on forecast
-	// 4.00 but really 4.50, so relaying would really have saved 1.30.
-	var climbing *replay.Session
-	for i := range rep.Sessions {
-		if rep.Sessions[i].SessionID == "a1" {
-			climbing = &rep.Sessions[i]
-		}
-	}
-	if climbing == nil {
-		t.Fatal("no session a1")
-	}
-	climbing.Notices = append(climbing.Notices, replay.Notice{Level: "pause", Reading: 410_000, Line: 400_000, SetBy: "cap", Response: 36})
-	climbing.Pauses = []replay.Pause{{Response: 36, Reading: 410_000, SavingUSD: ptr(0.80), PredictedCarryOnUSD: ptr(4.00), ActualCarryOnUSD: ptr(4.50)}}
-	about := map[string]replay.About{}
-	for _, s := range rep.Sessions {
-		about[s.Path] = replay.About{Date: "2026-03-0" + s.SessionID[1:], Branch: "feat/" + s.SessionID,
-			OpeningPrompt: "fix the " + s.SessionID + " parser", SpentUSD: ptr(10), WindowTokens: 1_000_000, CompactsAt: 967_000}
-	}
-	about[climbing.Path] = replay.About{Date: "2026-03-01", Branch: "main", OpeningPrompt: "carry out plans/x.md",
-		SpentUSD: ptr(12.5), WindowTokens: 200_000, CompactsAt: 167_000}
+	rep.Totals.CostUSD, rep.Totals.PricedSessions = 42.5, 4
+	rep.Totals.ForecastSavingUSD, rep.Totals.ForecastPauses = 141.68, 136
+	rep.Totals.CarryOnPoints, rep.Totals.CheckedSavingUSD, rep.Totals.CheckedForecastUSD = 3, -3.21, 2.10
+	rep.Totals.Points = 12
+	rep.Totals.CarryOnByModel = []replay.ModelError{{Model: "claude-opus-4-6", Points: 12, MedianAbsError: 0.183}}
 	var b bytes.Buffer
-	if err := report.RenderInput(&b, replay.ReportInput{Report: rep, About: about}); err != nil {
-		t.Fatal(err)
-	}
-	page := b.String()
-	for _, want := range []string{
-		// The answer first: 12.50 + 10 + 10 + 10 spent over four sessions.
-		"cost <strong>$42.50</strong> at API rates",
-		`<td id="spent">$42.50 over 4 sessions</td>`,
-		`<td id="saved">$0.80 forecast over 1 pauses; $1.30 by what carrying on really cost at 1 of them</td>`,
-		// The session by its ledger facts, its saving, notices collapsed.
-		"<h3>2026-03-01 · main · “carry out plans/x.md”</h3>",
-		"cost $12.50 · 40 responses",
-		"Relaying at its pause was forecast to save $0.80 over the next 100k tokens; by what carrying on really cost, to save $1.30.",
-		"<details><summary>",
-		"compacts here",
-		// d4 has one response: a row of the short sessions, no chart.
-		`<tr class="short-session" data-session="d4"><td>2026-03-04 · feat/d4 · “fix the d4 parser”</td>`,
-	} {
-		if !strings.Contains(page, want) {
-			t.Errorf("the page lacks %q", want)
-		}
-	}
-	if regexp.MustCompile(`<section class="session" data-session="d4">`).MatchString(page) {
-		t.Error("the one-response session is charted")
-	}
-	// A 1M window's compaction point is far above a session that stayed
-	// low: drawn only where it is near (a1 is the only one on 200k).
-	if n := strings.Count(page, "compacts here"); n != 1 {
-		t.Errorf("%d charts draw the compaction point, want 1 (the 200k window's)", n)
-	}
-	// Without about, nothing of the dollars is made up.
-	b.Reset()
 	if err := report.Render(&b, rep); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(b.String(), "not known (no session priced)") {
-		t.Error("with nothing known of the sessions the page still states a spend")
+	page := b.String()
+	sentences := map[string]string{
+		"answer-cost":     `cost <strong class="usd">$42.50</strong> at API rates, subagents included.`,
+		"answer-forecast": `By the forecast, relaying at the <span class="n">136</span> pauses the hook would have given would have <strong class="usd">saved $141.68</strong> over the next 100k tokens of each.`,
+		"answer-checked":  `Checked against what the sessions really did: after <span class="n">3</span> of those pauses the session went on 100k tokens that could be priced. There, by what carrying on really cost, relaying would have <strong class="usd">cost $3.21 more than carrying on</strong>; at those 3 the forecast had said it would have saved $2.10.`,
+	}
+	for id, want := range sentences {
+		got := regexp.MustCompile(`<p class="answer" id="` + id + `">(.*?)</p>`).FindStringSubmatch(page)
+		if got == nil || !strings.Contains(got[1], want) {
+			t.Errorf("%s: %q, want %q", id, got, want)
+		}
+	}
+	for _, s := range strings.Split(page, ". ") {
+		if strings.Contains(s, "$141.68") && strings.Contains(s, "$3.21") {
+			t.Errorf("one sentence puts the forecast saving beside the checked loss: %q", s)
+		}
+	}
+	if !strings.Contains(page, "claude-opus-4-6 18% over 12") {
+		t.Error("the page lacks the forecast's error per model")
+	}
+}
+
+// TestProjectsAndChains: projects most costly first, their entries most
+// costly first, a relay chain as one entry in its sessions' places, the
+// first few charted and the rest listed in a <details>.
+func TestProjectsAndChains(t *testing.T) {
+	mk := func(id, project string, cost float64, chain string, place int) replay.Session {
+		s := replay.Session{SessionID: id, Project: project, CostUSD: ptr(cost), Responses: 20, Peak: 120_000, Chain: chain, Place: place,
+			Started: "2026-03-01T10:00:00Z"}
+		for i := range 20 {
+			s.Readings = append(s.Readings, int64(20_000+i*5_000))
+			s.WarnLines = append(s.WarnLines, 109_000)
+			s.PauseLines = append(s.PauseLines, 139_000)
+			s.CompactPoints = append(s.CompactPoints, 167_000)
+		}
+		return s
+	}
+	rep := replay.Report{Sessions: []replay.Session{
+		mk("aaaaaaaa-1", "-home-you-cheap", 1, "", 0),
+		mk("bbbbbbbb-2", "-home-you-shop", 5, "", 0),
+		mk("cccccccc-3", "-home-you-shop", 4, "chain-x", 2),
+		mk("dddddddd-4", "-home-you-shop", 3, "chain-x", 1),
+		mk("eeeeeeee-5", "-home-you-shop", 2, "", 0),
+		mk("ffffffff-6", "-home-you-shop", 1, "", 0),
+		mk("99999999-7", "-home-you-shop", 0.5, "", 0),
+	}}
+	var b bytes.Buffer
+	if err := report.Render(&b, rep); err != nil {
+		t.Fatal(err)
+	}
+	page := b.String()
+	order := regexp.MustCompile(`data-project="([^"]+)"|data-session="([^"]+)"`).FindAllStringSubmatch(page, -1)
+	var got []string
+	for _, m := range order {
+		got = append(got, m[1]+m[2])
+	}
+	// The chain ($7) comes first, its sessions in their places (4 then 3).
+	want := "-home-you-shop dddddddd-4 cccccccc-3 bbbbbbbb-2 eeeeeeee-5 ffffffff-6 99999999-7 -home-you-cheap aaaaaaaa-1"
+	if strings.Join(got, " ") != want {
+		t.Errorf("order:\n got %s\nwant %s", strings.Join(got, " "), want)
+	}
+	if !strings.Contains(page, "<h3>chain chain-x: 2 sessions</h3>") {
+		t.Error("the chain is not one entry")
+	}
+	if n := strings.Count(page, `<figure class="chart"><svg`); n != report.ChartsPerProject+1 {
+		t.Errorf("%d charts, want %d: three of the shop's, one of the other", n, report.ChartsPerProject+1)
+	}
+	if !strings.Contains(page, `<details class="more"><summary>2 more, not charted</summary>`) {
+		t.Error("the shop's last two entries are not listed in a <details>")
+	}
+	for _, name := range []string{"reading", "warn line", "pause line", "compaction point", "compaction", "microcompaction", "relay (chain)", "warn notice", "pause notice"} {
+		if !strings.Contains(page, "<span>"+name+"</span>") {
+			t.Errorf("the key lacks %s", name)
+		}
 	}
 }

@@ -42,13 +42,13 @@ func Command(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		defer f.Close()
 		in = f
 	}
-	var rep replay.ReportInput
+	var rep replay.Report
 	if err := json.NewDecoder(bufio.NewReader(in)).Decode(&rep); err != nil {
 		return fail(stderr, fmt.Errorf("reading the replay: %w", err), "give it the output of context-budget replay --json --readings")
 	}
 	if *out == "" {
 		w := bufio.NewWriter(stdout)
-		if err := RenderInput(w, rep); err != nil {
+		if err := Render(w, rep); err != nil {
 			return fail(stderr, err, "")
 		}
 		if err := w.Flush(); err != nil {
@@ -64,10 +64,10 @@ func Command(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 // writeFile writes the page next to its final name and renames it, so a
 // failed run leaves no half page.
-func writeFile(name string, rep replay.ReportInput) error {
+func writeFile(name string, rep replay.Report) error {
 	return atomicfile.Write(name, atomicfile.Options{Perm: 0o644}, func(f io.Writer) error {
 		w := bufio.NewWriter(f)
-		if err := RenderInput(w, rep); err != nil {
+		if err := Render(w, rep); err != nil {
 			return err
 		}
 		return w.Flush()

@@ -1,11 +1,13 @@
 // Package report draws a replay as one self-contained HTML page that
-// answers "what would this have saved me?": what the sessions cost, what
-// relaying at the pauses would have saved, the distribution of the
-// sessions' peaks against their lines, and per session (named by its date,
-// branch and opening prompt) a chart of its reading over its requests with
-// its own lines, its window's compaction point, the notices and the
-// compactions. Sessions of a few responses are listed, not charted. The
-// charts are inline <svg> elements drawn with gonum.org/v1/plot; the page
+// answers one question plainly: what these sessions cost, what relaying
+// at the pauses would have saved by the forecast, and — apart, with its
+// own count — what the pauses the sessions went on past let us check.
+// Sessions are grouped by project, most costly first; a relay chain (its
+// sessions' ledger rows name it) is one entry. The first few entries of a
+// project are charted — the readings with the lines, the compaction
+// point the hook used, the compactions and the notices, in styles the
+// page's key tells apart by colour and pattern — and the rest listed.
+// The charts are inline <svg> drawn with gonum.org/v1/plot; the page
 // loads nothing from the network.
 //
 // The plotting library costs package initialisation time, so this package
@@ -13,310 +15,241 @@
 package report
 
 import (
+	"cmp"
 	"fmt"
 	"html/template"
 	"io"
-	"sort"
+	"slices"
+	"strings"
+	"time"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
 
-	"github.com/muthur/context-budget/internal/fuse"
 	"github.com/muthur/context-budget/internal/notice"
 	"github.com/muthur/context-budget/internal/replay"
-	"github.com/muthur/context-budget/internal/window"
 )
 
-// trivialResponses: a session with fewer responses is listed, not
-// charted; a chart of a handful of points says nothing a row does not.
-const trivialResponses = 10
+// Charting limits: a project charts its first ChartsPerProject entries,
+// the page at most MaxCharts, and an entry of fewer than MinResponses
+// responses is listed: a chart of a handful of points says nothing a row
+// does not.
+const (
+	ChartsPerProject = 3
+	MaxCharts        = 24
+	MinResponses     = 10
+)
 
-// page is what the template draws.
+// item is one entry of a project: a session, or a relay chain's sessions
+// in their places.
+type item struct {
+	Sessions []*replay.Session
+	Chain    string
+	CostUSD  float64
+	Chart    template.HTML
+}
+
+// project is one project's entries, most costly first.
+type project struct {
+	Name    string
+	CostUSD float64
+	Charted []*item
+	Listed  []*item
+	N       int
+}
+
 type page struct {
-	Totals replay.Totals
-	// Fuse is the spend fuse's replay, when asked for.
-	Fuse *fuse.Summary
-	// Money is the page's answer: spent, and saved by relaying.
-	Money    money
-	Lines    string
-	Peaks    template.HTML
-	Sessions []sessionView
-	// Short are the sessions listed, not charted: fewer than ShortUnder
-	// responses.
-	Short      []sessionView
-	ShortUnder int
-	Unplotted  int
-	// Dates is the span of the sessions' dates, "" when unknown.
-	Dates string
+	T        replay.Totals
+	Rep      *replay.Report
+	Dates    string
+	Projects []*project
+	Styles   []style
 }
 
-// money sums what the sessions cost and what relaying would have saved.
-type money struct {
-	// Spent is over the sessions with a price; SpentSessions counts them.
-	Spent         float64
-	SpentSessions int
-	// Forecast is the sum of the forecast savings at the pauses, over
-	// Pauses pauses that were priced.
-	Forecast float64
-	Pauses   int
-	// Measured is the saving by what carrying on really cost, over
-	// MeasuredPauses pauses where the session went on 100k tokens.
-	Measured       float64
-	MeasuredPauses int
-	// ColdRewrites is left for the cold cache re-writes' dollars, once
-	// replay measures them; "" hides the row.
-	ColdRewrites string
-}
-
-type sessionView struct {
-	*replay.Session
-	About   replay.About
-	Title   string
-	Chart   template.HTML
-	Notices []string
-	// NoticeSummary is "3 notices: 2 warnings, 1 pause".
-	NoticeSummary string
-	// Saving says what relaying at the session's pauses would have saved.
-	Saving string
-	// Room says, for each compaction, the room the climb's pause left.
-	Room string
-	// Cold says what the session's cold re-writes cost.
-	Cold string
-}
-
-// Render writes the HTML report of rep to w, with nothing known of the
-// sessions beyond the replay.
+// Render writes the HTML report of rep to w.
 func Render(w io.Writer, rep replay.Report) error {
-	return RenderInput(w, replay.ReportInput{Report: rep})
-}
-
-// RenderInput writes the HTML report of in to w. Sessions with no
-// response are counted but not shown; sessions of a few responses are
-// listed without a chart.
-func RenderInput(w io.Writer, in replay.ReportInput) error {
-	rep := in.Report
-	// Sans-serif text, like the page around the charts.
 	plot.DefaultFont = font.Font{Typeface: "Liberation", Variant: "Sans"}
-	ls, linesFrom := sessionLines(rep.Sessions, rep.Lines)
-	pg := page{Totals: rep.Totals, Fuse: rep.Fuse, ShortUnder: trivialResponses,
-		Lines: fmt.Sprintf("warn line %s, pause line %s (%s)", notice.K(ls.Warn.Tokens), notice.K(ls.Pause.Tokens), linesFrom)}
-	peaks, err := peaksChart(rep.Sessions, ls)
-	if err != nil {
-		return err
-	}
-	pg.Peaks = template.HTML(peaks)
+	pg := page{T: rep.Totals, Rep: &rep, Styles: styles}
+	byName := map[string]*project{}
+	chains := map[string]*item{}
 	var first, last string
 	for i := range rep.Sessions {
 		s := &rep.Sessions[i]
-		if s.Responses == 0 || len(s.Readings) == 0 {
-			pg.Unplotted++
+		if s.Responses == 0 {
 			continue
 		}
-		a := in.About[s.Path]
-		if a.SpentUSD != nil {
-			pg.Money.Spent += *a.SpentUSD
-			pg.Money.SpentSessions++
-		}
-		if a.Date != "" {
-			if first == "" || a.Date < first {
-				first = a.Date
+		if d := day(s.Started); d != "" {
+			if first == "" || d < first {
+				first = d
 			}
-			last = max(last, a.Date)
+			last = max(last, d)
 		}
-		v := sessionView{Session: s, About: a, Title: title(s, a), Notices: describeNotices(s),
-			NoticeSummary: noticeSummary(s)}
-		v.Saving = pg.Money.addPauses(s)
-		v.Room = describeRooms(s)
-		v.Cold = describeCold(s)
-		if s.Responses < trivialResponses {
-			pg.Short = append(pg.Short, v)
-			continue
+		p := byName[s.Project]
+		if p == nil {
+			p = &project{Name: s.Project}
+			byName[s.Project] = p
+			pg.Projects = append(pg.Projects, p)
 		}
-		chart, err := sessionChart(s, rep.Lines, a.CompactsAt)
-		if err != nil {
-			return fmt.Errorf("session %s: %w", s.SessionID, err)
+		cost := 0.0
+		if s.CostUSD != nil {
+			cost = *s.CostUSD
 		}
-		v.Chart = template.HTML(chart)
-		pg.Sessions = append(pg.Sessions, v)
+		p.CostUSD += cost
+		p.N++
+		it := &item{Sessions: []*replay.Session{s}, CostUSD: cost}
+		if s.Chain != "" {
+			key := s.Project + "\x00" + s.Chain
+			if c, ok := chains[key]; ok {
+				c.Sessions = append(c.Sessions, s)
+				c.CostUSD += cost
+				continue
+			}
+			it.Chain = s.Chain
+			chains[key] = it
+		}
+		p.Listed = append(p.Listed, it)
 	}
-	switch {
-	case first != "" && first != last:
-		pg.Dates = first + " to " + last
-	case first != "":
+	if first != "" {
 		pg.Dates = first
+		if last != first {
+			pg.Dates += " to " + last
+		}
 	}
-	// Newest first: the sessions a person remembers.
-	for _, list := range [][]sessionView{pg.Sessions, pg.Short} {
-		sort.SliceStable(list, func(i, j int) bool { return list[i].About.Date > list[j].About.Date })
+	slices.SortStableFunc(pg.Projects, func(a, b *project) int { return cmp.Compare(b.CostUSD, a.CostUSD) })
+	charts := 0
+	for _, p := range pg.Projects {
+		slices.SortStableFunc(p.Listed, func(a, b *item) int { return cmp.Compare(b.CostUSD, a.CostUSD) })
+		for _, it := range p.Listed {
+			slices.SortStableFunc(it.Sessions, func(a, b *replay.Session) int { return cmp.Compare(a.Place, b.Place) })
+		}
+		var rest []*item
+		for _, it := range p.Listed {
+			if len(p.Charted) < ChartsPerProject && charts < MaxCharts && it.responses() >= MinResponses {
+				c, err := chart(it)
+				if err != nil {
+					return fmt.Errorf("session %s: %w", it.Sessions[0].SessionID, err)
+				}
+				it.Chart = c
+				p.Charted = append(p.Charted, it)
+				charts++
+				continue
+			}
+			rest = append(rest, it)
+		}
+		p.Listed = rest
 	}
 	return pageTemplate.Execute(w, pg)
 }
 
-// addPauses adds a session's pauses to the sums and says in words what
-// relaying there would have saved.
-func (m *money) addPauses(s *replay.Session) string {
-	var forecast, measured float64
-	priced, known := 0, 0
-	for _, p := range s.Pauses {
-		if p.SavingUSD == nil {
-			continue
-		}
-		forecast += *p.SavingUSD
-		priced++
-		if p.ActualCarryOnUSD != nil && p.PredictedCarryOnUSD != nil {
-			// Relaying costs what the forecast said (carrying on less the
-			// saving); carrying on cost what the session really spent.
-			measured += *p.SavingUSD + *p.ActualCarryOnUSD - *p.PredictedCarryOnUSD
-			known++
-		}
+func (it *item) responses() int {
+	n := 0
+	for _, s := range it.Sessions {
+		n += len(s.Readings)
 	}
-	m.Forecast += forecast
-	m.Pauses += priced
-	m.Measured += measured
-	m.MeasuredPauses += known
-	if priced == 0 {
-		if len(s.Pauses) > 0 {
-			return "The pause was not priced (a model the price table does not have)."
-		}
-		return ""
-	}
-	where := "its pause"
-	if priced > 1 {
-		where = fmt.Sprintf("its %d pauses", priced)
-	}
-	out := fmt.Sprintf("Relaying at %s was forecast to %s over the next 100k tokens", where, saveWords(forecast))
-	if known > 0 {
-		out += fmt.Sprintf("; by what carrying on really cost, to %s", saveWords(measured))
-	}
-	return out + "."
+	return n
 }
 
-// saveWords is a saving in words: "save $0.81", or "cost $0.46 more than
+// Title names the entry: a session by its day, branch and the first 8
+// characters of its id; a chain by its id and its sessions'.
+func (it *item) Title() string {
+	s := it.Sessions[0]
+	if it.Chain != "" {
+		return fmt.Sprintf("chain %s: %d sessions", short(it.Chain), len(it.Sessions))
+	}
+	parts := []string{}
+	for _, p := range []string{day(s.Started), s.Branch} {
+		if p != "" {
+			parts = append(parts, p)
+		}
+	}
+	return strings.Join(append(parts, short(s.SessionID)), " · ")
+}
+
+// note is what the page says of one session of an entry.
+type note struct {
+	ID, Text string
+}
+
+// Notes are the entry's sentences, one per session: its cost and shape,
+// what relaying at its pauses would have saved (by the forecast, then
+// checked where it went on), and the room its pauses left.
+func (it *item) Notes() []note {
+	var out []note
+	for _, s := range it.Sessions {
+		w, p := 0, 0
+		for _, n := range s.Notices {
+			if n.Level == "pause" {
+				p++
+			} else {
+				w++
+			}
+		}
+		line := fmt.Sprintf("%s, %d responses, peak %s, %s, %s, %s", usd(s.CostUSD), s.Responses,
+			notice.K(s.Peak), count(s.Compactions, "compaction"), count(w, "warning"), count(p, "pause"))
+		if s.Place > 0 {
+			line = fmt.Sprintf("%d. %s", s.Place, line)
+		}
+		var forecast, checked, said float64
+		priced, known := 0, 0
+		for _, pa := range s.Pauses {
+			if pa.SavingUSD == nil {
+				continue
+			}
+			forecast += *pa.SavingUSD
+			priced++
+			if pa.ActualCarryOnUSD != nil && pa.PredictedCarryOnUSD != nil {
+				said += *pa.SavingUSD
+				checked += *pa.SavingUSD + *pa.ActualCarryOnUSD - *pa.PredictedCarryOnUSD
+				known++
+			}
+		}
+		if priced > 0 {
+			line += fmt.Sprintf(". By the forecast, relaying at its %s would have %s", count(priced, "pause"), saved(forecast))
+			if known > 0 {
+				line += fmt.Sprintf("; checked at %d where it went on 100k tokens, %s by what carrying on really cost (the forecast said %s)",
+					known, saved(checked), notice.USD(said))
+			}
+		}
+		for _, r := range s.Rooms {
+			if r.Trigger == "auto" && r.Paused {
+				line += fmt.Sprintf(". The pause at %s left %s before the compaction at %s", notice.K(r.PauseReading), notice.K(r.Tokens), notice.K(r.PreTokens))
+			}
+		}
+		out = append(out, note{s.SessionID, line + "."})
+	}
+	return out
+}
+
+// saved says a saving one way: "saved $0.81", or "cost $0.46 more than
 // carrying on" when it is negative.
-func saveWords(v float64) string {
+func saved(v float64) string {
 	if v < 0 {
 		return "cost " + notice.USD(-v) + " more than carrying on"
 	}
-	return "save " + notice.USD(v)
+	return "saved " + notice.USD(v)
 }
 
-// title names a session for a person: its date, branch and opening
-// prompt, as its ledger row has them; the id when nothing else is known.
-func title(s *replay.Session, a replay.About) string {
-	t := ""
-	for _, part := range []string{a.Date, a.Branch} {
-		if part != "" {
-			if t != "" {
-				t += " · "
-			}
-			t += part
-		}
+func usd(v *float64) string {
+	if v == nil {
+		return "cost not known"
 	}
-	if a.OpeningPrompt != "" {
-		if t != "" {
-			t += " · "
-		}
-		t += "“" + clip(a.OpeningPrompt, 90) + "”"
-	}
-	if t == "" {
-		t = s.SessionID
-	}
-	return t
+	return notice.USD(*v)
 }
 
-// clip cuts s to n characters, marking the cut.
-func clip(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
-}
-
-func noticeSummary(s *replay.Session) string {
-	w, p := 0, 0
-	for _, n := range s.Notices {
-		if n.Level == "pause" {
-			p++
-		} else {
-			w++
-		}
-	}
-	switch len(s.Notices) {
-	case 0:
-		return "no notice"
-	case 1:
-		return "1 notice: a " + map[bool]string{true: "pause", false: "warning"}[p == 1]
-	}
-	return fmt.Sprintf("%d notices: %s, %s", len(s.Notices), plural(w, "warning"), plural(p, "pause"))
-}
-
-func plural(n int, word string) string {
+func count(n int, word string) string {
 	if n == 1 {
 		return "1 " + word
 	}
 	return fmt.Sprintf("%d %ss", n, word)
 }
 
-func describeNotices(s *replay.Session) []string {
-	var out []string
-	pauses := map[int]replay.Pause{}
-	for _, p := range s.Pauses {
-		pauses[p.Response] = p
-	}
-	for _, n := range s.Notices {
-		level := "warning"
-		if n.Level == "pause" {
-			level = "pause"
-		}
-		line := fmt.Sprintf("%s after response %d at %s (the line at %s, %s)", level, n.Response, notice.K(n.Reading), notice.K(n.Line), setWords(string(n.SetBy)))
-		if p, ok := pauses[n.Response]; ok && n.Level == "pause" {
-			line += fmt.Sprintf(": relaying saves %s; carrying on forecast %s, really %s", usd(p.SavingUSD), usd(p.PredictedCarryOnUSD), usd(p.ActualCarryOnUSD))
-		}
-		out = append(out, line)
-	}
-	return out
-}
+func short(id string) string { return id[:min(len(id), 8)] }
 
-// describeRooms says, for each compaction, the room the climb's pause
-// left before it.
-func describeRooms(s *replay.Session) string {
-	out := ""
-	for i, r := range s.Rooms {
-		if i > 0 {
-			out += "; "
-		}
-		out += fmt.Sprintf("%s compaction at %s: ", r.Trigger, notice.K(r.PreTokens))
-		if !r.Paused {
-			out += "no pause in its climb"
-			continue
-		}
-		out += fmt.Sprintf("the pause at %s left %s tokens in %d responses", notice.K(r.PauseReading), notice.K(r.Tokens), r.Responses)
-		if r.Tokens < window.EnoughRoom {
-			out += " (less than 20k)"
-		}
+func day(t string) string {
+	if len(t) >= 10 {
+		return t[:10]
 	}
-	return out
-}
-
-// setWords names what set a line in a few words.
-func setWords(s string) string {
-	switch s {
-	case "priced":
-		return "priced"
-	case "env":
-		return "fixed in the environment"
-	case "window":
-		return "kept clear of the compaction point"
-	}
-	return "the cap"
-}
-
-func usd(v *float64) string {
-	if v == nil {
-		return "not known"
-	}
-	return notice.USD(*v)
+	return ""
 }
 
 func pct(v *float64) string {
@@ -326,14 +259,38 @@ func pct(v *float64) string {
 	return fmt.Sprintf("%.0f%%", *v*100)
 }
 
+// cold says what the cold re-writes cost and what the cold stop would have
+// saved.
+func cold(t replay.ColdTotals) string {
+	if t.Rewrites == 0 && t.Stops == 0 {
+		return "none"
+	}
+	out := fmt.Sprintf("%s of more than %s tokens in %d sessions, %s", count(t.Rewrites, "re-write"),
+		notice.K(replay.ColdMinRewrite), t.RewriteSessions, notice.USD(t.RewriteUSD))
+	if t.MedianIdleSeconds != nil && t.MedianContext != nil {
+		out += fmt.Sprintf(" (median idle %s, median context %s)",
+			(time.Duration(*t.MedianIdleSeconds) * time.Second).Round(time.Second), notice.K(int64(*t.MedianContext)))
+	}
+	return out + fmt.Sprintf("; the stop would have held back %s in %d sessions, where a fresh session saves %s over the next 100k tokens by the forecast",
+		count(t.Stops, "prompt"), t.StopSessions, notice.USD(t.SavingUSD))
+}
+
 var pageTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
 	"k":     notice.K,
-	"usd":   usd,
-	"usdv":  notice.USD,
-	"save":  saveWords,
+	"usd":   notice.USD,
+	"saved": saved,
 	"pct":   pct,
-	"mb":    func(b int64) string { return fmt.Sprintf("%.1f MB", float64(b)/1e6) },
-	"spent": func(v *float64) string { return usd(v) },
-	"cold":  coldTotals,
-	"pctOf": func(v float64) string { return pct(&v) },
+	"pctv":  func(v float64) string { return pct(&v) },
+	"cold":  cold,
+	"count": count,
+	"short": short,
+	"cheap": func(m map[string]int) string {
+		var parts []string
+		for _, k := range []string{"relay", "compact", "carry on"} {
+			if m[k] > 0 {
+				parts = append(parts, fmt.Sprintf("%s at %d", k, m[k]))
+			}
+		}
+		return strings.Join(parts, ", ")
+	},
 }).Parse(pageHTML))

@@ -110,3 +110,29 @@ func TestOver(t *testing.T) {
 		t.Errorf("Over(250k, 50k) = %v, want %v", got, want)
 	}
 }
+
+// TestCompact: the compaction's figure is carrying on to the point, the
+// summary request, the episode after it and the rest of the slice from
+// the re-oriented context; none when the point lies past the slice.
+func TestCompact(t *testing.T) {
+	m := Model{Rates: opus46, Q: 40.0 / Slice, Rewrite: 0.02, OutPerRequest: 300}
+	k := Compaction{PostShare: 0.3, FreshShare: 0.5, Requests: 4, Growth: 10_000}
+	if _, ok := m.Compact(40_000, 167_000, k); ok {
+		t.Error("a compaction 127k on is inside the slice")
+	}
+	got, ok := m.Compact(140_000, 167_000, k)
+	if !ok {
+		t.Fatal("no figure")
+	}
+	k0 := 0.3 * 167_000
+	episode := 0.5*k0*m.Write + 0.5*k0*m.Read + 5*300*m.Output + 4*m.Read*(k0+5_000) + 10_000*m.Write
+	want := m.Over(140_000, 27_000) + 167_000*m.Read + m.O() + episode + m.Over(int64(k0+10_000), Slice-27_000)
+	if !near(got, want) || !near(m.CompactEpisode(167_000, k), episode) {
+		t.Errorf("Compact = %v, want %v", got, want)
+	}
+	// Past the point, it compacts at once.
+	at, _ := m.Compact(170_000, 167_000, k)
+	if want := 170_000*m.Read + m.O() + m.CompactEpisode(170_000, k) + m.Over(k.After(170_000), Slice); !near(at, want) {
+		t.Errorf("past the point: %v, want %v", at, want)
+	}
+}

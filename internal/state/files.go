@@ -4,9 +4,9 @@ package state
 // named by its id (a PlainName) and a suffix that starts with a dot,
 // which no PlainName holds: so a name says whose file it is and of what
 // kind, and no id names another session's file of another kind ("x.lock"
-// is not a session). The one name that joins two ids, a subagent's calls
-// file <session_id>-<agent_id>.calls, is also what a session with that
-// whole id would call its own (Claude Code's ids are UUIDs). The writers
+// is not a session). The names that join two ids, a subagent's files
+// <session_id>-<agent_id>…, are also what a session with that whole id
+// would call its own (Claude Code's ids are UUIDs). The writers
 // build their names from these; Files lists every kind, with its writer.
 const (
 	// Gitignore keeps the folder out of git status (Ensure).
@@ -14,6 +14,9 @@ const (
 	// LedgerMean caches the mean of the ledger's relayed rows (package
 	// orientation).
 	LedgerMean = "ledger-mean.json"
+	// Compactions indexes the automatic compactions of the user's
+	// sessions (package compactions).
+	Compactions = "compactions.json"
 
 	// LockSuffix names a file's lock: <file>.lock, the once-per-climb
 	// record's being <session_id>.lock.
@@ -80,6 +83,9 @@ func Files() []File {
 		{s + OrientationSuffix, "orientation", "the session's own orientation"},
 		{s + OrientationSearchSuffix, "orientation", "the search for it, resumed"},
 		{LedgerMean, "orientation", "the mean of the ledger's relayed rows"},
+		{Compactions, "compactions", "the automatic compactions found in the user's transcripts, resumed from their offsets"},
+		{s + "-" + AgentID, "climb", "a subagent's once-per-climb record (its wrap-up notice)"},
+		{s + "-" + AgentID + LockSuffix, "climb", "its lock"},
 		{s + ColdSuffix, "cold", "the cold-cache spell"},
 		{s + ResumeSuffix, "cold", "what a resumed or forked session's start found"},
 		{s + FuseSuffix, "fuse", "the fuse armed from the CLI"},

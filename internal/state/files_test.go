@@ -27,15 +27,15 @@ func TestFileNames(t *testing.T) {
 		id := "4d5611e5-241a-462a-8d15-5122611a9569"
 		name := strings.ReplaceAll(strings.ReplaceAll(f.Name, SessionID, id), AgentID, "a1")
 		owner, _, _ := strings.Cut(name, ".")
-		if f.Name == SessionID+"-"+AgentID+CallsSuffix {
-			id += "-a1" // a subagent's calls: see the names' comment
+		if strings.HasPrefix(f.Name, SessionID+"-"+AgentID) {
+			id += "-a1" // a subagent's files: see the names' comment
 		}
 		if owner != id || !PlainName(owner) {
 			t.Errorf("%s: %q names session %q, want %q", f.Name, name, owner, id)
 		}
 	}
 	// Every name above is listed.
-	for _, name := range []string{Gitignore, LedgerMean} {
+	for _, name := range []string{Gitignore, LedgerMean, Compactions} {
 		if !seen[name] {
 			t.Errorf("%s is not in Files", name)
 		}

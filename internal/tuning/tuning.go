@@ -14,24 +14,27 @@ import (
 
 // The tuning variables.
 const (
-	EnvWarn        = "MUTHUR_CONTEXT_BUDGET_WARN"
-	EnvPause       = "MUTHUR_CONTEXT_BUDGET_PAUSE"
-	EnvWarnSaving  = "MUTHUR_CONTEXT_BUDGET_WARN_SAVING_USD"
-	EnvPauseSaving = "MUTHUR_CONTEXT_BUDGET_PAUSE_SAVING_USD"
-	EnvLines       = "MUTHUR_CONTEXT_BUDGET_LINES"
-	EnvManual      = "MUTHUR_MANUAL_CONTEXT_BUDGET_RELAY"
-	EnvWindow      = "MUTHUR_CONTEXT_BUDGET_WINDOW"
-	EnvRate        = "MUTHUR_CONTEXT_BUDGET_RATE"
+	EnvWarn           = "MUTHUR_CONTEXT_BUDGET_WARN"
+	EnvPause          = "MUTHUR_CONTEXT_BUDGET_PAUSE"
+	EnvWarnSaving     = "MUTHUR_CONTEXT_BUDGET_WARN_SAVING_USD"
+	EnvPauseSaving    = "MUTHUR_CONTEXT_BUDGET_PAUSE_SAVING_USD"
+	EnvLines          = "MUTHUR_CONTEXT_BUDGET_LINES"
+	EnvManual         = "MUTHUR_MANUAL_CONTEXT_BUDGET_RELAY"
+	EnvWindow         = "MUTHUR_CONTEXT_BUDGET_WINDOW"
+	EnvRate           = "MUTHUR_CONTEXT_BUDGET_RATE"
+	EnvSubagent       = "MUTHUR_CONTEXT_BUDGET_SUBAGENT"
+	EnvAutocompactPct = "CLAUDE_AUTOCOMPACT_PCT_OVERRIDE"
 )
 
 // Variables lists every variable the program reads, for doctor and help.
-var Variables = []string{EnvWarn, EnvPause, EnvWarnSaving, EnvPauseSaving, EnvLines, EnvManual, EnvWindow, EnvRate,
+var Variables = []string{EnvWarn, EnvPause, EnvWarnSaving, EnvPauseSaving, EnvLines, EnvManual, EnvWindow, EnvRate, EnvSubagent,
 	EnvCold, EnvColdSaving, EnvSpend, EnvSpendDay, EnvLoop, EnvBurn}
 
-// Defaults of the lines (design §4).
+// Defaults of the lines (design §4, §16).
 const (
 	WarnCap            = 300_000
 	PauseCap           = 400_000
+	SubagentLine       = 170_000
 	DefaultWarnSaving  = 0.20
 	DefaultPauseSaving = 0.80
 )
@@ -126,6 +129,16 @@ func FromEnv(getenv func(string) string) (Settings, error) {
 		return s, &Error{EnvRate, getenv(EnvRate), `must be "forecast" or "since-boundary"`}
 	}
 	return s, nil
+}
+
+// SubagentFromEnv is a subagent's wrap-up line (design §16):
+// MUTHUR_CONTEXT_BUDGET_SUBAGENT in tokens, else SubagentLine.
+func SubagentFromEnv(getenv func(string) string) (int64, error) {
+	n, err := tokens(getenv, EnvSubagent)
+	if n == 0 && err == nil {
+		n = SubagentLine
+	}
+	return n, err
 }
 
 func tokens(getenv func(string) string, name string) (int64, error) {

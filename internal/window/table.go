@@ -10,11 +10,16 @@ const (
 	// PointEnv: CLAUDE_AUTOCOMPACT_PCT_OVERRIDE or
 	// CLAUDE_CODE_AUTO_COMPACT_WINDOW is set.
 	PointEnv = "env"
+	// PointSettings: autoCompactWindow in Claude Code's settings files.
+	PointSettings = "settings"
 	// PointSession: an automatic compaction earlier in this session.
 	PointSession = "session"
-	// PointObserved: automatic compactions of the user's other sessions
-	// of the same Claude Code version and window.
-	PointObserved = "observed"
+	// PointSessions: automatic compactions in the transcripts of the
+	// user's other sessions of the same Claude Code version and window.
+	PointSessions = "sessions"
+	// PointRows: automatic compactions the ledger's rows record, where
+	// no transcript showed one; bounded as any committed figure.
+	PointRows = "ledger"
 	// PointTable: the shipped table of Claude Code versions (Fitted).
 	PointTable = "table"
 	// PointDefault: nothing known; the lowest point any version showed.

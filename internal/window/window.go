@@ -33,20 +33,28 @@
 // 167,094 and 170,251 — and on a 1M window 967,000, the "~967K" of Claude
 // Code's model-config page.
 //
-// CLAUDE_AUTOCOMPACT_PCT_OVERRIDE (a percentage, 0 < p ≤ 100) can only
-// lower it: the threshold becomes min(effective·p/100, the default), the
-// Math.min clamp reported in #31806. Several reports say the override is
-// ignored in some versions and on 1M windows (#53801, #63627, #82761); a
-// pause that comes early because of it costs little, so it is honoured.
-// CLAUDE_CODE_AUTO_COMPACT_WINDOW (tokens, documented in Claude Code's
-// environment-variable reference) caps the window used for the
-// computation. Both are read from the environment the hook sees, which is
-// the one Claude Code passes to its hooks.
+// Where it comes from, first that has it (CompactSource):
 //
-// An automatic compact_boundary seen earlier in the session is evidence
-// too: its preTokens, when lower than the computed point, is where this
-// session compacts — but only while the window is not known to be 1M by
-// other means (a session that switched to a 1M model has moved past it).
+//   - "env" / "settings": Claude Code's own setting, as the pinned CLI
+//     resolves it. CLAUDE_CODE_AUTO_COMPACT_WINDOW (tokens, at least
+//     100,000), else the settings files' autoCompactWindow for the model
+//     (package settings reads them; the recompute passes the value in),
+//     caps the window the threshold is computed from;
+//     CLAUDE_AUTOCOMPACT_PCT_OVERRIDE (0 < p ≤ 100) lowers the threshold
+//     to p% of the effective window when that is lower — 2.1.332 still
+//     applies it (measured against the e2e mock).
+//   - "session": an automatic compaction earlier in this session, while
+//     the window is not known to be 1M by other means (a session that
+//     switched to a 1M model has moved past it).
+//   - "sessions": the user's other sessions of the same version and
+//     window, their latest automatic compactions by the records' times
+//     (Learn); "ledger" when only committed rows record one, bounded.
+//     Where this session's own compaction is lower, it wins.
+//   - "table": the shipped table by version (fitted.go); "default": the
+//     table's most cautious row.
+//
+// The variables are read from the environment the hook sees, which is
+// the one Claude Code passes to its hooks, settings' env blocks included.
 package window
 
 import (
@@ -80,6 +88,9 @@ const (
 	AutocompactGap  = 13_000
 	EnvPctOverride  = "CLAUDE_AUTOCOMPACT_PCT_OVERRIDE"
 	EnvCompactLimit = "CLAUDE_CODE_AUTO_COMPACT_WINDOW"
+	// MinSetting is the least window Claude Code takes from
+	// CLAUDE_CODE_AUTO_COMPACT_WINDOW: a smaller value counts as it.
+	MinSetting = 100_000
 )
 
 // EnoughRoom is what the relay needs between the pause and the
@@ -106,13 +117,6 @@ type Window struct {
 	PauseRoom int64 `json:"pause_room,omitempty"`
 }
 
-// Observation is what the user's other sessions showed of a version and
-// window: the lowest automatic compaction and how many there were.
-type Observation struct {
-	At                    int64
-	Compactions, Sessions int
-}
-
 // Evidence is what the session has shown about its window.
 type Evidence struct {
 	// Env is MUTHUR_CONTEXT_BUDGET_WINDOW (0: unset).
@@ -123,13 +127,20 @@ type Evidence struct {
 	Peak int64
 	// Statusline is the window our statusline recorded (0: none).
 	Statusline int64
+	// Settings is the autoCompactWindow Claude Code's settings files set
+	// for the session's model (0: none, or "auto").
+	Settings int64
 	// AutoCompactAt is the preTokens of an automatic compaction seen in
 	// the session (0: none).
 	AutoCompactAt int64
 	// Version is the Claude Code version of the latest response.
 	Version string
-	// Observed looks up the user's other sessions (nil: none).
-	Observed func(version string, window int64) (Observation, bool)
+	// Seen are the automatic compactions of the user's other sessions
+	// (their transcripts and the ledger's rows), and Before the time of
+	// the latest response (RFC 3339): only what was seen before it
+	// counts, so that replay sees them as they stood.
+	Seen   []Compaction
+	Before string
 	// Table is the shipped table; nil means Shipped().
 	Table *Table
 }
@@ -153,8 +164,8 @@ func Detect(e Evidence, getenv func(string) string) Window {
 	}
 	w.Version = e.Version
 	w.PauseRoom = EnoughRoom + t.StepAllowance
-	if at, ok := envPoint(w.Tokens, getenv); ok {
-		w.CompactsAt, w.CompactSource = at, PointEnv
+	if at, src, ok := settingPoint(w.Tokens, e.Settings, getenv); ok {
+		w.CompactsAt, w.CompactSource = at, src
 		return w
 	}
 	if r, ok := t.Lookup(e.Version); ok {
@@ -162,32 +173,56 @@ func Detect(e Evidence, getenv func(string) string) Window {
 	} else {
 		w.CompactsAt, w.CompactSource = max(w.Tokens-t.DefaultBelow, 0), PointDefault
 	}
-	// What was seen is an upper bound of the threshold (a compaction
-	// happens at the first request past it), so it only lowers the point.
-	if e.Observed != nil {
-		if o, ok := e.Observed(e.Version, w.Tokens); ok && o.At > 0 && o.At < w.CompactsAt {
-			w.CompactsAt, w.CompactSource, w.Count, w.Sessions = o.At, PointObserved, o.Compactions, o.Sessions
-		}
+	// What was seen of this session, while the window is not known to be
+	// 1M by other means (a session that switched to a 1M model has moved
+	// past it), and of the user's other sessions of the version and
+	// window. A compaction happens at the first request past the
+	// threshold, so each preTokens is an upper bound of it, past it by up
+	// to one step: the lowest of the latest few is the point. It may lower
+	// the table's point on one compaction, and raise it on two or more:
+	// one request that jumped far past the threshold must not move the
+	// pause late.
+	at, src, count, sessions := int64(0), "", 0, 0
+	if e.AutoCompactAt > 0 && (w.Source == Default || w.Source == Statusline || w.Source == Env) {
+		at, src, count, sessions = e.AutoCompactAt, PointSession, 1, 1
 	}
-	if a := e.AutoCompactAt; a > 0 && a < w.CompactsAt && (w.Source == Default || w.Source == Statusline || w.Source == Env) {
-		w.CompactsAt, w.CompactSource, w.Count, w.Sessions = a, PointSession, 1, 1
+	if o, ok := Learn(e.Seen, e.Version, w.Tokens, e.Before, t); ok {
+		if at == 0 || o.At < at {
+			at, src = o.At, o.Source
+		}
+		count, sessions = count+o.Compactions, sessions+o.Sessions
+	}
+	if at > 0 && (at <= w.CompactsAt || count >= 2) {
+		w.CompactsAt, w.CompactSource, w.Count, w.Sessions = at, src, count, sessions
 	}
 	return w
 }
 
-// envPoint is Claude Code's threshold when one of its variables is set:
-// ok is false when neither is.
-func envPoint(window int64, getenv func(string) string) (int64, bool) {
-	set := false
+// settingPoint is Claude Code's threshold when its own setting moves it,
+// as the pinned CLI computes it: the window is capped by
+// CLAUDE_CODE_AUTO_COMPACT_WINDOW (at least MinSetting), else by the
+// settings files' autoCompactWindow; the threshold is that window less
+// SummaryReserve and AutocompactGap, lowered to the effective window's
+// CLAUDE_AUTOCOMPACT_PCT_OVERRIDE percent when that is lower. ok is false
+// when nothing is set; src names what set it.
+func settingPoint(window, settings int64, getenv func(string) string) (at int64, src string, ok bool) {
 	if v, err := strconv.ParseInt(strings.TrimSpace(getenv(EnvCompactLimit)), 10, 64); err == nil && v > 0 {
-		window, set = min(window, v), true
+		window, src, ok = min(window, max(v, MinSetting)), PointEnv, true
+	} else if settings > 0 {
+		window, src, ok = min(window, settings), PointSettings, true
 	}
 	eff := window - SummaryReserve
-	at := eff - AutocompactGap
+	at = eff - AutocompactGap
 	if p, err := strconv.ParseFloat(strings.TrimSpace(getenv(EnvPctOverride)), 64); err == nil && p > 0 && p <= 100 {
-		at, set = min(at, int64(math.Floor(float64(eff)*p/100))), true
+		if pct := int64(math.Floor(float64(eff) * p / 100)); pct < at {
+			at, src = pct, PointEnv
+		}
+		ok = true
+		if src == "" {
+			src = PointEnv
+		}
 	}
-	return max(at, 0), set
+	return max(at, 0), src, ok
 }
 
 // FileName is the statusline's record of a session's window, in a state
@@ -225,10 +260,14 @@ func (w Window) PointWords() string {
 	switch w.CompactSource {
 	case PointEnv:
 		return "from " + EnvPctOverride + " / " + EnvCompactLimit
+	case PointSettings:
+		return "from autoCompactWindow in Claude Code's settings"
 	case PointSession:
 		return "seen earlier in this session"
-	case PointObserved:
-		return "observed in " + plural(w.Sessions, "of your sessions", "of your sessions")
+	case PointSessions:
+		return "seen in " + plural(w.Sessions, "of your sessions", "of your sessions")
+	case PointRows:
+		return "seen in the ledger's rows of " + plural(w.Sessions, "session", "sessions")
 	case PointTable:
 		if w.Count > 0 {
 			return "fitted on " + plural(w.Count, "compaction", "compactions") + " in " + plural(w.Sessions, "real session", "real sessions")

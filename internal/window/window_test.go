@@ -25,12 +25,13 @@ func TestSourcesInOrder(t *testing.T) {
 		at     int64
 		point  string
 	}
-	observed := func(v string, win int64) (Observation, bool) {
-		if v == "2.1.30" && win == Standard {
-			return Observation{At: 164_000, Compactions: 4, Sessions: 3}, true
-		}
-		return Observation{}, false
+	seen := []Compaction{
+		{At: "2026-03-01T10:00:00Z", Version: "2.1.30", Window: Standard, PreTokens: 164_000, Session: "a"},
+		{At: "2026-03-02T10:00:00Z", Version: "2.1.30", Window: Standard, PreTokens: 166_000, Session: "b"},
+		{At: "2026-03-02T10:00:00Z", Version: "2.1.30", Window: OneM, PreTokens: 150_000, Session: "c"},
+		{At: "2026-03-02T10:00:00Z", Version: "2.1.29", Window: Standard, PreTokens: 140_000, Session: "d"},
 	}
+	later := []Compaction{{At: "2026-03-01T10:00:00Z", Version: "2.1.30", Window: Standard, PreTokens: 169_000, Session: "a"}}
 	for _, tc := range []struct {
 		name string
 		e    Evidence
@@ -45,9 +46,15 @@ func TestSourcesInOrder(t *testing.T) {
 		{"past the last row", Evidence{Version: "2.2.0"}, w{Standard, Default, 167_000, PointTable}},
 		{"unknown version", Evidence{Version: "1.0.0"}, w{Standard, Default, 155_000, PointDefault}},
 		{"no version", Evidence{}, w{Standard, Default, 155_000, PointDefault}},
-		{"other sessions", Evidence{Version: "2.1.30", Observed: observed}, w{Standard, Default, 164_000, PointObserved}},
-		{"evidence of the compaction", Evidence{AutoCompactAt: 160_000, Version: "2.1.30", Observed: observed}, w{Standard, Default, 160_000, PointSession}},
-		{"a later compaction is no evidence", Evidence{AutoCompactAt: 170_251, Version: "2.1.30"}, w{Standard, Default, 167_000, PointTable}},
+		{"other sessions", Evidence{Version: "2.1.30", Seen: seen}, w{Standard, Default, 164_000, PointSessions}},
+		{"other sessions, as they stood", Evidence{Version: "2.1.30", Seen: seen, Before: "2026-03-02T09:00:00Z"}, w{Standard, Default, 164_000, PointSessions}},
+		{"other sessions, none yet", Evidence{Version: "2.1.30", Seen: seen, Before: "2026-03-01T09:00:00Z"}, w{Standard, Default, 167_000, PointTable}},
+		{"this session's own, lower", Evidence{AutoCompactAt: 160_000, Version: "2.1.30", Seen: seen}, w{Standard, Default, 160_000, PointSession}},
+		{"this session's own, higher than the others'", Evidence{AutoCompactAt: 165_000, Version: "2.1.30", Seen: seen}, w{Standard, Default, 164_000, PointSessions}},
+		{"one compaction past the table's is no evidence", Evidence{AutoCompactAt: 170_251, Version: "2.1.30"}, w{Standard, Default, 167_000, PointTable}},
+		{"two compactions past the table's are", Evidence{AutoCompactAt: 170_251, Version: "2.1.30", Seen: later}, w{Standard, Default, 169_000, PointSessions}},
+		{"settings", Evidence{AutoCompactAt: 160_000, Settings: 150_000, Version: "2.1.30", Seen: seen}, w{Standard, Default, 117_000, PointSettings}},
+		{"settings past the window", Evidence{Settings: 500_000, Version: "2.1.30"}, w{Standard, Default, 167_000, PointSettings}},
 		{"1M moves past old evidence", Evidence{Peak: 300_000, AutoCompactAt: 160_000, Version: "2.1.30"}, w{OneM, Observed, 967_000, PointTable}},
 	} {
 		if tc.e.Table == nil {
@@ -72,10 +79,44 @@ func TestOverrides(t *testing.T) {
 		{map[string]string{EnvPctOverride: "95"}, 167_000}, // only lowers
 		{map[string]string{EnvCompactLimit: "100000"}, 67_000},
 		{map[string]string{EnvCompactLimit: "900000"}, 167_000}, // capped at the window
+		{map[string]string{EnvCompactLimit: "50000"}, 67_000},   // Claude Code takes at least 100,000
+		{map[string]string{EnvCompactLimit: "150000", EnvPctOverride: "50"}, 65_000},
 	} {
 		if got := Detect(Evidence{Version: "2.1.30", Table: testTable}, env(tc.env)); got.CompactsAt != tc.want || got.CompactSource != PointEnv {
 			t.Errorf("%v: compacts at %d (%s), want %d", tc.env, got.CompactsAt, got.CompactSource, tc.want)
 		}
+	}
+}
+
+// TestLearn: the latest Latest compactions by the records' times, the
+// lowest of them; transcripts outweigh rows; rows are bounded by the
+// table's point and half the window.
+func TestLearn(t *testing.T) {
+	var seen []Compaction
+	for i, pre := range []int64{150_000, 171_000, 168_000, 169_000, 170_000, 172_000, 168_500} {
+		// The oldest (150k) falls out of the latest five.
+		seen = append(seen, Compaction{At: "2026-04-0" + string(rune('1'+i)) + "T00:00:00Z", Version: "2.1.400", Window: Standard, PreTokens: pre, Session: string(rune('a' + i%3))})
+	}
+	o, ok := Learn(seen, "2.1.400", Standard, "", testTable)
+	if !ok || o.At != 168_000 || o.Compactions != LatestCount || o.Sessions != 3 || o.Source != PointSessions {
+		t.Errorf("transcripts: %+v, %v", o, ok)
+	}
+	rows := []Compaction{
+		{At: "2026-04-01T00:00:00Z", Version: "2.1.30", Window: Standard, PreTokens: 90_000, Session: "r1", Row: true},
+	}
+	if o, ok := Learn(rows, "2.1.30", Standard, "", testTable); !ok || o.At != 147_000 || o.Source != PointRows {
+		t.Errorf("a row far under the table's 167k: %+v, %v; want 147k (the table's point less 20k)", o, ok)
+	}
+	unknown := []Compaction{{At: "2026-04-01T00:00:00Z", Version: "9.9.9", Window: Standard, PreTokens: 90_000, Session: "r1", Row: true}}
+	if o, ok := Learn(unknown, "9.9.9", Standard, "", &Table{}); !ok || o.At != 100_000 {
+		t.Errorf("a row on a version no table knows: %+v, %v; want half the window", o, ok)
+	}
+	rows = append(rows, Compaction{At: "2026-03-01T00:00:00Z", Version: "2.1.30", Window: Standard, PreTokens: 175_000, Session: "t"})
+	if o, ok := Learn(rows, "2.1.30", Standard, "", testTable); !ok || o.At != 175_000 || o.Source != PointSessions {
+		t.Errorf("a transcript outweighs the rows: %+v, %v", o, ok)
+	}
+	if _, ok := Learn(rows, "2.1.30", OneM, "", testTable); ok {
+		t.Error("another window's compactions count")
 	}
 }
 

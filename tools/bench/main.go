@@ -4,7 +4,8 @@
 // It builds context-budget and context-budget-cli the way `make build`
 // does, and the floor (tools/bench/floor: a stdlib-only Go program that
 // reads stdin to EOF), writes synthetic transcripts with tools/gen into
-// .cache/bench/ (reused while the generator's source is unchanged), then
+// the user's cache folder, context-budget/bench/ (reused while the
+// generator's source is unchanged), then
 // for each case runs the floor and the hook alternately, many times, each
 // with the same payload on stdin, and takes the median wall time of each,
 // their ratio, the hook's p90, CPU ratio, minor page faults and peak
@@ -36,7 +37,7 @@ func main() {
 	runs := flag.Int("runs", 201, "timed runs of each program per case")
 	sizes := flag.String("sizes", "1MB,100MB,1GB", "transcript sizes, comma-separated")
 	repeat := flag.Int("repeat", 1, "repetitions of the whole set of cases")
-	cache := flag.String("cache", filepath.Join(".cache", "bench"), "folder for the binaries and transcripts")
+	cache := flag.String("cache", benchCache(), "folder for the binaries and transcripts")
 	only := flag.String("case", "", "run only the cases whose name contains this text")
 	out := flag.String("results", filepath.Join("tools", "bench", "results.json"),
 		"the results file to write, README.md beside it; empty: write neither")
@@ -179,4 +180,14 @@ func run(runs, repeat int, sizeList, cache, only, out string) error {
 		fmt.Printf("result: %d case(s) MISS their budget\n", miss)
 	}
 	return nil
+}
+
+// benchCache is the default folder for the binaries and transcripts: the
+// user's cache folder, never the working tree (a plugin installed from a
+// clone copies the tree); .cache/bench where there is none.
+func benchCache() string {
+	if dir, err := os.UserCacheDir(); err == nil {
+		return filepath.Join(dir, "context-budget", "bench")
+	}
+	return filepath.Join(".cache", "bench")
 }

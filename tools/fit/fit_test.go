@@ -36,6 +36,12 @@ func corpusFit(t *testing.T) *result {
 			return
 		}
 		fitted = fitCorpus(c)
+		obs, err := collectCompactions([]string{dir}, table)
+		if err != nil {
+			fitErr = err
+			return
+		}
+		fitted.compact = fitCompactions(obs)
 	})
 	if fitErr != nil {
 		t.Fatal(fitErr)
@@ -68,6 +74,30 @@ func TestCorpusFigures(t *testing.T) {
 	}
 	if r.band.Lo >= 1 || r.band.Hi <= 1 {
 		t.Errorf("band %+v does not hold the forecast itself", r.band)
+	}
+}
+
+// TestCompactionFigures reports what the compaction's fit measures on the
+// corpus, cross-validated by session (go test -v -run CompactionFigures
+// ./tools/fit): the error of the episode after an automatic compaction
+// (the first request and the re-orientation) over every one, and of the
+// whole figure a notice quotes, less the summary request the transcripts
+// do not show, where the session went on far enough to measure it. The
+// bars hold what was measured, so that a change that makes it worse
+// shows.
+func TestCompactionFigures(t *testing.T) {
+	r := corpusFit(t)
+	c := r.compact
+	t.Log("\n" + c.report())
+	episode, slice, ne, ns := c.errors()
+	if ne < 40 {
+		t.Errorf("only %d compactions with an episode; the corpus holds 49 automatic ones", ne)
+	}
+	if episode > 0.45 {
+		t.Errorf("the episode's cross-validated error is %.1f%%; it was 38.9%%", 100*episode)
+	}
+	if ns < 10 || slice > 0.35 {
+		t.Errorf("the whole figure's cross-validated error is %.1f%% over %d compactions; it was 28.1%% over 13", 100*slice, ns)
 	}
 }
 

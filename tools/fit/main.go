@@ -4,8 +4,10 @@
 // re-writes to the cache, and its output per request, per model family
 // where the corpus has enough sessions, with the weights a session's own
 // evidence gets against them and the spread of real sessions around the
-// forecast. Everything that is chosen is chosen by five-fold
-// cross-validation, the corpus split by session.
+// forecast; and what Claude Code's own compaction does to a session's
+// context (its parts, fitted on the corpus's automatic compactions, to
+// price the compaction beside the relay). Everything that is chosen is
+// chosen by five-fold cross-validation, the corpus split by session.
 //
 // It is a development tool, not installed for users:
 //
@@ -54,6 +56,11 @@ func run(dir, out string) error {
 		return fmt.Errorf("no eligible points in %s", dir)
 	}
 	r := fitCorpus(c)
+	obs, err := collectCompactions([]string{dir}, table)
+	if err != nil {
+		return err
+	}
+	r.compact = fitCompactions(obs)
 	fmt.Fprint(os.Stderr, r.report())
 	src, err := r.source()
 	if err != nil {

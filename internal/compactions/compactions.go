@@ -1,0 +1,210 @@
+// Package compactions finds where the user's other sessions compacted
+// (design §4.1): the automatic compactions in Claude Code's transcripts
+// under its projects folder, kept in an index so that each recompute
+// reads only what was appended since, and those the project's ledger
+// rows record. Package window turns them into a compaction point.
+//
+// The index lives in the project's state folder (state.Compactions): it
+// can be rebuilt from the transcripts at any time. It is read and written
+// by the recompute, never by a hook call that hits the line cache.
+package compactions
+
+import (
+	"bytes"
+	"cmp"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/muthur/context-budget/internal/reading"
+	"github.com/muthur/context-budget/internal/state"
+	"github.com/muthur/context-budget/internal/transcript"
+	"github.com/muthur/context-budget/internal/window"
+	"github.com/muthur/context-budget/ledger"
+)
+
+// Budget bounds the transcript bytes one Update reads: an index that
+// starts empty on a large projects folder fills over several recomputes,
+// the most recently changed transcripts first.
+const Budget = 32 << 20
+
+// Index is what was found in each transcript, by path.
+type Index struct {
+	Files map[string]*File `json:"files"`
+}
+
+// File is one transcript as far as it was read.
+type File struct {
+	reading.Mark
+	// Stamp is the size and time the file had when last read to its end;
+	// an unchanged stamp is not read again.
+	Stamp string `json:"stamp"`
+	// Saw1M says the transcript showed the 1M window so far.
+	Saw1M       bool                `json:"saw_1m,omitempty"`
+	Compactions []window.Compaction `json:"compactions,omitempty"`
+}
+
+// Load reads the index at name; a missing or unreadable one is empty.
+func Load(name string) *Index {
+	ix := &Index{Files: map[string]*File{}}
+	data, err := reading.ReadFile(name, reading.MaxCompactionIndex)
+	if err != nil || json.Unmarshal(data, ix) != nil || ix.Files == nil {
+		return &Index{Files: map[string]*File{}}
+	}
+	return ix
+}
+
+// Save writes the index at name, a file of a state folder, atomically.
+func (ix *Index) Save(name string) error {
+	if err := state.Ensure(filepath.Dir(name)); err != nil {
+		return err
+	}
+	data, err := json.Marshal(ix)
+	if err != nil {
+		return err
+	}
+	return state.WriteFile(name, data)
+}
+
+// Transcripts lists the main transcripts under Claude Code's projects
+// folder: <projects>/<project>/<session>.jsonl.
+func Transcripts(projects string) []string {
+	names, _ := filepath.Glob(filepath.Join(projects, "*", "*.jsonl"))
+	return names
+}
+
+// Update brings the index up to date with files, reading at most budget
+// bytes (0: no bound), the most recently changed files first; files no
+// longer listed are dropped. It reports whether anything changed.
+func (ix *Index) Update(files []string, budget int64) bool {
+	changed := false
+	listed := map[string]bool{}
+	type todo struct {
+		name, stamp string
+		mod         int64
+	}
+	var work []todo
+	for _, name := range files {
+		listed[name] = true
+		fi, err := os.Stat(name)
+		if err != nil || !fi.Mode().IsRegular() {
+			continue
+		}
+		stamp := stampOf(fi)
+		if f := ix.Files[name]; f != nil && f.Stamp == stamp {
+			continue
+		}
+		work = append(work, todo{name, stamp, fi.ModTime().UnixNano()})
+	}
+	for name := range ix.Files {
+		if !listed[name] {
+			delete(ix.Files, name)
+			changed = true
+		}
+	}
+	slices.SortFunc(work, func(a, b todo) int { return cmp.Compare(b.mod, a.mod) })
+	pass := reading.Pass{Limit: budget}
+	for _, w := range work {
+		if pass.Spent() {
+			break
+		}
+		f := ix.Files[w.name]
+		if f == nil {
+			f = &File{}
+			ix.Files[w.name] = f
+		}
+		end, err := pass.Read(w.name, &f.Mark, func() { *f = File{} }, f.add)
+		if err != nil {
+			delete(ix.Files, w.name)
+		} else if end {
+			f.Stamp = w.stamp
+		}
+		changed = true
+	}
+	return changed
+}
+
+func stampOf(fi os.FileInfo) string {
+	return strconv.FormatInt(fi.Size(), 10) + " " + strconv.FormatInt(fi.ModTime().UnixNano(), 10)
+}
+
+// add takes one line of the transcript: a compaction boundary, or the
+// evidence of the 1M window that tells which window later compactions
+// were taken on.
+func (f *File) add(line []byte) bool {
+	boundary := bytes.Contains(line, []byte(`"compact_boundary"`))
+	oneM := !f.Saw1M && (bytes.Contains(line, []byte(`[1m]"`)) || bytes.Contains(line, []byte(transcript.Beta1MWord)))
+	if !boundary && !oneM {
+		return true
+	}
+	transcript.Decode(line, func(r *transcript.Record) {
+		if transcript.Says1M(r, line) || strings.HasSuffix(strings.ToLower(r.RequestedModel), "[1m]") {
+			f.Saw1M = true
+		}
+		if c, ok := Of(r, f.Saw1M); ok {
+			f.Compactions = append(f.Compactions, c)
+		}
+	})
+	return true
+}
+
+// Of is the automatic compaction a record is, on a session that had (or
+// had not) shown the 1M window before it; ok is false for any other
+// record.
+func Of(r *transcript.Record, saw1M bool) (window.Compaction, bool) {
+	m := r.CompactMetadata
+	if r.Subtype != "compact_boundary" || m == nil || m.Trigger != "auto" || m.PreTokens <= 0 || r.Version == "" || r.Timestamp == "" {
+		return window.Compaction{}, false
+	}
+	return window.Compaction{At: r.Timestamp, Version: r.Version, Window: window.WindowAt(m.PreTokens, saw1M),
+		PreTokens: m.PreTokens, Session: r.SessionID}, true
+}
+
+// Seen lists the index's compactions of version ("": every version),
+// leaving out session's own (its compactions are this session's evidence
+// already), and the transcript each session's came from.
+func (ix *Index) Seen(version, session string) (seen []window.Compaction, files map[string]string) {
+	files = map[string]string{}
+	for name, f := range ix.Files {
+		for _, c := range f.Compactions {
+			if (version == "" || c.Version == version) && c.Session != session {
+				seen = append(seen, c)
+				files[c.Session] = name
+			}
+		}
+	}
+	return seen, files
+}
+
+// Rows lists the automatic compactions of version ("": every version)
+// the ledger rows under root record, leaving out session's own row. A row written before rows
+// recorded the version and window gives none.
+func Rows(root, version, session string) []window.Compaction {
+	if root == "" {
+		return nil
+	}
+	rd, err := ledger.NewReader(ledger.Dir(root))
+	if err != nil {
+		return nil
+	}
+	var out []window.Compaction
+	for {
+		r, err := rd.Read()
+		if err != nil {
+			break
+		}
+		if r.SessionID == session {
+			continue
+		}
+		for _, c := range r.Compactions {
+			if c.Trigger == "auto" && (version == "" || c.Version == version) && c.Window > 0 && c.PreTokens > 0 {
+				out = append(out, window.Compaction{At: c.At, Version: c.Version, Window: c.Window,
+					PreTokens: c.PreTokens, Session: r.SessionID, Row: true})
+			}
+		}
+	}
+	return out
+}
