@@ -109,6 +109,25 @@ func WriteInPlace(name string, data []byte) error {
 	return f.Close()
 }
 
+// Append adds data at the end of the file name, creating it (mode 0600):
+// a line shorter than the pipe buffer written with O_APPEND lands whole
+// beside a parallel writer's, without a lock. Like WriteInPlace, the open
+// does not block and what is not a regular file is refused.
+func Append(name string, data []byte) error {
+	f, err := os.OpenFile(name, os.O_WRONLY|os.O_APPEND|os.O_CREATE|nonBlock, 0o600)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return &os.PathError{Op: "open", Path: name, Err: reading.ErrNotRegular}
+	}
+	if _, err := f.Write(data); err != nil {
+		return err
+	}
+	return f.Close()
+}
+
 // Clean removes the temporary files that writers killed partway left in
 // the state folder dir (atomicfile.Clean): older than a minute and held
 // by no live writer.
