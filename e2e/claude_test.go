@@ -38,6 +38,8 @@ type Options struct {
 	// Prepare, when set, runs after install and before the CLI starts:
 	// to add settings of a scenario's own.
 	Prepare func(s *Session)
+	// Args are more arguments for the CLI (--output-format json).
+	Args []string
 }
 
 // runTimeout bounds one run of the CLI; a healthy one takes seconds, but
@@ -76,8 +78,8 @@ func runClaude(t *testing.T, s Script, o Options) *Session {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), runTimeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, claudeBin, "-p", prompt,
-		"--permission-mode", "bypassPermissions", "--model", model)
+	cmd := exec.CommandContext(ctx, claudeBin, append([]string{"-p", prompt,
+		"--permission-mode", "bypassPermissions", "--model", model}, o.Args...)...)
 	cmd.Dir = sess.Project
 	// A clean environment: nothing of the developer's shell (API keys,
 	// MUTHUR_* tuning, a real HOME) leaks into the run.

@@ -14,9 +14,32 @@ import (
 // about $0.0395.
 
 // results returns the text of every tool result the model was sent, by
-// tool_use_id.
+// tool_use_id, and of those Claude Code wrote in the session's
+// transcripts without sending them: a call denied with continue: false
+// ends the run, so its result reaches no request.
 func results(s *Session) map[string]string {
 	out := map[string]string{}
+	files, _ := filepath.Glob(filepath.Join(s.Home, ".claude", "projects", "*", "*.jsonl"))
+	subs, _ := filepath.Glob(filepath.Join(s.Home, ".claude", "projects", "*", "*", "subagents", "*.jsonl"))
+	for _, name := range append(files, subs...) {
+		data, _ := os.ReadFile(name)
+		for _, line := range strings.Split(string(data), "\n") {
+			var rec struct {
+				Type    string `json:"type"`
+				Message struct {
+					Content json.RawMessage `json:"content"`
+				} `json:"message"`
+			}
+			if json.Unmarshal([]byte(line), &rec) != nil || rec.Type != "user" {
+				continue
+			}
+			for _, b := range blocks(rec.Message.Content) {
+				if b.Type == "tool_result" {
+					out[b.ToolUseID] = resultText(b.Content)
+				}
+			}
+		}
+	}
 	for _, r := range s.Mock.Requests() {
 		var mr messageRequest
 		if r.Path != "/v1/messages" || json.Unmarshal(r.Body, &mr) != nil {
@@ -95,10 +118,10 @@ func capScript() Script {
 }
 
 // TestFuseCapDeniesAndStops: past a $0.40 cap from launch, the next tool
-// call is denied with the reason the model reads, every later one too, the
-// 80% notice came first, and the Stop hook ends the run although another
-// Stop hook asks it to carry on (the control run without the cap shows
-// that hook does keep it going).
+// call is denied with the reason the model reads, the 80% notice came
+// first, and the run ends at that call, although another Stop hook asks
+// it to carry on (the control run without the cap shows that hook does
+// keep it going).
 func TestFuseCapDeniesAndStops(t *testing.T) {
 	sc := capScript()
 	s := runClaude(t, sc, Options{Env: map[string]string{"MUTHUR_CONTEXT_BUDGET_SPEND": "$0.40"}, Prepare: blockingStop})
@@ -116,8 +139,8 @@ func TestFuseCapDeniesAndStops(t *testing.T) {
 	if !received(s, "context-budget spend notice") {
 		t.Errorf("the 80%% notice never reached the model")
 	}
-	if n := s.Count(KindMain); n != len(sc.Main) {
-		t.Errorf("%d main requests, want %d: the run went on past its stop", n, len(sc.Main))
+	if n := s.Count(KindMain); n != first+1 {
+		t.Errorf("%d main requests, want %d: the run went on past the denied call %d", n, first+1, first)
 	}
 	control := runClaude(t, capScript(), Options{Prepare: blockingStop})
 	if n := control.Count(KindMain); n <= len(sc.Main) {
@@ -144,17 +167,29 @@ func TestFuseAgentCannotDisarm(t *testing.T) {
 	saysNot(t, res[calls[1].ID], "spend fuse: this call")
 }
 
-// TestFuseLoopHalts: five identical Bash calls run; the sixth is denied
-// with the call named, and so is a different one after it.
+// TestFuseLoopHalts: with MUTHUR_CONTEXT_BUDGET_LOOP=5, five identical
+// Bash calls run; the sixth is denied with the call named, how to lift
+// the halt and how to turn it off, and the run ends there. Unset and with
+// no cap, the same calls all run.
 func TestFuseLoopHalts(t *testing.T) {
-	sc := Script{Main: append(bashTurns(6, 20_000, func(int) string { return "echo same" }),
-		turn(20_000, bash("echo other")), turn(20_000, text("Done.")))}
-	s := runClaude(t, sc, Options{})
+	script := func() Script {
+		return Script{Main: append(bashTurns(6, 20_000, func(int) string { return "echo same" }),
+			turn(20_000, bash("echo other")), turn(20_000, text("Done.")))}
+	}
+	s := runClaude(t, script(), Options{Env: map[string]string{"MUTHUR_CONTEXT_BUDGET_LOOP": "5"}})
 	first := deniedFrom(t, s, KindMain, "context-budget loop fuse")
 	if first != 5 {
 		t.Fatalf("first denied call %d, want 5 (the sixth)\n%s", first, s.Timeline())
 	}
-	says(t, results(s)[s.Calls()[first].ID], "ran 5 times in a row (Bash: echo same)")
+	says(t, results(s)[s.Calls()[first].ID], "ran 5 times in a row (Bash: echo same)",
+		"context-budget budget reset", "MUTHUR_CONTEXT_BUDGET_LOOP=0")
+	if n := s.Count(KindMain); n != first+1 {
+		t.Errorf("%d main requests, want %d: the run went on past the loop halt", n, first+1)
+	}
+	quiet := runClaude(t, script(), Options{})
+	if d := deniedFrom(t, quiet, KindMain, "context-budget loop fuse"); d >= 0 {
+		t.Errorf("unset and with no cap, call %d was halted as a loop\n%s", d, quiet.Timeline())
+	}
 }
 
 // TestFuseSubagentSpendCounts: a subagent's spend counts toward the

@@ -27,6 +27,10 @@ const (
 	// ids are UUIDs.
 	MaxPlace = 1_000_000
 	MaxChain = 128
+	// MaxHalts bounds a row's halts, and MaxHaltText each of their
+	// strings.
+	MaxHalts    = 64
+	MaxHaltText = 1024
 )
 
 // ErrRange reports a row whose figures are outside what a session can
@@ -43,6 +47,14 @@ func (r *Row) Check() error {
 	}
 	if len(r.Chain) > MaxChain {
 		return fmt.Errorf("%w: a chain id of %d bytes", ErrRange, len(r.Chain))
+	}
+	if len(r.Halts) > MaxHalts {
+		return fmt.Errorf("%w: %d halts", ErrRange, len(r.Halts))
+	}
+	for _, h := range r.Halts {
+		if max(len(h.Reason), len(h.Cap), len(h.At), len(h.Words)) > MaxHaltText {
+			return fmt.Errorf("%w: a halt's text of more than %d bytes", ErrRange, MaxHaltText)
+		}
 	}
 	if r.ClaudeCodeTotalUSD != nil && !costOK(*r.ClaudeCodeTotalUSD) {
 		return fmt.Errorf("%w: claudeCodeTotalUsd %v", ErrRange, *r.ClaudeCodeTotalUSD)
@@ -161,6 +173,16 @@ func (r *Row) Sanitize() bool {
 	}
 	if r.Place < 0 || r.Place > MaxPlace || len(r.Chain) > MaxChain {
 		r.Chain, r.Place, changed = "", 0, true
+	}
+	if len(r.Halts) > MaxHalts {
+		r.Halts, changed = r.Halts[len(r.Halts)-MaxHalts:], true
+	}
+	for i := range r.Halts {
+		for _, s := range []*string{&r.Halts[i].Reason, &r.Halts[i].Cap, &r.Halts[i].At, &r.Halts[i].Words} {
+			if len(*s) > MaxHaltText {
+				*s, changed = (*s)[:MaxHaltText], true
+			}
+		}
 	}
 	return changed
 }

@@ -67,6 +67,20 @@ type Row struct {
 	// a session that ran on its own.
 	Chain string `json:"chain,omitempty"`
 	Place int    `json:"place,omitempty"`
+	// Halts are the spend fuse's halts of the session, oldest first:
+	// absent when it never halted.
+	Halts []Halt `json:"halts,omitempty"`
+}
+
+// Halt is one halt of the spend fuse: Reason is "cap" (the session's
+// cap), "day" (the project's daily cap), "loop" (one tool call repeated)
+// or "fuse" (armed, it could not decide a call, so it denied it); Cap is
+// the cap in force, At when (RFC 3339), Words what was spent or why.
+type Halt struct {
+	Reason string `json:"reason"`
+	Cap    string `json:"cap"`
+	At     string `json:"at"`
+	Words  string `json:"words"`
 }
 
 // Tally counts tokens, responses and dollars.
@@ -193,6 +207,7 @@ type wireRow struct {
 	Pace               *Pace            `json:"pace,omitempty"`
 	Chain              string           `json:"chain,omitempty"`
 	Place              int              `json:"place,omitempty"`
+	Halts              []Halt           `json:"halts,omitempty"`
 }
 
 type wirePhase struct {
@@ -250,6 +265,7 @@ func (r Row) MarshalJSON() ([]byte, error) {
 		Pace:               r.Pace,
 		Chain:              r.Chain,
 		Place:              r.Place,
+		Halts:              r.Halts,
 	}
 	if w.ByRate == nil {
 		w.ByRate = map[string]Tally{}

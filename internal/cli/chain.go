@@ -153,34 +153,12 @@ func findClaude(flagValue string) (string, error) {
 	return p, nil
 }
 
-// haltWords says what the spend fuse recorded of a halted session: a cap
-// past its limit, or a loop halt still standing; "" when it recorded
-// nothing. A loop halt is released by the session's stop, so it is
-// mostly gone by the time the runner asks; the runner then falls back on
-// what the hook's stop told the user in the session's stream.
-func haltWords(root, session, transcript string, getenv func(string) string) string {
-	st, err := fuse.ReadStatus(fuse.Target{Root: root, ID: session, Transcript: transcript, Getenv: getenv, Now: time.Now()})
-	if err != nil {
-		return ""
-	}
-	if l := st.Loop; l != nil {
-		return fmt.Sprintf("the loop fuse: the same tool call ran %d times in a row (%s)", l.Count, l.Call)
-	}
-	var held []string
-	for _, c := range st.Caps {
-		if c.Share() < 1 {
-			continue
-		}
-		what := "the session"
-		if c.Kind == "day" {
-			what = "the project today (UTC)"
-		}
-		held = append(held, fmt.Sprintf("%s spent %s of its %s cap (%s)", what, c.SpentText(), c.Cap, c.Source))
-	}
-	if len(held) == 0 {
-		return ""
-	}
-	return "the spend fuse: " + strings.Join(held, "; ")
+// haltWords says what the spend fuse recorded of a halted session's last
+// halt (a cap, the day's cap, a loop, a call it could not decide), ""
+// when it recorded none: under claude -p the hook's stop reason never
+// reaches the runner, so the fuse records it where the runner reads it.
+func haltWords(root, session, _ string, getenv func(string) string) string {
+	return fuse.HaltWords(getenv, root, session, time.Time{})
 }
 
 // recordChainRow writes the row of a session of a chain whose Stop hook

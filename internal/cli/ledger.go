@@ -14,6 +14,7 @@ import (
 	"github.com/muthur/context-budget/internal/atomicfile"
 	"github.com/muthur/context-budget/internal/chain"
 	"github.com/muthur/context-budget/internal/forecast"
+	"github.com/muthur/context-budget/internal/fuse"
 	"github.com/muthur/context-budget/internal/hook"
 
 	"github.com/muthur/context-budget/internal/notice"
@@ -240,6 +241,9 @@ func recordRow(root, transcriptPath, session string, getenv func(string) string,
 	}
 	if warning != "" {
 		row.Warnings = append(row.Warnings, warning)
+	}
+	for _, h := range fuse.Halts(fuse.Dir(getenv, root), s.ID) {
+		row.Halts = append(row.Halts, ledger.Halt{Reason: h.Reason, Cap: h.Cap, At: h.At, Words: h.Words})
 	}
 	if mark != nil {
 		mark(&row)

@@ -122,6 +122,9 @@ var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []str
 	"slugdir":     cmdSlugDir,
 	"touchold":    cmdTouchOld,
 	"exits":       cmdExits,
+	"fuse":        cmdFuse,
+	"fusedir":     cmdFuseDir,
+	"today":       cmdToday,
 }
 
 // scriptCondition adds [shared]: the real transcripts are beside the

@@ -71,7 +71,6 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return usageError(stderr, "", fmt.Errorf("unknown command %q", name))
 }
 
-
 // lookup finds a command of the table by name.
 func lookup(name string) (command, bool) {
 	for _, c := range commands {

@@ -2,15 +2,90 @@ package fuse
 
 import (
 	"encoding/json"
+	"errors"
+	"hash/fnv"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
+	"time"
 
 	"github.com/muthur/context-budget/internal/reading"
 	"github.com/muthur/context-budget/internal/state"
 	"github.com/muthur/context-budget/internal/tuning"
 )
 
-// Arm is what a session's fuse file holds.
+// The names of the fuse's files in its folder (Dir). A session's files
+// are its id and a suffix, as in the state folder (state.PlainName ids
+// hold no dot).
+const (
+	// ArmSuffix: what the CLI armed, and a loop halt standing.
+	ArmSuffix = ".fuse"
+	// SpendSuffix: the spend tally, resumed from its offsets.
+	SpendSuffix = ".spend"
+	// HaltsSuffix: the halts, one JSON object a line.
+	HaltsSuffix = ".halts"
+	// lockSuffix: the lock the arm file and the tally change under.
+	lockSuffix = ArmSuffix + state.LockSuffix
+)
+
+// StateRoot is the fuse's own folder under the user's Claude Code config
+// folder ($CLAUDE_CONFIG_DIR, else ~/.claude), where Claude Code keeps the
+// session's transcripts: <config>/context-budget. "" when neither is set.
+func StateRoot(getenv func(string) string) string {
+	cfg := getenv("CLAUDE_CONFIG_DIR")
+	if cfg == "" {
+		home := getenv("HOME")
+		if home == "" {
+			return ""
+		}
+		cfg = filepath.Join(home, ".claude")
+	}
+	if abs, err := filepath.Abs(cfg); err == nil {
+		cfg = abs
+	}
+	return filepath.Join(cfg, "context-budget")
+}
+
+// Dir is the fuse's folder for a project: StateRoot/fuse/<ProjectKey>,
+// outside the tree the agent works in (design §13). "" without a config
+// folder or a root.
+func Dir(getenv func(string) string, root string) string {
+	base := StateRoot(getenv)
+	if base == "" || root == "" {
+		return ""
+	}
+	return filepath.Join(base, "fuse", ProjectKey(root))
+}
+
+// ProjectKey names a project's folder: the absolute root with its links
+// resolved, spelled as Claude Code names its projects folders (every
+// character but a letter or a digit a '-'), cut at 80, and a hash of the
+// whole root, so that two roots never share a key.
+func ProjectKey(root string) string {
+	if abs, err := filepath.Abs(root); err == nil {
+		root = abs
+	}
+	if real, err := filepath.EvalSymlinks(root); err == nil {
+		root = real
+	}
+	b := []byte(root)
+	for i, c := range b {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+			b[i] = '-'
+		}
+	}
+	b = b[:min(len(b), 80)]
+	h := fnv.New32a()
+	h.Write([]byte(root))
+	sum := strconv.FormatUint(uint64(h.Sum32()), 16)
+	for len(sum) < 8 {
+		sum = "0" + sum
+	}
+	return string(b) + "-" + sum
+}
+
+// Arm is what a session's arm file holds.
 type Arm struct {
 	// Cap is the session cap armed from the CLI; it replaces
 	// MUTHUR_CONTEXT_BUDGET_SPEND for the session. Zero with Set false:
@@ -25,7 +100,7 @@ type Arm struct {
 	// At is when the cap was armed or reset (RFC 3339, UTC).
 	At string `json:"at,omitempty"`
 	// Loop, when set, is a loop halt: the call repeated, until the run
-	// ends at its stop.
+	// ends.
 	Loop *Loop `json:"loop,omitempty"`
 }
 
@@ -36,59 +111,88 @@ type Loop struct {
 	Count int    `json:"count"`
 }
 
-// FileName is a session's fuse file.
+// FileName is a session's arm file in the fuse's folder dir.
 func FileName(dir, session string) string {
-	return filepath.Join(dir, session+state.FuseSuffix)
+	return filepath.Join(dir, session+ArmSuffix)
 }
 
 // TallyName is a session's saved tally.
 func TallyName(dir, session string) string {
-	return filepath.Join(dir, session+state.SpendSuffix)
+	return filepath.Join(dir, session+SpendSuffix)
 }
 
-// lockName is the lock the fuse file and the tally are changed under.
+// lockName is the lock the arm file and the tally change under.
 func lockName(dir, session string) string {
-	return filepath.Join(dir, session+state.FuseSuffix+state.LockSuffix)
+	return filepath.Join(dir, session+lockSuffix)
 }
 
-// LoadArm reads a session's fuse file; ok false when there is none or it
-// does not parse.
-func LoadArm(dir, session string) (Arm, bool) {
-	var a Arm
-	data, err := reading.ReadFile(FileName(dir, session), 1<<20)
-	if err != nil || json.Unmarshal(data, &a) != nil {
-		return Arm{}, false
+// LoadArm reads a session's arm file: ok false when there is none. Any
+// other failure (a folder that cannot be read, a file that does not
+// parse) is an error: the fuse cannot tell whether it is armed.
+func LoadArm(dir, session string) (a Arm, ok bool, err error) {
+	data, err := reading.ReadFile(FileName(dir, session), reading.MaxSideFile)
+	if errors.Is(err, fs.ErrNotExist) {
+		return Arm{}, false, nil
 	}
-	return a, true
+	if err != nil {
+		return Arm{}, false, err
+	}
+	if err := json.Unmarshal(data, &a); err != nil {
+		return Arm{}, false, err
+	}
+	return a, true, nil
 }
 
-// saveArm writes the fuse file, or removes it when it holds nothing.
+// ensure makes the fuse's folder, private to the user. The user's config
+// folder may be a link (dotfile managers make them), and is followed.
+func ensure(dir string) error {
+	if dir == "" {
+		return errors.New("no config folder: neither CLAUDE_CONFIG_DIR nor HOME is set")
+	}
+	return os.MkdirAll(dir, 0o700)
+}
+
+// saveArm writes the arm file, or removes it when it holds nothing.
 func saveArm(dir, session string, a Arm) error {
 	if !a.Set && a.Loop == nil {
 		err := os.Remove(FileName(dir, session))
-		if os.IsNotExist(err) {
+		if errors.Is(err, fs.ErrNotExist) {
 			return nil
 		}
-		return err
-	}
-	if err := state.Ensure(dir); err != nil {
 		return err
 	}
 	data, _ := json.Marshal(a)
 	return state.WriteFile(FileName(dir, session), append(data, '\n'))
 }
 
-// ChangeArm applies change to a session's fuse file under its lock.
-func ChangeArm(dir, session string, change func(a *Arm) error) error {
-	if err := state.Ensure(dir); err != nil {
-		return err
+// lockFuse takes a session's lock in dir, waiting until by (zero: the
+// state package's LockWait), and making the folder only when the lock
+// cannot be opened: on most calls it is there.
+func lockFuse(dir, session string, by time.Time) (func(), error) {
+	if by.IsZero() {
+		by = time.Now().Add(state.LockWait)
 	}
-	unlock, err := state.Lock(lockName(dir, session))
+	unlock, err := state.LockBy(lockName(dir, session), by)
+	if err == nil || errors.Is(err, state.ErrLockTimeout) {
+		return unlock, err
+	}
+	if err := ensure(dir); err != nil {
+		return nil, err
+	}
+	return state.LockBy(lockName(dir, session), by)
+}
+
+// ChangeArm applies change to a session's arm file under its lock.
+func ChangeArm(dir, session string, change func(a *Arm) error) error {
+	unlock, err := lockFuse(dir, session, time.Time{})
 	if err != nil {
 		return err
 	}
 	defer unlock()
-	a, _ := LoadArm(dir, session)
+	a, _, err := LoadArm(dir, session)
+	if err != nil {
+		return err
+	}
 	if err := change(&a); err != nil {
 		return err
 	}
@@ -98,11 +202,10 @@ func ChangeArm(dir, session string, change func(a *Arm) error) error {
 // saveTally writes a session's tally in place. The caller holds the
 // fuse's lock, so no other writer runs; an atomic replace (a new file and
 // a rename) would allocate an inode on every metered call, which on ext4
-// cost more than the rest of the call. It is written through the project
-// root, refusing any link on the way (state.WriteInPlace). A reader
-// without the lock (the day's sum over other sessions) may catch a write
-// half done: the tally then does not parse, and LoadSettled reads
-// again.
+// cost more than the rest of the call. A link at its name is refused
+// (state.WriteInPlace). A reader without the lock (budget status of
+// another session) may catch a write half done: the tally then does not
+// parse, and LoadSettled reads again.
 func saveTally(dir, session string, t *Tally) error {
 	return state.WriteInPlace(TallyName(dir, session), t.encode())
 }

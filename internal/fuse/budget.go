@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/muthur/context-budget/internal/prices"
+	"github.com/muthur/context-budget/internal/reading"
 	"github.com/muthur/context-budget/internal/state"
 	"github.com/muthur/context-budget/internal/tuning"
 	"github.com/muthur/context-budget/ledger"
@@ -29,9 +30,13 @@ type Status struct {
 	Burn float64
 	// Loop is a loop halt standing, if any.
 	Loop *Loop
+	// Halts are the session's halts, oldest first.
+	Halts []Halt
 	// Unpriced lists models with no price: a dollar cap counts nothing of
 	// their responses.
 	Unpriced []string
+	// Tampered lists what the tally refused to let lower it.
+	Tampered []string
 	// Disarmed says the session's cap was disarmed from the CLI.
 	Disarmed bool
 	// Tuning is the fuse's variables in force: the CLI's environment, else
@@ -56,27 +61,39 @@ func (c CapStatus) SpentText() string { return spentIn(c.Cap, c.Spent) }
 // ErrNoCap reports a reset with no session cap to reset.
 var ErrNoCap = errors.New("the session has no cap to reset")
 
-// update brings a session's tally up to date under the fuse's lock, then
-// lets change see it and change the fuse file.
-func update(tg Target, change func(t *Tally, a *Arm, s tuning.Fuse) error) error {
-	dir := state.Dir(tg.Root)
-	if err := state.Ensure(dir); err != nil {
+// update brings a session's tally up to date under the fuse's lock,
+// reading every file to its end (the CLI has no hook's deadline), then
+// lets change see it and change the arm file. A tally that cannot be
+// read is counted afresh from the transcripts when fresh is set (a reset,
+// an arm: the user's act sets a new baseline); otherwise it is an error.
+func update(tg Target, fresh bool, change func(t *Tally, a *Arm, s tuning.Fuse) error) error {
+	dir := Dir(tg.Getenv, tg.Root)
+	if err := ensure(dir); err != nil {
 		return err
 	}
-	unlock, err := state.Lock(lockName(dir, tg.ID))
+	unlock, err := lockFuse(dir, tg.ID, time.Time{})
 	if err != nil {
 		return err
 	}
 	defer unlock()
-	t := Load(TallyName(dir, tg.ID))
+	t, err := loadTally(TallyName(dir, tg.ID))
+	if err != nil {
+		if !fresh {
+			return err
+		}
+		t = &Tally{Files: map[string]*File{}}
+	}
 	if tg.Transcript == "" {
 		tg.Transcript = t.Transcript
 	}
 	if tg.Transcript != "" {
-		t.Update(Files(tg.Transcript), hookPricer(filepath.Join(dir, prices.CacheName), tg.Root, tg.Getenv))
+		t.Read(Files(tg.Transcript), hookPricer(filepath.Join(dir, prices.CacheName), tg.Root, tg.Getenv), &reading.Pass{}, "")
 	}
 	s := tuningFor(tg.Getenv, t)
-	a, _ := LoadArm(dir, tg.ID)
+	a, _, err := LoadArm(dir, tg.ID)
+	if err != nil && !fresh {
+		return err
+	}
 	before := a
 	if err := change(t, &a, s); err != nil {
 		return err
@@ -110,38 +127,44 @@ func tuningFor(getenv func(string) string, t *Tally) tuning.Fuse {
 // ReadStatus measures a session for budget status.
 func ReadStatus(tg Target) (Status, error) {
 	var st Status
-	err := update(tg, func(t *Tally, a *Arm, s tuning.Fuse) error {
-		armed := a.Set || a.Loop != nil
-		for _, cs := range capsOf(s, *a, armed) {
+	dir := Dir(tg.Getenv, tg.Root)
+	err := update(tg, false, func(t *Tally, a *Arm, s tuning.Fuse) error {
+		for _, cs := range capsOf(s, *a) {
 			if cs.kind == "session" {
 				cs.spent = t.Total().Sub(a.Base)
 			} else {
 				day := tg.Now.UTC().Format(time.DateOnly)
-				cs.spent = ProjectDay(state.Dir(tg.Root), ledger.Dir(tg.Root), tg.ID, t, day)
+				var err error
+				if cs.spent, err = ProjectDay(dir, ledger.Dir(tg.Root), tg.ID, t.Day(day), day, time.Time{}); err != nil {
+					return err
+				}
 			}
 			st.Caps = append(st.Caps, CapStatus{Kind: cs.kind, Source: cs.source, Cap: cs.cap, Spent: cs.spent})
 		}
 		st.Total, st.Subagents = t.Total(), t.Subagents()
 		st.Burn = t.Since(tg.Now.Add(-burnWindow)).USD
-		st.Loop, st.Unpriced, st.Tuning = a.Loop, t.Unpriced, s
+		st.Loop, st.Unpriced, st.Tampered, st.Tuning = a.Loop, t.Unpriced, t.Tampered, s
 		st.Disarmed = a.Set && a.Cap.IsZero()
 		return nil
 	})
+	st.Halts = Halts(dir, tg.ID)
 	return st, err
 }
 
 // ArmCap arms a session cap from now: the baseline is the spend so far.
 func ArmCap(tg Target, cap tuning.Amount) error {
-	return update(tg, func(t *Tally, a *Arm, _ tuning.Fuse) error {
+	return update(tg, true, func(t *Tally, a *Arm, _ tuning.Fuse) error {
 		*a = Arm{Cap: cap, Set: true, Base: t.Total(), At: tg.Now.UTC().Format(time.RFC3339Nano), Loop: a.Loop}
 		return nil
 	})
 }
 
 // Reset sets a new baseline for the session's cap (the CLI's, else the
-// environment's) and releases a loop halt.
+// environment's), releases a loop halt, and clears what the tally saw
+// of tampering: only the user lowers what counts.
 func Reset(tg Target) error {
-	return update(tg, func(t *Tally, a *Arm, s tuning.Fuse) error {
+	defer clearCalls(state.Dir(tg.Root), tg.ID)
+	return update(tg, true, func(t *Tally, a *Arm, s tuning.Fuse) error {
 		cap := s.Spend
 		if a.Set {
 			cap = a.Cap
@@ -152,7 +175,7 @@ func Reset(tg Target) error {
 		if !cap.IsZero() {
 			*a = Arm{Cap: cap, Set: true, Base: t.Total(), At: tg.Now.UTC().Format(time.RFC3339Nano)}
 		}
-		a.Loop = nil
+		a.Loop, t.Tampered = nil, nil
 		return nil
 	})
 }
@@ -160,7 +183,7 @@ func Reset(tg Target) error {
 // Disarm drops the session's cap, the environment's too, and releases a
 // loop halt. The project's daily cap is the environment's alone.
 func Disarm(tg Target) error {
-	return update(tg, func(t *Tally, a *Arm, _ tuning.Fuse) error {
+	return update(tg, true, func(t *Tally, a *Arm, _ tuning.Fuse) error {
 		*a = Arm{Set: true, Base: t.Total(), At: tg.Now.UTC().Format(time.RFC3339Nano)}
 		return nil
 	})

@@ -1,6 +1,9 @@
 package fuse
 
 import (
+	"encoding/json"
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,52 +14,109 @@ import (
 	"github.com/muthur/context-budget/ledger"
 )
 
-// ProjectDay returns a project's spend on one UTC day (YYYY-MM-DD): the
-// tallies of its live sessions in the state folder dir (own, fresh, for
-// the session asking) and the ledger rows (under ledgerDir, the day's
-// month) of sessions that keep no tally. A ledger row holds a whole
-// session, so a row counts on the day of its last response, whole.
-func ProjectDay(dir, ledgerDir, session string, own *Tally, day string) Sum {
-	total := own.Day(day)
-	live := map[string]bool{session: true}
-	// A file last written before the day began holds nothing of it: the
-	// state folder keeps every past session's tally, and only today's are
-	// worth parsing.
+// dayCount is a project's spend on one UTC day as the fuse keeps it, in
+// its own folder (day-YYYY-MM-DD.json): each session's spend of the day,
+// from its tally or from its ledger row, the largest ever seen. Removing,
+// moving or re-dating a row later lowers nothing.
+type dayCount struct {
+	Sessions map[string]Sum `json:"sessions"`
+	// Rows are the ledger rows read, by path, with their size and
+	// modification time: a row is parsed again only when it changed.
+	Rows map[string][2]int64 `json:"rows,omitempty"`
+}
+
+// dayName is the day's count in the fuse's folder dir.
+func dayName(dir, day string) string {
+	return filepath.Join(dir, "day-"+day+".json")
+}
+
+// ProjectDay returns a project's spend on one UTC day (YYYY-MM-DD) and
+// records own, the asking session's spend of the day, in the fuse's
+// count: the count's sessions, with the ledger rows (under ledgerDir, the
+// day's month and the one before: a row lives in the month of its first
+// response) whose last response is on the day. A row holds a whole
+// session, so it counts whole on the day it records. The count is changed
+// under its lock, taken by by.
+func ProjectDay(dir, ledgerDir, session string, own Sum, day string, by time.Time) (Sum, error) {
 	start, err := time.Parse(time.DateOnly, day)
 	if err != nil {
-		return total
+		return Sum{}, err
 	}
-	fresh := func(name string) bool {
-		fi, err := os.Stat(name)
-		return err == nil && !fi.ModTime().Before(start)
+	if by.IsZero() {
+		by = time.Now().Add(state.LockWait)
 	}
-	names, _ := filepath.Glob(filepath.Join(dir, "*"+state.SpendSuffix))
-	for _, name := range names {
-		id := strings.TrimSuffix(filepath.Base(name), state.SpendSuffix)
-		if live[id] {
-			continue
-		}
-		live[id] = true
-		if fresh(name) {
-			total = total.Add(LoadSettled(name).Day(day))
+	name := dayName(dir, day)
+	unlock, err := state.LockBy(name+state.LockSuffix, by)
+	if err != nil {
+		return Sum{}, err
+	}
+	defer unlock()
+	var dc dayCount
+	data, err := reading.ReadFile(name, reading.MaxTally)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+	case err != nil:
+		return Sum{}, err
+	case json.Unmarshal(data, &dc) != nil:
+		return Sum{}, errors.New("the fuse's count of the day is damaged")
+	}
+	if dc.Sessions == nil {
+		dc.Sessions = map[string]Sum{}
+	}
+	if dc.Rows == nil {
+		dc.Rows = map[string][2]int64{}
+	}
+	changed := raise(dc.Sessions, session, own)
+	for _, month := range []string{start.AddDate(0, -1, 0).Format("2006-01"), day[:7]} {
+		names, _ := filepath.Glob(filepath.Join(ledgerDir, month, "*.json"))
+		for _, n := range names {
+			fi, err := os.Stat(n)
+			if err != nil {
+				continue
+			}
+			seen := [2]int64{fi.Size(), fi.ModTime().UnixNano()}
+			if dc.Rows[n] == seen {
+				continue
+			}
+			dc.Rows[n], changed = seen, true
+			data, err := reading.ReadFile(n, reading.MaxLedgerRow)
+			if err != nil {
+				continue
+			}
+			row, err := ledger.Parse(data)
+			if err != nil || !state.PlainName(row.SessionID) || !strings.HasPrefix(row.LastResponseAt, day) {
+				continue
+			}
+			t := row.Total
+			raise(dc.Sessions, row.SessionID, Sum{USD: t.CostUSD, Tokens: t.InputTokens + t.CacheWrite5mTokens +
+				t.CacheWrite1hTokens + t.CacheReadTokens + t.OutputTokens, Responses: t.Responses})
 		}
 	}
-	rows, _ := filepath.Glob(filepath.Join(ledgerDir, day[:7], "*.json"))
-	for _, name := range rows {
-		if live[strings.TrimSuffix(filepath.Base(name), ".json")] || !fresh(name) {
-			continue
+	var total Sum
+	for _, s := range dc.Sessions {
+		if !sumOK(s) {
+			return Sum{}, errors.New("the fuse's count of the day is damaged")
 		}
-		data, err := reading.ReadFile(name, reading.MaxLedgerRow)
-		if err != nil {
-			continue
-		}
-		row, err := ledger.Parse(data)
-		if err != nil || live[row.SessionID] || !strings.HasPrefix(row.LastResponseAt, day) {
-			continue
-		}
-		t := row.Total
-		total = total.Add(Sum{USD: t.CostUSD, Tokens: t.InputTokens + t.CacheWrite5mTokens + t.CacheWrite1hTokens +
-			t.CacheReadTokens + t.OutputTokens, Responses: t.Responses})
+		total = total.Add(s)
 	}
-	return total
+	if changed {
+		data, _ := json.Marshal(dc)
+		if err := state.WriteFile(name, append(data, '\n')); err != nil {
+			return Sum{}, err
+		}
+	}
+	return total, nil
+}
+
+// raise sets m[id] to s where s is more, field by field; it reports
+// whether it changed anything.
+func raise(m map[string]Sum, id string, s Sum) bool {
+	old := m[id]
+	up := Sum{USD: max(old.USD, s.USD), Tokens: max(old.Tokens, s.Tokens),
+		UnpricedTokens: max(old.UnpricedTokens, s.UnpricedTokens), Responses: max(old.Responses, s.Responses)}
+	if up == old {
+		return false
+	}
+	m[id] = up
+	return true
 }

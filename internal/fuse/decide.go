@@ -1,26 +1,37 @@
 // Package fuse is the spend fuse (design §13): the tally of what a
 // session has spent, the caps a session and a project may spend, the
-// warning at 80% of a cap, the halt at 100% (every tool call denied, the
-// run ended at its stop), the loop of one tool call repeated, the burn
-// rate, and the tool calls by which an agent would lift its own fuse.
+// warning at 80% of a cap, the halt at 100% (every tool call denied and
+// the turn ended), the loop of one tool call repeated, the burn rate, and
+// the guard against the tool calls by which an agent would lift its own
+// fuse.
 //
-// A session's fuse lives in the state folder (design §5): <session_id>.fuse
-// holds the cap armed from the CLI, its baseline, and a loop halt recorded
-// by the PostToolUse hook; <session_id>.spend the tally; <session_id>.calls
-// the last tool call and its count. With no cap in the environment and no
-// fuse file, the PreToolUse and Stop hooks decide from one stat.
+// Its state lives outside the tree the agent works in, in the user's
+// Claude Code config folder (Dir): <session_id>.fuse holds the cap armed
+// from the CLI, its baseline, and a loop halt; <session_id>.spend the
+// tally; <session_id>.halts every halt; day-<date>.json the project's
+// spend of a day; prices.json the price table the CLI merged. Only the
+// loop's count of calls stays in the project's state folder. With no cap
+// in the environment and no arm file, the PreToolUse and Stop hooks
+// decide from the environment and one open. Armed, a call that cannot
+// decide denies (fails closed), naming why and how the user lifts it.
 package fuse
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"path/filepath"
+	"slices"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/muthur/context-budget/internal/prices"
+	"github.com/muthur/context-budget/internal/reading"
 	"github.com/muthur/context-budget/internal/state"
+	"github.com/muthur/context-budget/internal/transcript"
 	"github.com/muthur/context-budget/internal/tuning"
 	"github.com/muthur/context-budget/ledger"
 )
@@ -34,8 +45,10 @@ const (
 
 // Call is one hook call, as the fuse sees it.
 type Call struct {
-	Event      string
-	Root       string
+	Event string
+	Root  string
+	// Cwd is the payload's working folder, where a Bash command starts.
+	Cwd        string
 	Session    string
 	Transcript string
 	// Agent is the subagent's id, "" in the session's own turns: the fuse
@@ -43,12 +56,20 @@ type Call struct {
 	Agent     string
 	ToolName  string
 	ToolInput json.RawMessage
-	Now       time.Time
-	Getenv    func(string) string
+	ToolUseID string
+	// Now is the time the call counts days and warnings at.
+	Now    time.Time
+	Getenv func(string) string
 	// Armed, when set, is called once the fuse is found armed, before any
-	// of its work: the hook starts its deadline's timers there, which the
-	// unarmed check, an environment look-up and one open, does not need.
-	Armed func()
+	// of its work, with what the call must answer should its deadline
+	// come first (late records that halt and returns the answer): the
+	// hook starts its deadline's timers there, which the unarmed check,
+	// an environment look-up and one open, does not need.
+	Armed func(late func() Answer)
+	// Record, when set, is asked before the tally is written: false once
+	// the deadline has answered; true holds the deadline off until the
+	// call answers, so that no write is cut short.
+	Record func() bool
 }
 
 // Answer is what the fuse says; all empty is silence.
@@ -59,7 +80,8 @@ type Answer struct {
 	Context string
 	// System is a message to the user.
 	System string
-	// Stop ends the run (continue: false) with this reason to the user.
+	// Stop ends the turn (continue: false) with this reason to the user;
+	// with Deny, the call is denied and the turn ends at it.
 	Stop string
 }
 
@@ -68,6 +90,20 @@ const warnShare = 0.8
 
 // burnWindow is the span the burn rate is measured over.
 const burnWindow = 5 * time.Minute
+
+// The armed call's bounds, from its start: the wait for the call's own
+// record, the wait for the fuse's lock, and the reading of the
+// transcripts. The hook answers by one second whatever happens (its
+// deadline gives the answer Armed was handed).
+const (
+	recordWait = 200 * time.Millisecond
+	lockWait   = 600 * time.Millisecond
+	readWait   = 750 * time.Millisecond
+)
+
+// maxSubagentFiles bounds the subagent files an armed call reads: past
+// it the fuse cannot count in time, and says so.
+const maxSubagentFiles = 4096
 
 // Decide answers one PreToolUse, Stop or SubagentStop call. Unmetered and
 // unarmed, it reads the environment and tries one file, and returns.
@@ -79,49 +115,125 @@ func Decide(c Call) (Answer, error) {
 	if err != nil {
 		return Answer{}, err
 	}
-	dir := state.Dir(c.Root)
-	arm, armed := LoadArm(dir, c.Session)
-	if !s.Metered() && !armed {
-		return Answer{}, nil
-	}
-	if c.Armed != nil {
-		c.Armed()
-	}
-	if arm.Loop != nil {
-		return loopAnswer(c, dir, arm.Loop)
-	}
-	caps := capsOf(s, arm, armed)
-	if len(caps) == 0 && s.BurnUSD == 0 {
-		return Answer{}, nil
-	}
-	if c.Transcript == "" {
-		return Answer{}, nil
-	}
-	m, err := meter(c, dir, s, caps)
-	if err != nil {
-		return Answer{}, err
-	}
-	switch c.Event {
-	case Stop, SubagentStop:
-		if len(m.held) > 0 {
-			return Answer{Stop: haltText(m.held, false)}, nil
+	dir := Dir(c.Getenv, c.Root)
+	var arm Arm
+	armErr := errors.New("neither CLAUDE_CONFIG_DIR nor HOME is set, so it has no state folder")
+	if dir != "" {
+		arm, _, armErr = LoadArm(dir, c.Session)
+		if errors.Is(armErr, syscall.ENOTDIR) {
+			// A file where a folder of the path should be: no CLI can
+			// have armed there, so only the environment can arm.
+			armErr = nil
 		}
+	}
+	capped := len(capsOf(s, arm)) > 0
+	switch {
+	case armErr != nil && dir == "" && !capped:
+		return Answer{}, nil
+	case armErr == nil && !capped && arm.Loop == nil && s.BurnUSD == 0:
 		return Answer{}, nil
 	}
-	// A warning recorded on this call goes out with whatever the call
-	// gets: it was recorded, so it will not come again.
-	if IsStatus(c.ToolName, c.ToolInput) {
+	began := time.Now()
+	f := &fused{Call: c, dir: dir, s: s, arm: arm, began: began}
+	f.caps = capsOf(s, arm)
+	if c.Armed != nil {
+		// The deadline's answer is made when it comes, from a copy: the
+		// call goes on changing f meanwhile.
+		late := *f
+		late.caps = slices.Clone(f.caps)
+		c.Armed(func() Answer { return late.undecided("its deadline passed") })
+	}
+	switch {
+	case armErr != nil:
+		return f.undecided("its state folder cannot be read: " + armErr.Error()), nil
+	case arm.Loop != nil:
+		return f.loopAnswer()
+	case !capped:
+		// The burn rate alone: a warning, never a deny.
+		m, _ := f.meter()
 		return m.warnings, nil
 	}
-	if len(m.held) > 0 {
-		return Answer{Deny: haltText(m.held, true)}, nil
+	status := c.Event == PreToolUse && StatusOnly(c.ToolName, c.ToolInput)
+	lift := ""
+	if c.Event == PreToolUse && !status {
+		lift = Lifts(c)
 	}
+	m, err := f.meter()
+	switch {
+	case status:
+		// The one call open past the cap: it only reads.
+		return m.warnings, nil
+	case len(m.held) > 0:
+		f.recordHolds(m.held)
+		return f.stopped(haltText(m.held, true), haltText(m.held, false)), nil
+	case errors.Is(err, errBehind) && c.Event == PreToolUse:
+		// Still counting a long transcript (a session resumed under a cap
+		// from launch): this call is denied, and the turn goes on, since
+		// the next call reads on from where this one stopped.
+		f.recordUndecided(err.Error())
+		return Answer{Deny: "context-budget spend fuse: a cap of " + strings.Join(f.capsNamed(), " and ") +
+			" is armed, and the fuse is still counting what the session spent before: this call is denied, and the next one reads on from where it stopped. Retry the call."}, nil
+	case err != nil:
+		return f.undecided(err.Error()), nil
+	case lift != "":
+		return Answer{Deny: liftText(lift), System: m.warnings.System}, nil
+	case c.Event == PreToolUse:
+		return m.warnings, nil
+	}
+	return Answer{}, nil
+}
+
+// fused is one armed call on its way.
+type fused struct {
+	Call
+	dir   string
+	s     tuning.Fuse
+	arm   Arm
+	caps  []capState
+	began time.Time
+}
+
+// stopped is a halt's answer: at PreToolUse the call denied and the turn
+// ended, at Stop the run ended.
+func (f *fused) stopped(toModel, toUser string) Answer {
+	if f.Event == PreToolUse {
+		return Answer{Deny: toModel, Stop: toUser, System: toUser}
+	}
+	return Answer{Stop: toUser, System: toUser}
+}
+
+// undecided is the answer of an armed call that cannot decide: denied,
+// and the turn ended, with the cause and the user's way out; recorded as
+// a halt.
+func (f *fused) undecided(cause string) Answer {
+	f.recordUndecided(cause)
+	return f.undecidedAnswer(cause)
+}
+
+// capsNamed names the caps in force.
+func (f *fused) capsNamed() []string {
+	var caps []string
+	for _, cs := range f.caps {
+		caps = append(caps, cs.cap.String()+" ("+cs.source+")")
+	}
+	return caps
+}
+
+func (f *fused) recordUndecided(cause string) {
+	if f.dir != "" {
+		recordHalt(f.dir, f.Session, Halt{Reason: HaltFuse, Cap: strings.Join(f.capsNamed(), ", "), At: time.Now().UTC().Format(time.RFC3339), Words: cause})
+	}
+}
+
+func (f *fused) undecidedAnswer(cause string) Answer {
+	caps := f.capsNamed()
+	armed := "a cap is armed"
 	if len(caps) > 0 {
-		if why := Lifts(c.ToolName, c.ToolInput, c.Root); why != "" {
-			return Answer{Deny: liftText(why), System: m.warnings.System}, nil
-		}
+		armed = "a cap of " + strings.Join(caps, " and ") + " is armed"
 	}
-	return m.warnings, nil
+	text := "context-budget spend fuse: " + armed + ", and the fuse cannot decide this call: " + cause + "."
+	out := " From your own shell, context-budget budget status shows the spend and reads what the hook could not; context-budget budget disarm (or unsetting the variable) lifts the cap."
+	return f.stopped(text+" Every tool call is denied until it can: stop here and tell the user."+out, text+out)
 }
 
 // capState is one cap in force and what counts against it.
@@ -136,10 +248,10 @@ type capState struct {
 
 // capsOf lists the caps in force: the session's (the CLI's, else the
 // environment's) and the project's per day.
-func capsOf(s tuning.Fuse, arm Arm, armed bool) []capState {
+func capsOf(s tuning.Fuse, arm Arm) []capState {
 	var caps []capState
 	switch {
-	case armed && arm.Set:
+	case arm.Set:
 		if !arm.Cap.IsZero() {
 			caps = append(caps, capState{kind: "session", cap: arm.Cap, source: "context-budget budget arm", period: "armed " + arm.At})
 		}
@@ -160,34 +272,67 @@ type metered struct {
 
 // meter brings the session's tally up to date, under the fuse's lock, and
 // decides the caps held and the warnings due, recording each warning
-// before it is sent.
-func meter(c Call, dir string, s tuning.Fuse, caps []capState) (metered, error) {
-	unlock, err := lockFuse(dir, c.Session)
+// before it is sent. An error says why it could not decide; the caps it
+// found held by then are held.
+func (f *fused) meter() (m metered, err error) {
+	if f.Transcript == "" {
+		return m, errors.New("the call names no transcript")
+	}
+	files, more := transcript.SubagentFilesMax(f.Transcript, maxSubagentFiles)
+	if more {
+		return m, fmt.Errorf("the session has more than %d subagent transcripts, more than it can read in time", maxSubagentFiles)
+	}
+	files = append([]string{f.Transcript}, files...)
+	unlock, err := lockFuse(f.dir, f.Session, f.began.Add(lockWait))
 	if err != nil {
-		return metered{}, err
+		return m, fmt.Errorf("its lock (%s) cannot be taken: %w", lockName(f.dir, f.Session), err)
 	}
-	defer unlock()
+	defer func() { unlock() }()
 	// The CLI may have armed, reset or disarmed since the unlocked read.
-	arm, armed := LoadArm(dir, c.Session)
-	if arm.Loop == nil {
-		caps = capsOf(s, arm, armed)
+	arm, _, err := LoadArm(f.dir, f.Session)
+	if err != nil {
+		return m, fmt.Errorf("its arm file cannot be read: %w", err)
 	}
-	t := Load(TallyName(dir, c.Session))
+	if arm.Loop == nil {
+		f.arm, f.caps = arm, capsOf(f.s, arm)
+	}
+	t, err := loadTally(TallyName(f.dir, f.Session))
+	if err != nil {
+		return m, fmt.Errorf("its tally (%s) cannot be read: %w", TallyName(f.dir, f.Session), err)
+	}
 	notesBefore := maps.Clone(t.Notes)
-	changed := t.Update(Files(c.Transcript), hookPricer(filepath.Join(dir, prices.CacheName), c.Root, c.Getenv))
-	day := c.Now.UTC().Format(time.DateOnly)
+	price := hookPricer(filepath.Join(f.dir, prices.CacheName), f.Root, f.Getenv)
+	pass := &reading.Pass{Deadline: f.began.Add(readWait)}
+	p := t.Read(files, price, pass, f.ToolUseID)
+	if f.Event == PreToolUse && f.ToolUseID != "" && !p.Seen && !p.Behind && !onDisk(f.ownFile(), f.ToolUseID) {
+		// The call's own record may not be on disk yet: wait for it a
+		// little, without the lock, then count what is there.
+		unlock()
+		unlock = func() {}
+		waitFor(f.ownFile(), f.ToolUseID, f.began.Add(recordWait))
+		if unlock, err = lockFuse(f.dir, f.Session, f.began.Add(lockWait)); err != nil {
+			unlock = func() {}
+			return m, fmt.Errorf("its lock (%s) cannot be taken: %w", lockName(f.dir, f.Session), err)
+		}
+		if t, err = loadTally(TallyName(f.dir, f.Session)); err != nil {
+			return m, fmt.Errorf("its tally (%s) cannot be read: %w", TallyName(f.dir, f.Session), err)
+		}
+		p2 := t.Read(files, price, pass, "")
+		p.Changed, p.Behind = true, p2.Behind
+	}
+	day := f.Now.UTC().Format(time.DateOnly)
 	// The CLI runs in the user's shell, without the session's env: keep
 	// the caps from launch where budget status can read them.
-	setNote(t, "env session", noteOf(s.Spend))
-	setNote(t, "env day", noteOf(s.Day))
-	var m metered
+	setNote(t, "env session", noteOf(f.s.Spend))
+	setNote(t, "env day", noteOf(f.s.Day))
 	var notes []string
-	for i := range caps {
-		cs := &caps[i]
+	var dayErr error
+	for i := range f.caps {
+		cs := &f.caps[i]
 		if cs.kind == "session" {
-			cs.spent = t.Total().Sub(arm.Base)
+			cs.spent = t.Total().Sub(f.arm.Base)
 		} else {
-			cs.spent = ProjectDay(dir, ledger.Dir(c.Root), c.Session, t, day)
+			cs.spent, dayErr = ProjectDay(f.dir, ledger.Dir(f.Root), f.Session, t.Day(day), day, f.began.Add(lockWait))
 			cs.period = day
 		}
 		share := shareOf(cs.cap, cs.spent)
@@ -200,26 +345,84 @@ func meter(c Call, dir string, s tuning.Fuse, caps []capState) (metered, error) 
 			notes = append(notes, warnText(*cs, t.Unpriced))
 		}
 	}
-	if s.BurnUSD > 0 {
-		burn := t.Since(c.Now.Add(-burnWindow)).USD
+	if f.s.BurnUSD > 0 {
+		burn := t.Since(f.Now.Add(-burnWindow)).USD
 		switch {
-		case burn >= s.BurnUSD && t.Notes["burn"] == "":
-			setNote(t, "burn", c.Now.UTC().Format(time.RFC3339))
-			notes = append(notes, burnText(burn, s.BurnUSD))
-		case burn < s.BurnUSD && t.Notes["burn"] != "":
+		case burn >= f.s.BurnUSD && t.Notes["burn"] == "":
+			setNote(t, "burn", f.Now.UTC().Format(time.RFC3339))
+			notes = append(notes, burnText(burn, f.s.BurnUSD))
+		case burn < f.s.BurnUSD && t.Notes["burn"] != "":
 			delete(t.Notes, "burn")
 		}
 	}
 	// Parallel calls of one response find nothing new: no write then.
-	if changed || !maps.Equal(notesBefore, t.Notes) {
-		if err := saveTally(dir, c.Session, t); err != nil {
-			return metered{held: m.held}, nil
+	if p.Changed || !maps.Equal(notesBefore, t.Notes) {
+		if f.Record != nil && !f.Record() {
+			return m, errors.New("its deadline passed")
+		}
+		if err := saveTally(f.dir, f.Session, t); err != nil {
+			return m, fmt.Errorf("its tally (%s) cannot be saved: %w", TallyName(f.dir, f.Session), err)
 		}
 	}
-	if len(notes) > 0 && c.Event == PreToolUse {
+	switch {
+	case dayErr != nil:
+		return m, fmt.Errorf("the project's count of the day cannot be kept: %w", dayErr)
+	case p.Behind:
+		return m, errBehind
+	}
+	if len(notes) > 0 && f.Event == PreToolUse {
 		m.warnings = Answer{Context: strings.Join(notes, "\n\n"), System: strings.Join(notes, " ")}
 	}
 	return m, nil
+}
+
+// errBehind reports a tally that has not read the session's transcripts
+// to their end in the time a call has.
+var errBehind = errors.New("it has not finished reading the session's transcripts in the time a call has; the next call reads on from where this one stopped")
+
+// ownFile is the transcript the call's own record lands in.
+func (f *fused) ownFile() string {
+	if f.Agent != "" && state.PlainName(f.Agent) {
+		return filepath.Join(strings.TrimSuffix(f.Transcript, ".jsonl"), "subagents", "agent-"+f.Agent+".jsonl")
+	}
+	return f.Transcript
+}
+
+// ownTail is how much of a transcript's end onDisk looks at.
+const ownTail = 256 << 10
+
+// onDisk reports whether the last ownTail bytes of a transcript hold the
+// tool call toolUseID.
+func onDisk(name, toolUseID string) bool {
+	file, fi, err := reading.Open(name)
+	if err != nil {
+		return false
+	}
+	defer file.Close()
+	n := min(fi.Size(), ownTail)
+	buf := make([]byte, n)
+	if _, err := file.ReadAt(buf, fi.Size()-n); err != nil {
+		return false
+	}
+	return bytes.Contains(buf, []byte(`"`+toolUseID+`"`))
+}
+
+// waitFor waits until the transcript holds the tool call or until by.
+func waitFor(name, toolUseID string, by time.Time) {
+	for time.Now().Before(by) && !onDisk(name, toolUseID) {
+		time.Sleep(3 * time.Millisecond)
+	}
+}
+
+// recordHolds records the caps held as halts.
+func (f *fused) recordHolds(held []capState) {
+	for _, cs := range held {
+		reason := HaltCap
+		if cs.kind == "day" {
+			reason = HaltDay
+		}
+		recordHalt(f.dir, f.Session, Halt{Reason: reason, Cap: cs.cap.String(), At: time.Now().UTC().Format(time.RFC3339), Words: cs.words()})
+	}
 }
 
 // shareOf returns how much of cap a has been spent: 1 is the whole cap. A
@@ -247,22 +450,9 @@ func noteOf(a tuning.Amount) string {
 		return ""
 	}
 	if a.Tokens > 0 {
-		return fmt.Sprint(a.Tokens)
+		return fmt.Sprint(a.Tokens) + " tokens"
 	}
 	return fmt.Sprintf("$%g", a.USD)
-}
-
-// lockFuse takes the session's fuse lock, making the state folder only
-// when the lock cannot be opened: on most calls it is there.
-func lockFuse(dir, session string) (func(), error) {
-	unlock, err := state.Lock(lockName(dir, session))
-	if err == nil {
-		return unlock, nil
-	}
-	if err := state.Ensure(dir); err != nil {
-		return nil, err
-	}
-	return state.Lock(lockName(dir, session))
 }
 
 func setNote(t *Tally, key, value string) {
@@ -276,24 +466,32 @@ func setNote(t *Tally, key, value string) {
 	t.Notes[key] = value
 }
 
-// loopAnswer denies every call but budget status while a loop halt
-// stands, and ends the run at its stop, which releases the halt: the next
-// prompt starts afresh.
-func loopAnswer(c Call, dir string, l *Loop) (Answer, error) {
-	text := fmt.Sprintf("context-budget loop fuse: the same tool call ran %d times in a row (%s), so the run is halted.", l.Count, l.Call)
-	switch c.Event {
-	case Stop, SubagentStop:
-		err := ChangeArm(dir, c.Session, func(a *Arm) error { a.Loop = nil; return nil })
-		if err != nil {
-			return Answer{}, err
-		}
-		clearCalls(dir, c.Session)
-		return Answer{Stop: text + " The loop halt is released for the next prompt."}, nil
-	}
-	if IsStatus(c.ToolName, c.ToolInput) {
+// loopAnswer denies the call and ends the turn while a loop halt stands,
+// and releases the halt there (or at a stop): the next prompt starts
+// afresh. budget status stays open.
+func (f *fused) loopAnswer() (Answer, error) {
+	l := f.arm.Loop
+	what := fmt.Sprintf("the same tool call ran %d times in a row (%s)", l.Count, l.Call)
+	if f.Event == PreToolUse && StatusOnly(f.ToolName, f.ToolInput) {
 		return Answer{}, nil
 	}
-	return Answer{Deny: text + " Every tool call is denied until this turn ends. Do not retry it: end your turn now and say what you were trying to do and what kept failing."}, nil
+	err := ChangeArm(f.dir, f.Session, func(a *Arm) error { a.Loop = nil; return nil })
+	if err != nil {
+		return f.undecided("a loop halt stands and cannot be released: " + err.Error()), nil
+	}
+	clearCalls(state.Dir(f.Root), f.Session)
+	recordHalt(f.dir, f.Session, Halt{Reason: HaltLoop, Cap: fmt.Sprintf("%d calls", l.Count), At: time.Now().UTC().Format(time.RFC3339), Words: what})
+	text := "context-budget loop fuse: " + what + ", so the turn is halted; the next prompt starts afresh."
+	out := fmt.Sprintf(" To lift it at once: context-budget budget reset, from your own shell; to turn the loop halt off: %s=0.", tuning.EnvLoop)
+	return f.stopped(text+" Do not retry it: say what you were trying to do and what kept failing."+out, text+out), nil
+}
+
+// words says what a held cap spent, for the halts.
+func (cs capState) words() string {
+	if cs.kind == "day" {
+		return fmt.Sprintf("the project spent %s today (UTC) of its %s daily cap (%s)", spentIn(cs.cap, cs.spent), cs.cap, cs.source)
+	}
+	return fmt.Sprintf("the session spent %s of its %s cap (%s)", spentIn(cs.cap, cs.spent), cs.cap, cs.source)
 }
 
 func (cs capState) what() string {
@@ -311,7 +509,7 @@ func haltText(held []capState, toModel bool) string {
 	}
 	text := "context-budget spend fuse: " + strings.Join(parts, "; ") + "."
 	if toModel {
-		return text + " Every tool call is denied. Stop here: end your turn with a short note of where the work stands and what is left. Only the user can raise or lift the cap, from their own shell (context-budget budget status|reset|arm|disarm)."
+		return text + " Every tool call is denied and the turn ends here. Stop: end with a short note of where the work stands and what is left. Only the user can raise or lift the cap, from their own shell (context-budget budget status|reset|arm|disarm)."
 	}
 	return text + " The run is stopped. Raise or lift the cap from your shell: context-budget budget reset|arm AMOUNT|disarm (see context-budget budget status)."
 }

@@ -29,7 +29,30 @@ func response(id string, usd float64, side bool) string {
 
 type env map[string]string
 
-func (e env) get(k string) string { return e[k] }
+// home is the HOME every test's env gives when it sets none: the fuse's
+// state goes under it, in .claude/context-budget.
+var home string
+
+func (e env) get(k string) string {
+	if v, ok := e[k]; ok || k != "HOME" {
+		return v
+	}
+	return home
+}
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "fuse-home")
+	if err != nil {
+		panic(err)
+	}
+	home = dir
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// fdir is the fuse's folder for a root, under the tests' HOME.
+func fdir(root string) string { return Dir(env{}.get, root) }
 
 // project makes a root and a session transcript spending usd.
 func project(t *testing.T, usd ...float64) (root, transcript string) {
@@ -53,7 +76,7 @@ func appendTo(t *testing.T, name, data string) {
 }
 
 func call(root, transcript, event string, e env, tool, input string) Call {
-	return Call{Event: event, Root: root, Session: "sess", Transcript: transcript, ToolName: tool,
+	return Call{Event: event, Root: root, Cwd: root, Session: "sess", Transcript: transcript, ToolName: tool,
 		ToolInput: json.RawMessage(input), Now: now, Getenv: e.get}
 }
 
@@ -78,6 +101,9 @@ func TestUnarmedTouchesNothing(t *testing.T) {
 	if _, err := os.Stat(state.Dir(root)); !os.IsNotExist(err) {
 		t.Errorf("an unarmed call made the state folder: %v", err)
 	}
+	if _, err := os.Stat(fdir(root)); !os.IsNotExist(err) {
+		t.Errorf("an unarmed call made the fuse's folder: %v", err)
+	}
 }
 
 // TestArmedCalledOnlyWhenArmed: the hook starts its deadline's timers in
@@ -90,7 +116,7 @@ func TestArmedCalledOnlyWhenArmed(t *testing.T) {
 	}{{env{}, 0}, {env{tuning.EnvSpend: "$5"}, 1}} {
 		n := 0
 		cl := call(root, tr, PreToolUse, c.e, "Bash", bashLs)
-		cl.Armed = func() { n++ }
+		cl.Armed = func(func() Answer) { n++ }
 		decide(t, cl)
 		if n != c.want {
 			t.Errorf("env %v: Armed called %d times, want %d", c.e, n, c.want)
@@ -104,6 +130,12 @@ func TestCapHoldsDeniesAndStops(t *testing.T) {
 	a := decide(t, call(root, tr, PreToolUse, e, "Bash", bashLs))
 	if a.Deny == "" || !strings.Contains(a.Deny, "$5.50 of its $5.00 cap") || !strings.Contains(a.Deny, tuning.EnvSpend) {
 		t.Fatalf("at the cap: %+v", a)
+	}
+	if !strings.Contains(a.Stop, "$5.50 of its $5.00 cap") {
+		t.Fatalf("at the cap, the deny does not end the turn: %+v", a)
+	}
+	if hs := Halts(fdir(root), "sess"); len(hs) != 1 || hs[0].Reason != HaltCap || hs[0].Cap != "$5.00" {
+		t.Fatalf("halts recorded: %+v, want one, the cap", hs)
 	}
 	sub := call(root, tr, PreToolUse, e, "Read", `{"file_path":"/x"}`)
 	sub.Agent = "a123"
@@ -173,94 +205,50 @@ func TestArmFromNowAndDisarm(t *testing.T) {
 	}
 }
 
-// TestAgentCannotLift pins each bypass shut: while a cap holds (here
-// under it, so only the guard denies), the agent's calls that would lift
-// the fuse are denied, and ordinary ones are not.
-func TestAgentCannotLift(t *testing.T) {
-	root, tr := project(t, 0.1)
-	e := env{tuning.EnvSpend: "$5"}
-	decide(t, call(root, tr, PreToolUse, e, "Bash", bashLs))
-	q := func(s string) string { b, _ := json.Marshal(s); return string(b) }
-	denied := []struct{ tool, input string }{
-		{"Bash", `{"command":"context-budget budget disarm"}`},
-		{"Bash", `{"command":"context-budget budget arm '$50'"}`},
-		{"Bash", `{"command":"context-budget budget reset"}`},
-		{"Bash", `{"command":"/home/u/go/bin/context-budget budget --session sess disarm"}`},
-		{"Bash", `{"command":"cd /x && CLAUDE_CODE_SESSION_ID=sess context-budget budget disarm"}`},
-		{"Bash", `{"command":"go run ./cmd/context-budget budget disarm"}`},
-		{"Bash", `{"command":"echo $(context-budget budget reset)"}`},
-		{"Bash", `{"command":"context-budget uninstall --scope project"}`},
-		{"Bash", `{"command":"rm -f tmp/context-budget/sess.fuse"}`},
-		{"Bash", `{"command":"echo {} > ` + root + `/tmp/context-budget/sess.spend"}`},
-		{"Bash", `{"command":` + q(`jq '.env.MUTHUR_CONTEXT_BUDGET_SPEND="$500"' .claude/settings.json > x && mv x .claude/settings.json`) + `}`},
-		{"Bash", `{"command":` + q(`jq 'del(.hooks)' ~/.claude/settings.json > /tmp/s && cp /tmp/s ~/.claude/settings.json`) + `}`},
-		{"Edit", `{"file_path":"` + root + `/tmp/context-budget/sess.fuse","old_string":"5","new_string":"500"}`},
-		{"Write", `{"file_path":"` + root + `/tmp/context-budget/sess.fuse","content":"{}"}`},
-		{"Write", `{"file_path":"` + root + `/.claude/settings.json","content":"{}"}`},
-		{"Edit", `{"file_path":"` + root + `/.claude/settings.local.json","old_string":"\"MUTHUR_CONTEXT_BUDGET_SPEND\": \"$5\"","new_string":""}`},
-		{"MultiEdit", `{"file_path":"` + root + `/.claude/settings.json","edits":[{"old_string":"\"env\": {","new_string":"\"x\": {"}]}`},
-		{"Edit", `{"file_path":"` + root + `/.claude/settings.local.json","old_string":"\"$5\"","new_string":"\"$500\""}`},
-		{"Bash", `{"command":` + q(`sed -i 's/5usd/500usd/' .claude/settings.local.json`) + `}`},
-		{"Bash", `{"command":` + q(`python3 fix.py ~/.claude/settings.json`) + `}`},
-		{"Bash", `{"command":"cd tmp && rm context-budget/sess.fuse"}`},
-		{"Bash", `{"command":"rm -rf tmp"}`},
-		{"Bash", `{"command":"rm -rf ./tmp/"}`},
-		{"Bash", `{"command":"rm -rf ` + root + `"}`},
-		{"Bash", `{"command":"git clean -fdx"}`},
-		{"Bash", `{"command":"mv sess.spend /dev/null"}`},
-	}
-	for _, d := range denied {
-		a := decide(t, call(root, tr, PreToolUse, e, d.tool, d.input))
-		if !strings.Contains(a.Deny, "user's act") {
-			t.Errorf("%s %s: %+v, want denied", d.tool, d.input, a)
-		}
-	}
-	allowed := []struct{ tool, input string }{
-		{"Bash", `{"command":"context-budget budget status"}`},
-		{"Bash", `{"command":"context-budget budget"}`},
-		{"Bash", `{"command":"context-budget lines"}`},
-		{"Bash", `{"command":"go test ./..."}`},
-		{"Bash", `{"command":"cat .claude/settings.json"}`},
-		{"Edit", `{"file_path":"` + root + `/main.go","old_string":"env","new_string":"environment"}`},
-		{"Bash", `{"command":"jq .env .claude/settings.json | head"}`},
-		{"Bash", `{"command":` + q(`jq 'del(.hooks)' ~/.claude/settings.json`) + `}`},
-		{"Bash", `{"command":"rm -rf build tmp/other"}`},
-		{"Bash", `{"command":"git clean -fd"}`},
-		{"Write", `{"file_path":"` + root + `/docs/settings.md","content":"env"}`},
-	}
-	for _, d := range allowed {
-		if a := decide(t, call(root, tr, PreToolUse, e, d.tool, d.input)); a.Deny != "" {
-			t.Errorf("%s %s: denied: %s", d.tool, d.input, a.Deny)
-		}
-	}
-	// With no cap armed, nothing is guarded.
-	if a := decide(t, call(root, tr, PreToolUse, env{}, "Bash", `{"command":"context-budget budget disarm"}`)); a.Deny != "" {
-		t.Errorf("unarmed, the guard denied: %+v", a)
-	}
-}
-
+// TestLoopHalts: MUTHUR_CONTEXT_BUDGET_LOOP=5 set, the sixth identical
+// call is denied and the turn ends there, which releases the halt and
+// records it; unset, the loop halt holds only while a cap is armed; 0 is
+// off.
 func TestLoopHalts(t *testing.T) {
 	root, tr := project(t)
 	in := json.RawMessage(`{"command":"make test","description":"run"}`)
 	same := json.RawMessage(`{ "description":"run", "command":"make test" }`)
+	set := tuning.Fuse{Loop: 5, LoopSet: true}
 	for i := range 4 {
-		if err := RecordCall(root, "sess", "", "Bash", [...]json.RawMessage{in, same}[i%2], tuning.DefaultLoop); err != nil {
+		if err := RecordCall(env{}.get, root, "sess", "", "Bash", [...]json.RawMessage{in, same}[i%2], set); err != nil {
 			t.Fatal(err)
 		}
 	}
 	if a := decide(t, call(root, tr, PreToolUse, env{}, "Bash", string(in))); a != (Answer{}) {
 		t.Fatalf("after 4 identical calls: %+v", a)
 	}
-	RecordCall(root, "sess", "", "Bash", in, tuning.DefaultLoop)
+	RecordCall(env{}.get, root, "sess", "", "Bash", in, set)
 	a := decide(t, call(root, tr, PreToolUse, env{}, "Read", `{"file_path":"/x"}`))
-	if !strings.Contains(a.Deny, "5 times in a row (Bash: make test)") {
-		t.Fatalf("after 5 identical calls: %+v", a)
-	}
-	if a := decide(t, call(root, tr, Stop, env{}, "", "")); !strings.Contains(a.Stop, "Bash: make test") {
-		t.Fatalf("stop after the loop: %+v", a)
+	for _, want := range []string{"5 times in a row (Bash: make test)", "context-budget budget reset", "MUTHUR_CONTEXT_BUDGET_LOOP=0"} {
+		if !strings.Contains(a.Deny, want) || !strings.Contains(a.Stop, want) {
+			t.Fatalf("after 5 identical calls: %+v, want a deny and a stop saying %q", a, want)
+		}
 	}
 	if a := decide(t, call(root, tr, PreToolUse, env{}, "Bash", string(in))); a != (Answer{}) {
-		t.Fatalf("after the stop released the halt: %+v", a)
+		t.Fatalf("after the halt ended the turn: %+v", a)
+	}
+	if hs := Halts(fdir(root), "sess"); len(hs) != 1 || hs[0].Reason != HaltLoop || !strings.Contains(hs[0].Words, "make test") {
+		t.Fatalf("halts: %+v", hs)
+	}
+	// Unset and unarmed: off. Unset and armed: the default.
+	unset := tuning.Fuse{Loop: tuning.DefaultLoop}
+	for range 9 {
+		RecordCall(env{}.get, root, "quiet", "", "Bash", in, unset)
+	}
+	if _, ok, _ := LoadArm(fdir(root), "quiet"); ok {
+		t.Errorf("the default loop halt held with no cap armed")
+	}
+	armed := tuning.Fuse{Loop: tuning.DefaultLoop, Spend: tuning.Amount{USD: 5}}
+	for range tuning.DefaultLoop {
+		RecordCall(env{}.get, root, "capped", "", "Bash", in, armed)
+	}
+	if a, _, _ := LoadArm(fdir(root), "capped"); a.Loop == nil {
+		t.Errorf("the default loop halt did not hold with a cap armed")
 	}
 	// A different call in between breaks the run; 0 is off.
 	for i := range 9 {
@@ -268,13 +256,13 @@ func TestLoopHalts(t *testing.T) {
 		if i%4 == 3 {
 			tool = "Read"
 		}
-		RecordCall(root, "sess", "", tool, in, tuning.DefaultLoop)
-		RecordCall(root, "other", "", "Bash", in, 0)
+		RecordCall(env{}.get, root, "broken", "", tool, in, set)
+		RecordCall(env{}.get, root, "other", "", "Bash", in, tuning.Fuse{LoopSet: true})
 	}
-	if _, ok := LoadArm(state.Dir(root), "sess"); ok {
+	if _, ok, _ := LoadArm(fdir(root), "broken"); ok {
 		t.Errorf("a broken run halted")
 	}
-	if _, ok := LoadArm(state.Dir(root), "other"); ok {
+	if _, ok, _ := LoadArm(fdir(root), "other"); ok {
 		t.Errorf("MUTHUR_CONTEXT_BUDGET_LOOP=0 halted")
 	}
 }
@@ -357,7 +345,7 @@ func TestInvalidEnv(t *testing.T) {
 func TestUnpricedCountsNothingAgainstDollars(t *testing.T) {
 	root := t.TempDir()
 	tr := filepath.Join(root, "sess.jsonl")
-	os.WriteFile(tr, []byte(strings.Replace(response("m", 100, false), "claude-opus-4-6", "mystery-model", 1)), 0o644)
+	os.WriteFile(tr, []byte(strings.Replace(response("m", 10, false), "claude-opus-4-6", "mystery-model", 1)), 0o644)
 	if a := decide(t, call(root, tr, PreToolUse, env{tuning.EnvSpend: "$1"}, "Bash", bashLs)); a.Deny != "" {
 		t.Fatalf("unpriced spend against a dollar cap: %+v", a)
 	}
@@ -379,13 +367,14 @@ func mustAmount(t *testing.T, s string) tuning.Amount {
 }
 
 // TestTallyRefusesLink: a link planted at the tally's name (to a file out
-// of the project) is not written through, and the call still decides.
+// of the fuse's folder) is not written through: armed, the call cannot
+// keep its tally, so it denies, naming the cause, and ends the turn.
 func TestTallyRefusesLink(t *testing.T) {
 	root, tr := project(t, 1)
 	outside := filepath.Join(t.TempDir(), "victim")
 	os.WriteFile(outside, []byte("keep\n"), 0o644)
-	dir := state.Dir(root)
-	if err := state.Ensure(dir); err != nil {
+	dir := fdir(root)
+	if err := ensure(dir); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.Symlink(outside, TallyName(dir, "sess")); err != nil {
@@ -393,13 +382,13 @@ func TestTallyRefusesLink(t *testing.T) {
 	}
 	e := env{tuning.EnvSpend: "$5"}
 	a := decide(t, call(root, tr, PreToolUse, e, "Bash", bashLs))
-	if a.Deny != "" {
-		t.Fatalf("denied at $1 of $5: %+v", a)
+	if !strings.Contains(a.Deny, "cannot decide") || !strings.Contains(a.Deny, "tally") || a.Stop == "" {
+		t.Fatalf("with a link at the tally: %+v, want a deny naming the tally", a)
 	}
 	if got, _ := os.ReadFile(outside); string(got) != "keep\n" {
 		t.Fatalf("the tally was written through a link: the target now holds %q", got)
 	}
-	if err := saveTally(dir, "sess", Load(TallyName(dir, "sess"))); err == nil {
+	if err := saveTally(dir, "sess", &Tally{}); err == nil {
 		t.Fatal("saveTally wrote through a link without an error")
 	}
 }
@@ -420,7 +409,7 @@ func TestCallsFileCount(t *testing.T) {
 	} {
 		session := "calls" + strconv.Itoa(len(c.tool))
 		for i := 1; i <= 3; i++ {
-			if err := RecordCall(root, session, "", c.tool, c.input, 0); err != nil {
+			if err := RecordCall(env{}.get, root, session, "", c.tool, c.input, tuning.Fuse{}); err != nil {
 				t.Fatal(err)
 			}
 			if was := LoadCalls(root, session, ""); was.count != i {

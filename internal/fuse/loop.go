@@ -12,6 +12,7 @@ import (
 
 	"github.com/muthur/context-budget/internal/reading"
 	"github.com/muthur/context-budget/internal/state"
+	"github.com/muthur/context-budget/internal/tuning"
 )
 
 // maxCallKey bounds the input a calls file keeps as it came; a larger one
@@ -121,11 +122,12 @@ func LoadCalls(root, session, agent string) Calls {
 }
 
 // RecordCall counts one finished tool call (the PostToolUse hook) in the
-// session's calls file. When the same call has run n times in a row, it
-// records a loop halt in the session's fuse file: the next tool call is
-// denied and the run ends at its stop. n 0 is off: the calls are counted,
-// never halted on.
-func RecordCall(root, session, agent, tool string, input json.RawMessage, n int) error {
+// session's calls file. When the same call has run s.Loop times in a
+// row, it records a loop halt in the session's arm file: the next tool
+// call is denied and the turn ends there. MUTHUR_CONTEXT_BUDGET_LOOP set
+// (s.LoopSet) holds armed or not; unset, the halt holds only while a cap
+// is armed. s.Loop 0 is off: the calls are counted, never halted on.
+func RecordCall(getenv func(string) string, root, session, agent, tool string, input json.RawMessage, s tuning.Fuse) error {
 	if tool == "" || root == "" || !state.PlainName(session) || (agent != "" && !state.PlainName(agent)) {
 		return nil
 	}
@@ -150,14 +152,25 @@ func RecordCall(root, session, agent, tool string, input json.RawMessage, n int)
 			return err
 		}
 	}
-	if n <= 0 || count < n {
+	if s.Loop <= 0 || count < s.Loop {
 		return nil
+	}
+	fdir := Dir(getenv, root)
+	if fdir == "" {
+		return nil
+	}
+	if !s.LoopSet {
+		// The default holds only while a cap is armed: a rare run of
+		// identical calls pays this one look at the arm file.
+		if a, _, err := LoadArm(fdir, session); err == nil && len(capsOf(s, a)) == 0 {
+			return nil
+		}
 	}
 	call := Describe(tool, input)
 	if agent != "" {
 		call += " (in subagent " + agent + ")"
 	}
-	return ChangeArm(dir, session, func(a *Arm) error {
+	return ChangeArm(fdir, session, func(a *Arm) error {
 		if a.Loop == nil {
 			a.Loop = &Loop{Call: call, Count: count}
 		}

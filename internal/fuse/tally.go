@@ -9,11 +9,21 @@ package fuse
 // its subagents/ file) counts once. Each response is priced at its own
 // model's rates; a model the price table does not know counts its tokens
 // and no dollars.
+//
+// Spend only grows (design §13). A file that shrank or was rewritten is
+// read again, and what it counted before is kept (Kept) rather than
+// forgotten; a record with negative, absurd or unpriceable usage counts
+// nothing; a later record of a response never counts less than an
+// earlier one. Each is noted in Tampered, which budget status shows.
 
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"hash/fnv"
+	"io/fs"
+	"math"
+	"slices"
 	"time"
 
 	"github.com/muthur/context-budget/internal/prices"
@@ -82,6 +92,11 @@ type Tally struct {
 	// warning fires once; the tally carries them because both change
 	// under the same lock on every metered call.
 	Notes map[string]string `json:"notes,omitempty"`
+	// Kept is, by UTC day, what files counted before they shrank or were
+	// rewritten: it stays counted.
+	Kept map[string]Sum `json:"kept,omitempty"`
+	// Tampered lists what the tally refused to let lower it.
+	Tampered []string `json:"tampered,omitempty"`
 }
 
 // File is how far one transcript was read and what it held.
@@ -144,6 +159,9 @@ const burnKeep = 15
 // Total returns the spend over every file.
 func (t *Tally) Total() Sum {
 	var s Sum
+	for _, k := range t.Kept {
+		s = s.Add(k)
+	}
 	for _, f := range t.Files {
 		for _, d := range f.Days {
 			s = s.Add(d)
@@ -154,7 +172,7 @@ func (t *Tally) Total() Sum {
 
 // Day returns the spend on one UTC day (YYYY-MM-DD).
 func (t *Tally) Day(day string) Sum {
-	var s Sum
+	s := t.Kept[day]
 	for _, f := range t.Files {
 		s = s.Add(f.Days[day])
 	}
@@ -195,21 +213,43 @@ func Files(transcriptPath string) []string {
 	return append([]string{transcriptPath}, transcript.SubagentFiles(transcriptPath)...)
 }
 
-// Update reads what each of files holds past its saved offset and adds it
-// to t, and reports whether t changed. The first of files is the
-// session's own transcript; the others are subagents'. A file that shrank
-// or whose bytes before the offset changed is read again from its start.
-// A file that cannot be read keeps what it held.
+// Update reads what each of files holds past its saved offset, to the
+// end, adds it to t, and reports whether t changed.
 func (t *Tally) Update(files []string, price Pricer) (changed bool) {
+	return t.Read(files, price, &reading.Pass{}, "").Changed
+}
+
+// Progress is what one Read did.
+type Progress struct {
+	// Changed says the tally changed.
+	Changed bool
+	// Seen says a line read held the tool_use_id asked for.
+	Seen bool
+	// Behind says the pass ended before some file's end: its budget or
+	// deadline spent.
+	Behind bool
+}
+
+// Read is Update within pass's bounds, also looking for the tool call
+// toolUseID ("" for none) in the lines it reads. The first of files is
+// the session's own transcript; the others are subagents'. A file that
+// shrank or whose bytes before the offset changed is read again from its
+// start, what it counted kept. A file that cannot be read keeps what it
+// held.
+func (t *Tally) Read(files []string, price Pricer, pass *reading.Pass, toolUseID string) (p Progress) {
 	if t.Files == nil {
 		t.Files = map[string]*File{}
 	}
 	if len(files) > 0 && t.Transcript != files[0] {
-		t.Transcript, changed = files[0], true
+		t.Transcript, p.Changed = files[0], true
 	}
-	pass := reading.Pass{Limit: SliceBytes}
+	var needle []byte
+	if toolUseID != "" {
+		needle = []byte(`"` + toolUseID + `"`)
+	}
 	for i, name := range files {
 		if pass.Spent() {
+			p.Behind = true
 			break
 		}
 		sub := i > 0
@@ -218,44 +258,76 @@ func (t *Tally) Update(files []string, price Pricer) (changed bool) {
 			st = &File{Sub: sub}
 		}
 		was := st.Mark
-		_, err := pass.Read(name, &st.Mark, func() {
-			t.forget(name)
+		end, err := pass.Read(name, &st.Mark, func() {
+			t.keep(name)
 			*st = File{Sub: sub}
 		}, func(line []byte) bool {
 			if bytes.Contains(line, []byte(`"usage"`)) {
+				p.Seen = p.Seen || needle != nil && bytes.Contains(line, needle)
 				transcript.Decode(line, func(rec *transcript.Record) { t.count(st, rec, sub, price) })
 			}
 			return true
 		})
-		if err != nil {
+		if err != nil && !errors.Is(err, reading.ErrLate) {
 			continue // unreadable: it keeps what it held
 		}
+		p.Behind = p.Behind || !end
 		if t.Files[name] != st {
-			t.Files[name], changed = st, true
+			t.Files[name], p.Changed = st, true
 		}
 		if st.Mark != was {
 			st.trim()
-			changed = true
+			p.Changed = true
 		}
 	}
-	return changed
+	return p
 }
 
-// SliceBytes bounds what one Update reads, over all the files: a tally
-// that starts far behind (a cap armed on a long session) catches up over
-// a few calls, each well inside the hook's deadline, instead of one call
-// that the deadline cuts short every time, saving nothing. Until it has
-// caught up the tally counts what it has read: the fuse acts a few calls
-// late, never early.
-var SliceBytes int64 = 16 << 20
-
-// forget drops what a file counted, before it is read again.
-func (t *Tally) forget(name string) {
-	if f := t.Files[name]; f != nil && !f.Sub {
+// keep moves what a file counted into Kept, before it is read again: a
+// transcript that shrank or was rewritten lowers nothing.
+func (t *Tally) keep(name string) {
+	f := t.Files[name]
+	if f == nil {
+		return
+	}
+	if !f.Sub {
 		// Only the main transcript holds inline sidechains.
 		t.Inline = nil
 	}
+	if t.Kept == nil {
+		t.Kept = map[string]Sum{}
+	}
+	for day, s := range f.Days {
+		t.Kept[day] = t.Kept[day].Add(s)
+	}
+	t.tamper("a transcript shrank or was rewritten; what it counted before still counts")
 	delete(t.Files, name)
+}
+
+// tamper notes what the tally refused to let lower it.
+func (t *Tally) tamper(what string) {
+	if !slices.Contains(t.Tampered, what) && len(t.Tampered) < 4 {
+		t.Tampered = append(t.Tampered, what)
+	}
+}
+
+// maxUsage bounds each token count of one response: a hundred times the
+// largest context window. Past it, or below zero, a record is not one a
+// model wrote.
+const maxUsage = 100_000_000
+
+// usageOK reports whether every count of u is one a response can have.
+func usageOK(u *transcript.Usage) bool {
+	ns := []int64{u.InputTokens, u.CacheCreationInputTokens, u.CacheReadInputTokens, u.OutputTokens}
+	if c := u.CacheCreation; c != nil {
+		ns = append(ns, c.Ephemeral5m, c.Ephemeral1h)
+	}
+	for _, n := range ns {
+		if n < 0 || n > maxUsage {
+			return false
+		}
+	}
+	return true
 }
 
 // count adds one record: an assistant response with usage, own or a
@@ -281,7 +353,15 @@ func (t *Tally) count(st *File, rec *transcript.Record, sub bool, price Pricer) 
 	if id != "" && sub && t.countedInline(idHash(id)) {
 		return
 	}
+	if !usageOK(rec.Message.Usage) {
+		t.tamper("a record with negative or absurd usage counted nothing")
+		return
+	}
 	s, priced := price.sum(rec.Message)
+	if math.IsNaN(s.USD) || math.IsInf(s.USD, 0) || s.USD < 0 {
+		t.tamper("a record whose price is not a number counted nothing")
+		return
+	}
 	if !priced {
 		t.noteUnpriced(rec.Message.Model)
 	}
@@ -289,6 +369,11 @@ func (t *Tally) count(st *File, rec *transcript.Record, sub bool, price Pricer) 
 	if id != "" {
 		for i := range st.Recent {
 			if old := st.Recent[i]; old.ID == id {
+				// The last record of an id counts, never for less: its
+				// output count only grows.
+				if s.USD < old.Sum.USD || s.Tokens < old.Sum.Tokens {
+					return
+				}
 				st.Days[old.Day] = st.Days[old.Day].Sub(old.Sum)
 				if m, ok := st.Minutes[old.Minute]; ok {
 					st.Minutes[old.Minute] = m.Sub(old.Sum)
@@ -352,46 +437,74 @@ func stamp(ts string) (string, int64) {
 
 // Load reads a saved tally; a missing or unreadable file is an empty one.
 func Load(name string) *Tally {
-	t, _ := load(name)
-	return t
-}
-
-// LoadSettled is Load for a tally another process may be writing in
-// place: a file that does not parse is read again, a few times, before
-// it counts as empty.
-func LoadSettled(name string) *Tally {
-	for range 3 {
-		t, torn := load(name)
-		if !torn {
-			return t
-		}
-		time.Sleep(time.Millisecond)
+	t, err := loadTally(name)
+	if err != nil {
+		return &Tally{Files: map[string]*File{}}
 	}
-	return &Tally{Files: map[string]*File{}}
+	return t
 }
 
 // tallyFormat is the saved tally's format: a file of another format is
 // no tally, and the session's files are read again from their start.
-const tallyFormat = 2
+const tallyFormat = 3
 
-// load reads a tally; torn reports a file that is there but does not
-// parse.
-func load(name string) (t *Tally, torn bool) {
+// errDamaged reports a saved tally that does not parse or holds figures
+// no counting makes.
+var errDamaged = errors.New("the saved tally is damaged")
+
+// loadTally reads a saved tally: an empty one when there is none (or it
+// is of another format), an error when it cannot be read or is damaged.
+func loadTally(name string) (*Tally, error) {
 	data, err := reading.ReadFile(name, reading.MaxTally)
-	if err != nil {
-		return &Tally{Files: map[string]*File{}}, false
+	if errors.Is(err, fs.ErrNotExist) {
+		return &Tally{Files: map[string]*File{}}, nil
 	}
-	t = &Tally{}
-	if err := json.Unmarshal(data, t); err != nil {
-		return &Tally{Files: map[string]*File{}}, true
+	if err != nil {
+		return nil, err
+	}
+	t := &Tally{}
+	if json.Unmarshal(data, t) != nil {
+		return nil, errDamaged
 	}
 	if t.Format != tallyFormat {
-		return &Tally{Files: map[string]*File{}}, false
+		return &Tally{Files: map[string]*File{}}, nil
 	}
 	if t.Files == nil {
 		t.Files = map[string]*File{}
 	}
-	return t, false
+	if !t.sane() {
+		return nil, errDamaged
+	}
+	return t, nil
+}
+
+// sane reports whether every figure of a loaded tally is one counting
+// could make: finite and not negative. A tally that is not is refused at
+// the border, never summed.
+func (t *Tally) sane() bool {
+	ok := sumOK
+	for _, s := range t.Kept {
+		if !ok(s) {
+			return false
+		}
+	}
+	for _, f := range t.Files {
+		if f == nil {
+			return false
+		}
+		for _, s := range f.Days {
+			if !ok(s) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// sumOK reports whether s is spend counting can make: finite, not
+// negative.
+func sumOK(s Sum) bool {
+	return !math.IsNaN(s.USD) && !math.IsInf(s.USD, 0) && s.USD >= 0 && s.Tokens >= 0 && s.UnpricedTokens >= 0 && s.Responses >= 0
 }
 
 // encode is the saved form of t.

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/muthur/context-budget/internal/prices"
+	"github.com/muthur/context-budget/internal/reading"
+	"github.com/muthur/context-budget/internal/transcript"
 )
 
 // rec writes one assistant record.
@@ -85,7 +87,8 @@ func TestTallySubagentsOnce(t *testing.T) {
 
 // TestTallyIncremental: reading a growing file in steps gives the total of
 // one whole read; a half-written last line waits; a truncated or
-// rewritten file is read again.
+// rewritten file is read again, and what it counted before still counts:
+// spend only grows.
 func TestTallyIncremental(t *testing.T) {
 	dir := t.TempDir()
 	main := filepath.Join(dir, "s.jsonl")
@@ -105,21 +108,81 @@ func TestTallyIncremental(t *testing.T) {
 	if a, b := step.Total(), once.Total(); !near(a.USD, b.USD) || a.Tokens != b.Tokens || a.Responses != 10 {
 		t.Fatalf("in steps %+v, at once %+v", a, b)
 	}
-	// Rewritten: same size, other bytes before the offset.
+	// Truncated and rewritten: the new file's one response adds to what
+	// the old one counted.
+	before := step.Total()
 	os.WriteFile(main, []byte(strings.Repeat(rec("z", "claude-opus-4-6", 1, 0, 0, 0, false, ts0), 1)), 0o644)
 	step.Update([]string{main}, pricer(t))
-	if got := step.Total(); got.Responses != 1 || got.Tokens != 1 {
-		t.Fatalf("after a rewrite %+v, want the new file's one response", got)
+	if got := step.Total(); got.Responses != before.Responses+1 || got.Tokens != before.Tokens+1 {
+		t.Fatalf("after a rewrite %+v, want %+v and the new file's one response", got, before)
+	}
+	if len(step.Tampered) != 1 {
+		t.Errorf("the rewrite was not noted: %q", step.Tampered)
 	}
 	// Same length, different content: the check must notice.
 	a := rec("y1", "claude-opus-4-6", 2, 0, 0, 0, false, ts0)
 	b := rec("y2", "claude-opus-4-6", 3, 0, 0, 0, false, ts0)
 	os.WriteFile(main, []byte(a), 0o644)
 	step.Update([]string{main}, pricer(t))
+	was := step.Total().Tokens
 	os.WriteFile(main, []byte(b), 0o644)
 	step.Update([]string{main}, pricer(t))
-	if got := step.Total(); got.Tokens != 3 {
-		t.Fatalf("after a same-size rewrite %+v, want 3 tokens", got)
+	if got := step.Total(); got.Tokens != was+3 {
+		t.Fatalf("after a same-size rewrite %+v, want %d tokens", got, was+3)
+	}
+}
+
+// TestTallyOnlyGrows: a record with negative, absurd or unpriceable usage
+// counts nothing and is noted; a later record of a response that counts
+// less than an earlier one is not taken; a saved tally holding a figure
+// no counting makes is refused.
+func TestTallyOnlyGrows(t *testing.T) {
+	dir := t.TempDir()
+	main := filepath.Join(dir, "s.jsonl")
+	good := rec("m1", "claude-opus-4-6", 10, 1000, 200, 80, false, ts0)
+	os.WriteFile(main, []byte(good), 0o644)
+	var tl Tally
+	tl.Update([]string{main}, pricer(t))
+	want := tl.Total()
+	for _, bad := range []string{
+		rec("m2", "claude-opus-4-6", -5000000, 0, 0, 0, false, ts0),
+		rec("m3", "claude-opus-4-6", 0, -1, 0, 0, false, ts0),
+		rec("m4", "claude-opus-4-6", 0, 0, 0, 1<<62, false, ts0),
+		rec("m1", "claude-opus-4-6", 10, 1000, 200, 1, false, ts0), // m1 again, for less
+		rec("m1", "claude-opus-4-6", 0, 0, 0, 0, false, ts0),
+	} {
+		f, _ := os.OpenFile(main, os.O_APPEND|os.O_WRONLY, 0)
+		f.WriteString(bad)
+		f.Close()
+		tl.Update([]string{main}, pricer(t))
+		if got := tl.Total(); got != want {
+			t.Fatalf("after %s the total is %+v, want %+v", bad, got, want)
+		}
+	}
+	if len(tl.Tampered) == 0 {
+		t.Errorf("negative and absurd usage not noted")
+	}
+	nan := func(p float64) Pricer {
+		return func(string, *transcript.Usage) (float64, bool) { return p, true }
+	}
+	for _, p := range []float64{math.NaN(), math.Inf(1), -1} {
+		var tl Tally
+		tl.Update([]string{main}, nan(p))
+		if got := tl.Total(); got.USD != 0 || got.Responses != 0 {
+			t.Errorf("priced at %v: %+v", p, got)
+		}
+	}
+	name := filepath.Join(dir, "t.spend")
+	for _, body := range []string{
+		`{"format":3,"files":{"x":{"offset":1,"days":{"2026-12-01":{"usd":-5,"tokens":1,"responses":1}}}}}`,
+		`{"format":3,"kept":{"2026-12-01":{"usd":1,"tokens":-1,"responses":1}}}`,
+		`{"format":3,"files":{"x":null}}`,
+		`{"format":3,"files":`,
+	} {
+		os.WriteFile(name, []byte(body), 0o644)
+		if _, err := loadTally(name); err == nil {
+			t.Errorf("%s: loaded", body)
+		}
 	}
 }
 
@@ -145,10 +208,9 @@ func TestTallyRoundTripAndDays(t *testing.T) {
 	}
 }
 
-// A tally far behind catches up over several Updates of at most
-// SliceBytes each, and ends where one unbounded read ends: a cap armed on
-// a long session must not cost one call that the hook's deadline cuts
-// short every time.
+// A tally far behind catches up over several bounded Reads, and ends
+// where one unbounded read ends: an armed hook call reads within its
+// deadline, and the next reads on from where it stopped.
 func TestTallyCatchesUpInSlices(t *testing.T) {
 	dir := t.TempDir()
 	main := filepath.Join(dir, "s.jsonl")
@@ -160,30 +222,38 @@ func TestTallyCatchesUpInSlices(t *testing.T) {
 	var once Tally
 	once.Update([]string{main}, pricer(t))
 
-	defer func(n int64) { SliceBytes = n }(SliceBytes)
-	SliceBytes = int64(whole.Len() / 7)
+	slice := int64(whole.Len() / 7)
 	var sliced Tally
 	calls := 0
-	for sliced.Total().Responses < once.Total().Responses {
+	for {
 		before := sliced.Files[main]
 		var from int64
 		if before != nil {
 			from = before.Offset
 		}
-		if !sliced.Update([]string{main}, pricer(t)) {
-			t.Fatal("an Update behind the file read nothing")
+		p := sliced.Read([]string{main}, pricer(t), &reading.Pass{Limit: slice}, "")
+		if !p.Changed {
+			t.Fatal("a Read behind the file read nothing")
 		}
-		if read := sliced.Files[main].Offset - from; read > SliceBytes+int64(len(rec("m0", "claude-opus-4-6", 1, 1000, 10, 5, false, ts0))) {
-			t.Fatalf("one Update read %d bytes, past the slice of %d", read, SliceBytes)
+		if read := sliced.Files[main].Offset - from; read > slice+int64(len(rec("m0", "claude-opus-4-6", 1, 1000, 10, 5, false, ts0))) {
+			t.Fatalf("one Read read %d bytes, past the slice of %d", read, slice)
 		}
 		if calls++; calls > 20 {
 			t.Fatal("the tally does not catch up")
 		}
+		if !p.Behind {
+			break
+		}
 	}
 	if calls < 7 {
-		t.Errorf("caught up in %d Updates; slices of a seventh need 7 or 8", calls)
+		t.Errorf("caught up in %d Reads; slices of a seventh need 7 or 8", calls)
 	}
 	if a, b := sliced.Total(), once.Total(); !near(a.USD, b.USD) || a.Tokens != b.Tokens {
 		t.Fatalf("in slices %+v, at once %+v", a, b)
+	}
+	// A pass past its deadline reads nothing and says it is behind.
+	var late Tally
+	if p := late.Read([]string{main}, pricer(t), &reading.Pass{Deadline: time.Now().Add(-time.Second)}, ""); !p.Behind || late.Total().Responses != 0 {
+		t.Fatalf("a late pass: %+v, %+v", p, late.Total())
 	}
 }

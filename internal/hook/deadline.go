@@ -54,7 +54,10 @@ type guard struct {
 	mu       sync.Mutex
 	phase    int
 	fallback string // the notice without the operator's facts, once recorded
-	timers   []*time.Timer
+	// late makes the answer a deadline gives instead of silence: an
+	// armed fuse's deny (it fails closed).
+	late   func() []byte
+	timers []*time.Timer
 }
 
 // newGuard starts the guard of a call, before its payload is read:
@@ -91,6 +94,21 @@ func (g *guard) stop() {
 	}
 }
 
+// lateWith sets what makes the answer the deadlines give instead of
+// silence.
+func (g *guard) lateWith(late func() []byte) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.late = late
+}
+
+// giveLate writes the late answer; the caller holds mu.
+func (g *guard) giveLate() {
+	if g.late != nil {
+		g.out.Write(g.late())
+	}
+}
+
 func (g *guard) quietDeadline() {
 	g.mu.Lock()
 	defer g.mu.Unlock()
@@ -98,6 +116,7 @@ func (g *guard) quietDeadline() {
 		return // a record under way or made: the total deadline rules
 	}
 	g.phase = answered
+	g.giveLate()
 	if g.exit != nil {
 		g.exit(0)
 	}
@@ -111,6 +130,9 @@ func (g *guard) totalDeadline() {
 	}
 	if g.phase == answered {
 		return
+	}
+	if g.fallback == "" {
+		g.giveLate()
 	}
 	g.phase = answered
 	if g.exit != nil {

@@ -64,7 +64,7 @@ func Run(stdin io.Reader, stdout, stderr io.Writer, full Full) int {
 		// The fuse's deadline starts once it is found armed: the unarmed
 		// check, on every tool call, is an environment look-up and one
 		// open, under the deadline set above.
-		return fuseCall(p, g.begin, stdout, stderr)
+		return fuseCall(p, g, stderr)
 	}
 	g.begin()
 	switch p.HookEventName {

@@ -134,7 +134,7 @@ func countCall(p reading.Payload, getenv func(string) string) {
 	if err != nil {
 		return
 	}
-	fuse.RecordCall(SessionRoot(getenv, p.Cwd), p.SessionID, p.AgentID, p.ToolName, json.RawMessage(p.ToolInput), s.Loop)
+	fuse.RecordCall(getenv, SessionRoot(getenv, p.Cwd), p.SessionID, p.AgentID, p.ToolName, json.RawMessage(p.ToolInput), s)
 }
 
 // SkillPrefix is how the skills are named where the hook runs: "" when

@@ -7,8 +7,8 @@ package reading
 const (
 	// MaxSideFile bounds the small side files of the state folder: a
 	// session's climb record (<session>), its operator (.operator), its
-	// cold spell (.cold) and its start's record (.resume). Each holds one
-	// short JSON object or one word.
+	// cold spell (.cold) and its start's record (.resume), and the fuse's
+	// arm file and halts. Each holds short JSON or one word a line.
 	MaxSideFile = 64 << 10
 	// MaxWindowFile bounds the window the status line recorded
 	// (.window): one number.

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"hash/fnv"
 	"io"
+	"time"
 )
 
 // Mark is how far a resumable pass has read one file: the offset just
@@ -25,11 +26,34 @@ type Pass struct {
 	// Limit bounds the bytes read over all the files of the pass; 0 is
 	// no bound. The line that crosses it is the last one read.
 	Limit int64
-	read  int64
+	// Deadline, when set, bounds the pass in time: checked at each read
+	// of the file, so a line of any length, skipped or not, ends the pass
+	// once it is past.
+	Deadline time.Time
+	read     int64
 }
 
-// Spent reports whether the pass has read its Limit.
-func (p *Pass) Spent() bool { return p.Limit > 0 && p.read >= p.Limit }
+// ErrLate reports a pass ended by its Deadline.
+var ErrLate = errors.New("the pass's deadline passed")
+
+// Spent reports whether the pass has read its Limit or reached its
+// Deadline.
+func (p *Pass) Spent() bool {
+	return p.Limit > 0 && p.read >= p.Limit || !p.Deadline.IsZero() && !time.Now().Before(p.Deadline)
+}
+
+// timed stops a read at a deadline.
+type timed struct {
+	r        io.Reader
+	deadline time.Time
+}
+
+func (t timed) Read(b []byte) (int, error) {
+	if !time.Now().Before(t.deadline) {
+		return 0, ErrLate
+	}
+	return t.r.Read(b)
+}
 
 // Read reads the complete lines of the file at path from m on, calling
 // line with each until it returns false, the file ends or the pass's
@@ -39,7 +63,8 @@ func (p *Pass) Spent() bool { return p.Limit > 0 && p.read >= p.Limit }
 // the file is read from its start. A final line without its newline is
 // left for a later pass, since Claude Code may still be writing it; a
 // line longer than MaxLine is skipped, as every reader skips it. end
-// reports that the file's end was reached.
+// reports that the file's end was reached; past the Deadline the error
+// is ErrLate.
 func (p *Pass) Read(path string, m *Mark, reset func(), line func([]byte) bool) (end bool, err error) {
 	if p.Spent() {
 		return false, nil
@@ -57,7 +82,11 @@ func (p *Pass) Read(path string, m *Mark, reset func(), line func([]byte) bool) 
 		return false, err
 	}
 	from := m.Offset
-	r := &Reader{r: f, off: from} // Offset counts from the file's start
+	var src io.Reader = f
+	if !p.Deadline.IsZero() {
+		src = timed{f, p.Deadline}
+	}
+	r := &Reader{r: src, off: from} // Offset counts from the file's start
 	for p.Limit <= 0 || p.read+r.Offset()-from < p.Limit {
 		l, rerr := r.Next()
 		if rerr != nil {

@@ -42,11 +42,9 @@ const (
 	// forked session's start found (package cold).
 	ColdSuffix   = ".cold"
 	ResumeSuffix = ".resume"
-	// FuseSuffix: the fuse armed from the CLI; SpendSuffix: the spend
-	// tally; CallsSuffix: the last call, for the loop step; a
-	// subagent's <session_id>-<agent_id>.calls (package fuse).
-	FuseSuffix  = ".fuse"
-	SpendSuffix = ".spend"
+	// CallsSuffix: the last call, for the spend fuse's loop step; a
+	// subagent's <session_id>-<agent_id>.calls (package fuse). The rest
+	// of the fuse's state lives outside the project (fuse.Dir).
 	CallsSuffix = ".calls"
 )
 
@@ -88,9 +86,6 @@ func Files() []File {
 		{s + "-" + AgentID + LockSuffix, "climb", "its lock"},
 		{s + ColdSuffix, "cold", "the cold-cache spell"},
 		{s + ResumeSuffix, "cold", "what a resumed or forked session's start found"},
-		{s + FuseSuffix, "fuse", "the fuse armed from the CLI"},
-		{s + FuseSuffix + LockSuffix, "fuse", "the lock the fuse file and the tally are changed under"},
-		{s + SpendSuffix, "fuse", "the spend tally, resumed from its offsets"},
 		{s + CallsSuffix, "fuse", "the last call and how many times in a row it ran (the loop step)"},
 		{s + "-" + AgentID + CallsSuffix, "fuse", "a subagent's"},
 	}

@@ -41,8 +41,7 @@ func TestFileNames(t *testing.T) {
 		}
 	}
 	for _, suffix := range []string{"", LockSuffix, LineSuffix, WindowSuffix, OperatorSuffix, OperatorSuffix + LockSuffix,
-		OrientationSuffix, OrientationSearchSuffix, ColdSuffix, ResumeSuffix, FuseSuffix, FuseSuffix + LockSuffix,
-		SpendSuffix, CallsSuffix} {
+		OrientationSuffix, OrientationSearchSuffix, ColdSuffix, ResumeSuffix, CallsSuffix} {
 		if !seen[SessionID+suffix] {
 			t.Errorf("%s%s is not in Files", SessionID, suffix)
 		}

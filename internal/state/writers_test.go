@@ -15,6 +15,7 @@ import (
 	"github.com/muthur/context-budget/internal/lines"
 	"github.com/muthur/context-budget/internal/operator"
 	"github.com/muthur/context-budget/internal/state"
+	"github.com/muthur/context-budget/internal/tuning"
 	"github.com/muthur/context-budget/internal/window"
 )
 
@@ -39,8 +40,6 @@ func TestWritersNames(t *testing.T) {
 	for _, tc := range []struct{ writer, got, kind string }{
 		{"lines.FileName", lines.FileName(dir, "s1"), s + state.LineSuffix},
 		{"window.FileName", window.FileName(dir, "s1"), s + state.WindowSuffix},
-		{"fuse.FileName", fuse.FileName(dir, "s1"), s + state.FuseSuffix},
-		{"fuse.TallyName", fuse.TallyName(dir, "s1"), s + state.SpendSuffix},
 		{"cold.SpellFile", cold.SpellFile(dir, "s1"), s + state.ColdSuffix},
 		{"operator.PauseFile", operator.PauseFile(dir, "s1"), s + state.PauseSuffix},
 	} {
@@ -64,11 +63,11 @@ func TestWritersWriteListedFiles(t *testing.T) {
 	if _, _, err := lines.DecideCached(call); err != nil {
 		t.Fatal(err)
 	}
-	if err := fuse.ChangeArm(dir, "s1", func(a *fuse.Arm) error { a.Set = true; return nil }); err != nil {
-		t.Fatal(err)
-	}
+	// The fuse keeps only its count of calls here; the rest of its state
+	// lives in the user's config folder (fuse.Dir).
+	getenv := func(k string) string { return map[string]string{"HOME": t.TempDir()}[k] }
 	for _, agent := range []string{"", "a1"} {
-		if err := fuse.RecordCall(root, "s1", agent, "Bash", json.RawMessage(`{"command":"ls"}`), 3); err != nil {
+		if err := fuse.RecordCall(getenv, root, "s1", agent, "Bash", json.RawMessage(`{"command":"ls"}`), tuning.Fuse{Loop: 3, LoopSet: true}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -81,7 +80,7 @@ func TestWritersWriteListedFiles(t *testing.T) {
 	const s = state.SessionID
 	var want []string
 	for _, kind := range []string{state.Gitignore, s, s + state.LockSuffix, s + state.LineSuffix, s + state.HistorySuffix,
-		s + state.FuseSuffix, s + state.FuseSuffix + state.LockSuffix, s + state.CallsSuffix,
+		s + state.CallsSuffix,
 		s + "-" + state.AgentID + state.CallsSuffix, s + state.ColdSuffix, s + state.PauseSuffix} {
 		want = append(want, named(t, kind))
 	}

@@ -13,7 +13,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 )
 
@@ -220,6 +222,33 @@ func Spliced(line []byte, next func(rest []byte) (n int, ok bool)) {
 // Claude Code writes beside the session's own: <transcript without
 // .jsonl>/subagents/*.jsonl, sorted.
 func SubagentFiles(transcriptPath string) []string {
-	files, _ := filepath.Glob(filepath.Join(strings.TrimSuffix(transcriptPath, ".jsonl"), "subagents", "*.jsonl"))
+	files, _ := SubagentFilesMax(transcriptPath, 0)
 	return files
+}
+
+// SubagentFilesMax is SubagentFiles reading at most max names of the
+// folder (0: no bound), so that a folder of a million files costs a
+// bounded read; more reports that it held others.
+func SubagentFilesMax(transcriptPath string, max int) (files []string, more bool) {
+	dir := filepath.Join(strings.TrimSuffix(transcriptPath, ".jsonl"), "subagents")
+	f, err := os.Open(dir)
+	if err != nil {
+		return nil, false
+	}
+	defer f.Close()
+	n := -1
+	if max > 0 {
+		n = max + 1
+	}
+	names, _ := f.Readdirnames(n)
+	if max > 0 && len(names) > max {
+		names, more = names[:max], true
+	}
+	for _, name := range names {
+		if strings.HasSuffix(name, ".jsonl") {
+			files = append(files, filepath.Join(dir, name))
+		}
+	}
+	sort.Strings(files)
+	return files, more
 }

@@ -48,14 +48,26 @@ func FormatTokens(n int64) string {
 // expanded to nothing.
 var ErrEmpty = errors.New("the amount is empty")
 
+// ErrNoUnit reports a bare number: five dollars and five tokens are both
+// plausible readings of "5", and the wrong one is a cap 100,000 times off.
+var ErrNoUnit = errors.New("an amount needs a unit")
+
+// The largest caps: past them a cap is a typing slip, and a dollar figure
+// of 1e308 would print as 309 digits.
+const (
+	maxUSD    = 1e6
+	maxTokens = 1e12
+)
+
 // ParseAmount reads a cap: "$5", "5usd", "5 USD", "5$" or "0.50$" are
-// dollars; "2m", "500k", "2000000" or "2m tokens" are tokens.
+// dollars (at most $1,000,000); "2m", "500k" or "2000000 tokens" are
+// tokens (at most 1,000,000m). A number without a unit is ErrNoUnit.
 func ParseAmount(s string) (Amount, error) {
 	v := strings.ToLower(strings.TrimSpace(s))
 	if v == "" {
 		return Amount{}, ErrEmpty
 	}
-	bad := fmt.Errorf("%q is not an amount such as '$5', 5usd or 2m (tokens)", s)
+	bad := fmt.Errorf("%.40q is not an amount such as '$5', 5usd or 2m (tokens)", s)
 	dollars := false
 	switch {
 	case strings.HasPrefix(v, "$"):
@@ -71,19 +83,29 @@ func ParseAmount(s string) (Amount, error) {
 		if err != nil || !(f > 0) || math.IsInf(f, 0) {
 			return Amount{}, bad
 		}
+		if f > maxUSD {
+			return Amount{}, fmt.Errorf("%.40q is more than the largest cap, $%.0f", s, float64(maxUSD))
+		}
 		return Amount{USD: f}, nil
 	}
-	v = strings.TrimSpace(strings.TrimSuffix(v, "tokens"))
+	v, unit := strings.CutSuffix(v, "tokens")
+	v = strings.TrimSpace(v)
 	mult := 1.0
 	switch {
 	case strings.HasSuffix(v, "k"):
-		v, mult = v[:len(v)-1], 1e3
+		v, mult, unit = v[:len(v)-1], 1e3, true
 	case strings.HasSuffix(v, "m"):
-		v, mult = v[:len(v)-1], 1e6
+		v, mult, unit = v[:len(v)-1], 1e6, true
 	}
 	f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
-	if err != nil || !(f > 0) || f*mult > 1e15 {
+	if err != nil || !(f > 0) || math.IsInf(f, 0) {
 		return Amount{}, bad
+	}
+	if !unit {
+		return Amount{}, fmt.Errorf("%w: %.40q is neither '$%s' nor %sk tokens", ErrNoUnit, s, v, v)
+	}
+	if f*mult > maxTokens {
+		return Amount{}, fmt.Errorf("%.40q is more than the largest cap, 1,000,000m tokens", s)
 	}
 	n := int64(math.Round(f * mult))
 	if n <= 0 {

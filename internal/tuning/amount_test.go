@@ -1,6 +1,9 @@
 package tuning
 
-import "testing"
+import (
+	"errors"
+	"testing"
+)
 
 func TestParseAmount(t *testing.T) {
 	for _, c := range []struct {
@@ -15,7 +18,13 @@ func TestParseAmount(t *testing.T) {
 		{"2m", Amount{Tokens: 2_000_000}, true},
 		{"500k", Amount{Tokens: 500_000}, true},
 		{"1.5m tokens", Amount{Tokens: 1_500_000}, true},
-		{"120000", Amount{Tokens: 120_000}, true},
+		{"120000 tokens", Amount{Tokens: 120_000}, true},
+		{"120000", Amount{}, false},
+		{"5", Amount{}, false},
+		{"$1e308", Amount{}, false},
+		{"$1000001", Amount{}, false},
+		{"$1000000", Amount{USD: 1e6}, true},
+		{"2000000m", Amount{}, false},
 		{"", Amount{}, false},
 		{"$", Amount{}, false},
 		{"$-1", Amount{}, false},
@@ -32,6 +41,12 @@ func TestParseAmount(t *testing.T) {
 	}
 	if _, err := ParseAmount("  "); err != ErrEmpty {
 		t.Errorf("blank amount: %v, want ErrEmpty", err)
+	}
+	if _, err := ParseAmount("5"); !errors.Is(err, ErrNoUnit) {
+		t.Errorf("a bare 5: %v, want ErrNoUnit", err)
+	}
+	if _, err := ParseAmount("$1e308"); err == nil || len(err.Error()) > 80 {
+		t.Errorf("$1e308: %v, want a short error", err)
 	}
 }
 

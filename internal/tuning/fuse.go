@@ -13,7 +13,10 @@ const (
 	EnvBurn     = "MUTHUR_CONTEXT_BUDGET_BURN_USD"
 )
 
-// DefaultLoop is how many identical tool calls in a row halt the run.
+// DefaultLoop is how many identical tool calls in a row halt the run
+// when MUTHUR_CONTEXT_BUDGET_LOOP is unset and a cap is armed. Unset and
+// unarmed, the loop halt is off: on the corpus's real sessions a run of
+// five calls that look alike is ordinary work (design §13, help budget).
 const DefaultLoop = 5
 
 // Fuse are the spend fuse's validated variables.
@@ -24,6 +27,9 @@ type Fuse struct {
 	Day Amount
 	// Loop is the run of identical calls that halts; 0 is off.
 	Loop int
+	// LoopSet says MUTHUR_CONTEXT_BUDGET_LOOP set Loop: it then holds
+	// armed or not; unset, Loop holds only while a cap is armed.
+	LoopSet bool
 	// BurnUSD is the spend per 5 minutes that warns; 0 is off.
 	BurnUSD float64
 }
@@ -48,7 +54,7 @@ func FuseFromEnv(getenv func(string) string) (Fuse, error) {
 		if err != nil || n < 0 || n == 1 {
 			return f, &Error{EnvLoop, v, "must be a whole number of calls of 2 or more, or 0 for off"}
 		}
-		f.Loop = n
+		f.Loop, f.LoopSet = n, true
 	}
 	if v := strings.TrimSpace(getenv(EnvBurn)); v != "" {
 		usd, err := strconv.ParseFloat(strings.TrimPrefix(v, "$"), 64)

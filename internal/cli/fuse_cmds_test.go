@@ -1,0 +1,128 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/muthur/context-budget/internal/fuse"
+)
+
+// cmdFuse runs the hook, the real program as a process, on one tool call
+// and checks what the spend fuse answers:
+//
+//	fuse allow|deny|halt|stop TOOL ARG...
+//
+// allow: no deny and the turn goes on; deny: the call is denied (a lift)
+// and the turn goes on; halt: denied and the turn ends (continue: false);
+// stop: the turn ends (a Stop event). For Bash, ARG is the command line;
+// another tool takes key=value pairs for its input. In them @NL@ (a
+// newline), @WORK@,
+// @HOME@, @T@ (the transcript) and @FUSE@ (the fuse's folder for the
+// project) are replaced. The payload's event, session, transcript, cwd,
+// agent and tool_use_id come from $FUSE_EVENT (PreToolUse), $FUSE_SESSION
+// (s1), $FUSE_TRANSCRIPT ($WORK/t.jsonl), $FUSE_CWD ($WORK), $FUSE_AGENT
+// and $FUSE_TOOL_USE_ID; $FUSE_WANT, when set, is a regexp stdout must
+// match.
+func cmdFuse(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: fuse allow|deny|halt|stop TOOL ARG...")
+	}
+	get := func(k, def string) string {
+		if v := ts.Getenv(k); v != "" {
+			return v
+		}
+		return def
+	}
+	work := ts.Getenv("WORK")
+	cwd := get("FUSE_CWD", work)
+	transcript := get("FUSE_TRANSCRIPT", filepath.Join(work, "t.jsonl"))
+	root := get("CLAUDE_PROJECT_DIR", cwd)
+	r := strings.NewReplacer("@NL@", "\n", "@WORK@", work, "@HOME@", ts.Getenv("HOME"), "@T@", transcript,
+		"@FUSE@", fuse.Dir(ts.Getenv, root))
+	p := map[string]any{"hook_event_name": get("FUSE_EVENT", "PreToolUse"), "session_id": get("FUSE_SESSION", "s1"),
+		"transcript_path": transcript, "cwd": cwd, "tool_name": args[1]}
+	for k, env := range map[string]string{"agent_id": "FUSE_AGENT", "tool_use_id": "FUSE_TOOL_USE_ID"} {
+		if v := ts.Getenv(env); v != "" {
+			p[k] = v
+		}
+	}
+	input := map[string]any{}
+	if args[1] == "Bash" {
+		input["command"] = r.Replace(strings.Join(args[2:], " "))
+	} else {
+		for _, kv := range args[2:] {
+			k, v, _ := strings.Cut(kv, "=")
+			input[k] = r.Replace(v)
+		}
+	}
+	p["tool_input"] = input
+	data, err := json.Marshal(p)
+	ts.Check(err)
+	name := filepath.Join(work, ".fuse-payload.json")
+	ts.Check(os.WriteFile(name, data, 0o644))
+	ts.Check(ts.Exec("/bin/sh", "-c", "exec context-budget hook < '"+name+"'"))
+	out := ts.ReadFile("stdout")
+	var got struct {
+		Continue *bool `json:"continue"`
+		Specific struct {
+			Decision string `json:"permissionDecision"`
+			Reason   string `json:"permissionDecisionReason"`
+		} `json:"hookSpecificOutput"`
+	}
+	if out != "" {
+		if err := json.Unmarshal([]byte(out), &got); err != nil {
+			ts.Fatalf("the hook printed what is not one JSON object: %v\n%s", err, out)
+		}
+	}
+	denied, stopped := got.Specific.Decision == "deny", got.Continue != nil && !*got.Continue
+	ok := false
+	switch args[0] {
+	case "allow":
+		ok = !denied && !stopped
+	case "deny":
+		ok = denied && !stopped
+	case "halt":
+		ok = denied && stopped
+	case "stop":
+		ok = stopped
+	default:
+		ts.Fatalf("fuse: %q is not allow, deny, halt or stop", args[0])
+	}
+	if !ok {
+		ts.Fatalf("fuse %s %s %q: the hook answered %s", args[0], args[1], input, strings.TrimSpace(out))
+	}
+	if want := ts.Getenv("FUSE_WANT"); want != "" && !regexp.MustCompile(want).MatchString(out) {
+		ts.Fatalf("fuse %s %s %q: stdout does not match %q:\n%s", args[0], args[1], input, want, out)
+	}
+}
+
+// cmdFuseDir sets the variable it names to the fuse's folder for the
+// project ($CLAUDE_PROJECT_DIR, else $WORK): fusedir VAR.
+func cmdFuseDir(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: fusedir VAR")
+	}
+	root := ts.Getenv("CLAUDE_PROJECT_DIR")
+	if root == "" {
+		root = ts.Getenv("WORK")
+	}
+	ts.Setenv(args[0], fuse.Dir(ts.Getenv, root))
+}
+
+// cmdToday sets VAR to today's UTC date (YYYY-MM-DD) and VAR_MONTH to
+// its month, for scripts whose files must fall on the day the hook
+// counts: today VAR.
+func cmdToday(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: today VAR")
+	}
+	day := time.Now().UTC().Format(time.DateOnly)
+	ts.Setenv(args[0], day)
+	ts.Setenv(args[0]+"_MONTH", day[:7])
+}

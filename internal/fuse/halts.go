@@ -1,0 +1,114 @@
+package fuse
+
+import (
+	"bytes"
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/muthur/context-budget/internal/reading"
+	"github.com/muthur/context-budget/internal/state"
+)
+
+// Halt is one halt of a session, as the fuse records it: under `claude
+// -p` Claude Code shows only that a hook stopped the run, so budget
+// status, the session's ledger row and context-budget run read it here.
+type Halt struct {
+	// Reason is "cap" (the session's cap), "day" (the project's daily
+	// cap), "loop" (one call repeated) or "fuse" (armed, the fuse could
+	// not decide, so it denied).
+	Reason string `json:"reason"`
+	// Cap is the cap in force ("$5.00", "2m tokens"), or the loop's
+	// length ("5 calls"); "" when none applies.
+	Cap string `json:"cap"`
+	// At is when it halted (RFC 3339, UTC).
+	At string `json:"at"`
+	// Words say what was spent, the call repeated, or the cause.
+	Words string `json:"words"`
+}
+
+// The halts' reasons.
+const (
+	HaltCap  = "cap"
+	HaltDay  = "day"
+	HaltLoop = "loop"
+	HaltFuse = "fuse"
+)
+
+// maxHalts bounds the halts a session keeps.
+const maxHalts = 32
+
+// haltsName is a session's halts file.
+func haltsName(dir, session string) string {
+	return filepath.Join(dir, session+HaltsSuffix)
+}
+
+// recordHalt appends h to the session's halts unless the last one is the
+// same halt (its reason, cap and words but for the figures): a cap held
+// over many calls is one halt. It takes no lock: a fail-closed deny may
+// record one because the lock could not be taken. One short line written
+// with O_APPEND lands whole.
+func recordHalt(dir, session string, h Halt) {
+	last := Halts(dir, session)
+	if n := len(last); n > 0 && sameHalt(last[n-1], h) || n >= maxHalts {
+		return
+	}
+	if ensure(dir) != nil {
+		return
+	}
+	data, _ := json.Marshal(h)
+	state.Append(haltsName(dir, session), append(data, '\n'))
+}
+
+// sameHalt reports whether two halts are one: the same reason and cap,
+// and words alike up to their first figure.
+func sameHalt(a, b Halt) bool {
+	cut := func(s string) string {
+		if i := strings.IndexAny(s, "$0123456789"); i >= 0 {
+			return s[:i]
+		}
+		return s
+	}
+	return a.Reason == b.Reason && a.Cap == b.Cap && cut(a.Words) == cut(b.Words)
+}
+
+// Halts reads a session's halts in the fuse's folder dir, oldest first;
+// a line that does not parse is skipped.
+func Halts(dir, session string) []Halt {
+	if dir == "" || !state.PlainName(session) {
+		return nil
+	}
+	data, err := reading.ReadFile(haltsName(dir, session), reading.MaxSideFile)
+	if err != nil {
+		return nil
+	}
+	var hs []Halt
+	for _, line := range bytes.Split(data, []byte("\n")) {
+		var h Halt
+		if json.Unmarshal(line, &h) == nil && h.Reason != "" {
+			hs = append(hs, h)
+		}
+	}
+	return hs
+}
+
+// HaltWords says what the fuse recorded of a session's last halt, for
+// context-budget run: "" when it recorded none since since (zero: ever).
+func HaltWords(getenv func(string) string, root, session string, since time.Time) string {
+	hs := Halts(Dir(getenv, root), session)
+	if len(hs) == 0 {
+		return ""
+	}
+	h := hs[len(hs)-1]
+	if at, err := time.Parse(time.RFC3339Nano, h.At); !since.IsZero() && (err != nil || at.Before(since)) {
+		return ""
+	}
+	switch h.Reason {
+	case HaltLoop:
+		return "the loop fuse: " + h.Words
+	case HaltFuse:
+		return "the spend fuse could not decide, so it denied: " + h.Words
+	}
+	return "the spend fuse: " + h.Words
+}

@@ -1,0 +1,516 @@
+package fuse
+
+// A small shell reader for the guard (guard.go): it splits a Bash tool
+// call's command into the simple commands it runs, with their words
+// unquoted, the files their redirections write, and the folder each runs
+// in, so that the guard can see through ordinary spellings: quotes,
+// ; && || | &, $(…) and backticks, ( … ) and { …; }, here-documents fed
+// to a shell, bash -c '…', eval, cd DIR && …. It expands ~ and the
+// variables the hook itself knows (HOME, PWD, CLAUDE_PROJECT_DIR, …); a
+// word built from anything else is marked dynamic. It is not a shell: a
+// command built at run time (a variable holding a command, base64, a
+// script written and then run) is out of its reach, and of any hook's.
+
+import (
+	"path/filepath"
+	"strings"
+)
+
+// word is one word of a command, unquoted and expanded as far as the
+// reader can. dyn says part of it came from a substitution or a variable
+// the reader does not know; glob that it holds an unquoted * ? or [.
+type word struct {
+	text      string
+	dyn, glob bool
+}
+
+// simple is one simple command.
+type simple struct {
+	// words are the command's words, the assignments before the program
+	// dropped (assign says there were some).
+	words  []word
+	assign bool
+	// writes are the files its redirections write.
+	writes []word
+	// dir is the folder it runs in ("" when a cd made it unknowable).
+	dir string
+	// input is the text of its here-document or here-string.
+	input string
+	// piped are the words of the commands before it in its pipeline:
+	// what xargs reads.
+	piped []word
+}
+
+// parser reads a command line into simple commands.
+type parser struct {
+	getenv func(string) string
+	out    []simple
+	depth  int
+}
+
+// maxDepth bounds nested substitutions and shells; maxCommands the
+// commands one line yields. A line past them is read no further.
+const (
+	maxDepth    = 8
+	maxCommands = 1000
+)
+
+// parse reads line, run in dir, into its simple commands.
+func parse(line, dir string, getenv func(string) string) []simple {
+	p := &parser{getenv: getenv}
+	p.script(line, dir)
+	return p.out
+}
+
+// heredoc is a here-document waiting for its body, after the newline.
+type heredoc struct {
+	delim string
+	strip bool // <<- strips leading tabs
+	cmd   int  // index of its command in out, -1 when it had none
+}
+
+// script reads a list of commands run in dir.
+func (p *parser) script(s, dir string) {
+	if p.depth >= maxDepth {
+		return
+	}
+	p.depth++
+	defer func() { p.depth-- }()
+	dirs := []string{dir}
+	cur := simple{dir: dir}
+	var pipe []word
+	var pending []heredoc
+	var heredocNext, herestringNext, writeNext, readNext bool
+	end := func(piped bool) {
+		if len(cur.words) > 0 || len(cur.writes) > 0 {
+			if len(p.out) < maxCommands {
+				p.out = append(p.out, cur)
+				for k := range pending {
+					if pending[k].cmd == waiting {
+						pending[k].cmd = len(p.out) - 1
+					}
+				}
+			}
+			if d, ok := p.cd(cur); ok {
+				dirs[len(dirs)-1] = d
+			}
+		}
+		if piped {
+			pipe = append(pipe, cur.words...)
+		} else {
+			pipe = nil
+		}
+		cur = simple{dir: dirs[len(dirs)-1], piped: pipe}
+	}
+	for i := 0; i < len(s); {
+		c := s[i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\r':
+			i++
+		case c == '\\' && i+1 < len(s) && s[i+1] == '\n':
+			i += 2
+		case c == '#':
+			for i < len(s) && s[i] != '\n' {
+				i++
+			}
+		case c == '\n':
+			end(false)
+			i++
+			// Here-documents' bodies follow the line that named them.
+			for _, h := range pending {
+				body, next := heredocBody(s, i, h)
+				i = next
+				if h.cmd >= 0 && h.cmd < len(p.out) {
+					p.out[h.cmd].input = body
+				}
+			}
+			pending = nil
+		case c == '<' || c == '>' || c == '&' && i+1 < len(s) && s[i+1] == '>' || isFD(s, i):
+			for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+				i++
+			}
+			op := redirection(s[i:])
+			if op == "" {
+				i++
+				continue
+			}
+			if (op == "<" || op == ">") && i+1 < len(s) && s[i+1] == '(' {
+				// A process substitution: its commands run too.
+				inner, next := balanced(s, i+2)
+				p.script(inner, dirs[len(dirs)-1])
+				cur.words = append(cur.words, word{text: "/dev/fd/63", dyn: true})
+				i = next
+				continue
+			}
+			i += len(op)
+			switch op {
+			case "<<", "<<-":
+				heredocNext = true
+				pending = append(pending, heredoc{strip: op == "<<-", cmd: -1})
+			case "<<<":
+				herestringNext = true
+			case "<":
+				readNext = true
+			case ">&", "<&":
+				// >&2 duplicates a descriptor; >&file writes file.
+				if i < len(s) && (s[i] >= '0' && s[i] <= '9' || s[i] == '-') {
+					for i < len(s) && (s[i] >= '0' && s[i] <= '9' || s[i] == '-') {
+						i++
+					}
+					continue
+				}
+				writeNext, readNext = op == ">&", op == "<&"
+			default:
+				writeNext = true
+			}
+		case c == ';' || c == '&' || c == '|' || c == '(' || c == ')':
+			switch {
+			case c == '|' && i+1 < len(s) && s[i+1] == '|', c == '&' && i+1 < len(s) && s[i+1] == '&':
+				end(false)
+				i += 2
+			case c == '|':
+				end(true)
+				i++
+				if i < len(s) && s[i] == '&' {
+					i++
+				}
+			case c == '(':
+				if len(cur.words) == 0 {
+					dirs = append(dirs, dirs[len(dirs)-1])
+				}
+				end(false)
+				i++
+			case c == ')':
+				end(false)
+				if len(dirs) > 1 {
+					dirs = dirs[:len(dirs)-1]
+				}
+				cur.dir = dirs[len(dirs)-1]
+				i++
+			default:
+				end(false)
+				i++
+			}
+		default:
+			w, next := p.word(s, i, dirs[len(dirs)-1])
+			i = next
+			switch {
+			case heredocNext:
+				heredocNext = false
+				pending[len(pending)-1].delim = w.text
+				pending[len(pending)-1].cmd = waiting
+			case herestringNext:
+				herestringNext = false
+				cur.input = w.text
+			case writeNext:
+				writeNext = false
+				cur.writes = append(cur.writes, w)
+			case readNext:
+				readNext = false
+			case len(cur.words) == 0 && keyword(w.text) && !w.dyn:
+				// if, then, {, ! and the like open what follows.
+			case len(cur.words) == 0 && !cur.assign && isAssignment(w.text):
+				cur.assign = true
+			case len(cur.words) == 0 && cur.assign && isAssignment(w.text):
+			default:
+				cur.words = append(cur.words, w)
+			}
+		}
+	}
+	end(false)
+}
+
+// waiting marks a here-document whose command has not ended yet.
+const waiting = -2
+
+// keyword reports the reserved words that open or close a command list
+// rather than run a program.
+func keyword(w string) bool {
+	switch w {
+	case "{", "}", "!", "if", "then", "else", "elif", "fi", "do", "done", "while", "until", "esac", "in":
+		return true
+	}
+	return false
+}
+
+// isAssignment reports a NAME=value word.
+func isAssignment(w string) bool {
+	name, _, ok := strings.Cut(w, "=")
+	if !ok || name == "" {
+		return false
+	}
+	for i, c := range []byte(name) {
+		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// isFD reports digits at i followed by a redirection: 2>file.
+func isFD(s string, i int) bool {
+	if i > 0 && !strings.ContainsRune(" \t\n;&|()", rune(s[i-1])) {
+		return false
+	}
+	j := i
+	for j < len(s) && s[j] >= '0' && s[j] <= '9' {
+		j++
+	}
+	return j > i && j < len(s) && (s[j] == '<' || s[j] == '>')
+}
+
+// redirection returns the redirection operator s starts with, "" for
+// none.
+func redirection(s string) string {
+	for _, op := range []string{"&>>", "<<<", "<<-", ">>", ">|", "&>", "<>", "<<", ">&", "<&", ">", "<"} {
+		if strings.HasPrefix(s, op) {
+			return op
+		}
+	}
+	return ""
+}
+
+// heredocBody reads a here-document's body from s at i: its lines up to
+// the one that is its delimiter.
+func heredocBody(s string, i int, h heredoc) (body string, next int) {
+	start := i
+	for i < len(s) {
+		j := strings.IndexByte(s[i:], '\n')
+		line := s[i:]
+		if j >= 0 {
+			line = s[i : i+j]
+		}
+		check := line
+		if h.strip {
+			check = strings.TrimLeft(line, "\t")
+		}
+		if check == h.delim {
+			body = s[start:i]
+			if j < 0 {
+				return body, len(s)
+			}
+			return body, i + j + 1
+		}
+		if j < 0 {
+			return s[start:], len(s)
+		}
+		i += j + 1
+	}
+	return s[start:], len(s)
+}
+
+// balanced returns the text from i to the parenthesis that closes one
+// opened before i, and the index past it; quotes and nested parentheses
+// are respected.
+func balanced(s string, i int) (string, int) {
+	depth := 1
+	start := i
+	var quote byte
+	for ; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case quote == '\'':
+			if c == '\'' {
+				quote = 0
+			}
+		case c == '\\':
+			i++
+		case quote == '"':
+			if c == '"' {
+				quote = 0
+			}
+		case c == '\'' || c == '"':
+			quote = c
+		case c == '(':
+			depth++
+		case c == ')':
+			if depth--; depth == 0 {
+				return s[start:i], i + 1
+			}
+		}
+	}
+	return s[start:], len(s)
+}
+
+// word reads one word at i, in dir; it returns the word and the index
+// past it.
+func (p *parser) word(s string, i int, dir string) (word, int) {
+	var w word
+	var b strings.Builder
+	start := i
+	subs := 0     // substitutions met
+	subHint := "" // the last word of the last one
+loop:
+	for i < len(s) {
+		c := s[i]
+		switch {
+		case strings.IndexByte(" \t\r\n;&|()<>", c) >= 0:
+			break loop
+		case c == '\\':
+			if i+1 < len(s) {
+				b.WriteByte(s[i+1])
+			}
+			i += 2
+		case c == '\'':
+			j := strings.IndexByte(s[i+1:], '\'')
+			if j < 0 {
+				b.WriteString(s[i+1:])
+				i = len(s)
+				continue
+			}
+			b.WriteString(s[i+1 : i+1+j])
+			i += j + 2
+		case c == '"':
+			i++
+			for i < len(s) && s[i] != '"' {
+				switch {
+				case s[i] == '\\' && i+1 < len(s) && strings.IndexByte("$`\"\\\n", s[i+1]) >= 0:
+					b.WriteByte(s[i+1])
+					i += 2
+				case s[i] == '$' || s[i] == '`':
+					text, hint, dyn, next := p.expand(s, i, dir)
+					b.WriteString(text)
+					w.dyn = w.dyn || dyn
+					if hint != "" {
+						subs, subHint = subs+1, hint
+					}
+					i = next
+				default:
+					b.WriteByte(s[i])
+					i++
+				}
+			}
+			i++
+		case c == '$' || c == '`':
+			text, hint, dyn, next := p.expand(s, i, dir)
+			b.WriteString(text)
+			w.dyn = w.dyn || dyn
+			if hint != "" {
+				subs, subHint = subs+1, hint
+			}
+			i = next
+		case c == '~' && i == start:
+			// ~ and ~/… are the home folder; ~user is not known.
+			if home := p.getenv("HOME"); home != "" && (i+1 == len(s) || s[i+1] == '/' || strings.IndexByte(" \t\r\n;&|()<>", s[i+1]) >= 0) {
+				b.WriteString(home)
+			} else {
+				b.WriteByte(c)
+				w.dyn = true
+			}
+			i++
+		default:
+			if c == '*' || c == '?' || c == '[' {
+				w.glob = true
+			}
+			b.WriteByte(c)
+			i++
+		}
+	}
+	w.text = b.String()
+	if subs == 1 && w.text == "" {
+		// $(which claude): the program it names.
+		w.text = subHint
+	}
+	return w, i
+}
+
+// expand reads a $ or ` expansion at i: its text where the reader knows
+// it, the last word of a command substitution (its hint), whether it is
+// dynamic, and the index past it. A command substitution's commands are
+// read as commands of the line.
+func (p *parser) expand(s string, i int, dir string) (text, hint string, dyn bool, next int) {
+	if s[i] == '`' {
+		j := i + 1
+		for j < len(s) && s[j] != '`' {
+			if s[j] == '\\' {
+				j++
+			}
+			j++
+		}
+		inner := s[i+1 : min(j, len(s))]
+		return "", p.substitute(inner, dir), true, min(j+1, len(s))
+	}
+	if i+1 >= len(s) {
+		return "$", "", false, i + 1
+	}
+	switch c := s[i+1]; {
+	case c == '(':
+		inner, next := balanced(s, i+2)
+		if strings.HasPrefix(inner, "(") {
+			return "", "", true, next // $((arithmetic))
+		}
+		return "", p.substitute(inner, dir), true, next
+	case c == '{':
+		j := strings.IndexByte(s[i:], '}')
+		if j < 0 {
+			return "", "", true, len(s)
+		}
+		v, ok := p.variable(s[i+2:i+j], dir)
+		return v, "", !ok, i + j + 1
+	case c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
+		j := i + 1
+		for j < len(s) && (s[j] == '_' || s[j] >= 'a' && s[j] <= 'z' || s[j] >= 'A' && s[j] <= 'Z' || s[j] >= '0' && s[j] <= '9') {
+			j++
+		}
+		v, ok := p.variable(s[i+1:j], dir)
+		return v, "", !ok, j
+	case strings.IndexByte("0123456789@*#?$!-", c) >= 0:
+		return "", "", true, i + 2
+	}
+	return "$", "", false, i + 1
+}
+
+// substitute reads a command substitution's commands and returns the
+// last word of its last one: `which claude` names claude.
+func (p *parser) substitute(inner, dir string) string {
+	n := len(p.out)
+	p.script(inner, dir)
+	if len(p.out) > n {
+		if ws := p.out[len(p.out)-1].words; len(ws) > 0 {
+			return ws[len(ws)-1].text
+		}
+	}
+	return ""
+}
+
+// variable is the value of a variable the reader knows.
+func (p *parser) variable(name, dir string) (string, bool) {
+	switch name {
+	case "PWD":
+		return dir, dir != ""
+	case "HOME", "CLAUDE_PROJECT_DIR", "CLAUDE_CONFIG_DIR", "XDG_CONFIG_HOME", "TMPDIR", "USER":
+		v := p.getenv(name)
+		return v, v != ""
+	}
+	return "", false
+}
+
+// cd returns the folder a cd or pushd command moves to.
+func (p *parser) cd(c simple) (string, bool) {
+	ws := c.words
+	if len(ws) > 0 && ws[0].text == "builtin" {
+		ws = ws[1:]
+	}
+	if len(ws) == 0 || ws[0].text != "cd" && ws[0].text != "pushd" {
+		return "", false
+	}
+	args := ws[1:]
+	for len(args) > 0 && strings.HasPrefix(args[0].text, "-") && args[0].text != "-" {
+		args = args[1:]
+	}
+	if len(args) == 0 {
+		return p.getenv("HOME"), true
+	}
+	if args[0].dyn || args[0].text == "-" || c.dir == "" {
+		return "", true
+	}
+	return absIn(args[0].text, c.dir), true
+}
+
+// absIn is path made absolute against dir, cleaned.
+func absIn(path, dir string) string {
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(dir, path)
+	}
+	return filepath.Clean(path)
+}
