@@ -36,5 +36,5 @@ const (
 // ledger's relayed rows counts only those.
 func (p *Phase) Plausible() bool {
 	return p.Measured() && p.ContextTokens >= MinOrientationTokens && p.ContextTokens <= MaxOrientationTokens &&
-		costOK(p.Spend.CostUSD) && p.Spend.CostUSD <= MaxOrientationUSD
+		CostOK(p.Spend.CostUSD) && p.Spend.CostUSD <= MaxOrientationUSD
 }
