@@ -1,6 +1,6 @@
 // Package climb keeps what the hook has announced in a session's current
 // climb, so that each notice fires once per climb (design §5): the levels,
-// the rule (Step), the record it keeps in the state folder and Advance,
+// the rule (StepIn), the record it keeps in the state folder and AdvanceWith,
 // which applies the rule to the record under the folder's lock.
 //
 // The record of a session is one small file of the state folder (package
@@ -84,17 +84,12 @@ type Record struct {
 	Compactions int `json:"compactions,omitempty"`
 }
 
-// Step is the once-per-climb rule itself, without the file: given what was
-// recorded, a reading and the lines in force, it returns what to record
-// next and the level to announce (None for silence). Advance applies it
-// under the session's lock; replay applies it to past transcripts, so both
-// decide alike.
-func Step(rec Record, reading int64, lines LineTokens) (next Record, fire Level) {
-	return StepIn(rec, reading, lines, rec.Compactions)
-}
-
-// StepIn is Step for a session that has had compactions compactions so
-// far (see Options.Compactions).
+// StepIn is the once-per-climb rule itself, without the file: given what
+// was recorded, a reading, the lines in force and the session's count of
+// compactions so far (see Options.Compactions), it returns what to record
+// next and the level to announce (None for silence). AdvanceWith applies
+// it under the session's lock; replay applies it to past transcripts, so
+// both decide alike.
 func StepIn(rec Record, reading int64, lines LineTokens, compactions int) (next Record, fire Level) {
 	if rec.Level != None && (reading < min(rec.Lines.Lowest(), lines.Lowest()) || compactions > rec.Compactions) {
 		rec = Record{}

@@ -115,7 +115,7 @@ func TestCommittedRowsCannotCollapse(t *testing.T) {
 		if w := d.Lines.Warn.Tokens; w < int64(LedgerShare*float64(alone.Lines.Warn.Tokens)) || w >= p.Tokens {
 			t.Errorf("%s: warn %d, pause %d; the prior alone warns at %d", name, w, p.Tokens, alone.Lines.Warn.Tokens)
 		}
-		if _, fire := climb.Step(climb.Record{}, 35_000, d.Lines.Tokens()); fire == climb.Pause {
+		if _, fire := climb.StepIn(climb.Record{}, 35_000, d.Lines.Tokens(), 0); fire == climb.Pause {
 			t.Errorf("%s: the pause fires at 35k (lines %+v)", name, d.Lines)
 		}
 	}

@@ -62,7 +62,7 @@
 //
 // Priced lines move as measurements settle, and the once-per-climb record
 // (package climb) must stay right when they do. The rule, which
-// climb.Advance implements: the level due is always judged against the
+// climb.AdvanceWith implements: the level due is always judged against the
 // lines in force now; a level fires only when it is higher than the one
 // recorded in this climb; and the climb ends (both notices re-arm) only
 // when the reading falls below both the warn line in force when the last
