@@ -120,16 +120,13 @@ func (d *Deps) Hold(getenv func(string) string) bool {
 			return false
 		}
 	}
-	if len(d.Files)%2 != 0 {
+	if len(d.Files)%2 != 0 || len(d.Grown)%2 != 0 {
 		return false
 	}
 	for i := 0; i < len(d.Files); i += 2 {
 		if Stamp(d.Files[i]) != d.Files[i+1] {
 			return false
 		}
-	}
-	if len(d.Grown)%2 != 0 {
-		return false
 	}
 	for i := 0; i < len(d.Grown); i += 2 {
 		fi, err := os.Stat(d.Grown[i])
@@ -239,20 +236,19 @@ func (call *Call) deps() Deps {
 	for _, k := range envDeps {
 		d.Env = append(d.Env, k+"="+call.Getenv(k))
 	}
-	file := func(name string) { d.Files = append(d.Files, name, Stamp(name)) }
 	for _, name := range prices.OverrideFiles(call.Root, call.Getenv) {
-		file(name)
+		d.FileDep(name)
 	}
-	file(window.FileName(call.Dir, call.ID))
+	d.FileDep(window.FileName(call.Dir, call.ID))
 	d.Files = append(d.Files, call.SourceDeps.Files...)
 	d.Grown = append(d.Grown, call.SourceDeps.Grown...)
 	if call.Root != "" {
 		// The successor's reorientation comes from the ledger: a row
 		// added, replaced or removed changes its folder's time.
 		dir := ledger.Dir(call.Root)
-		file(dir)
+		d.FileDep(dir)
 		if months, err := os.ReadDir(dir); err == nil && len(months) > 0 {
-			file(filepath.Join(dir, months[len(months)-1].Name()))
+			d.FileDep(filepath.Join(dir, months[len(months)-1].Name()))
 		}
 		if state.PlainName(call.ID) {
 			own := filepath.Join(state.Dir(call.Root), call.ID+state.OrientationSuffix)
@@ -269,7 +265,8 @@ func (call *Call) deps() Deps {
 // Load reads a session's cache file; ok is false when it is missing,
 // unreadable or of another format.
 func Load(dir, id string) (e Entry, ok bool) {
-	if !load(dir, id, &e) || !positive(e.Decision.Lines.Tokens()) {
+	data, err := reading.ReadFile(FileName(dir, id), reading.MaxCacheFile)
+	if err != nil || json.Unmarshal(data, &e) != nil || e.Format != Format || !positive(e.Decision.Lines.Tokens()) {
 		return Entry{}, false
 	}
 	return e, true
@@ -367,12 +364,6 @@ func modelFields(prefix string, m *restart.Model) []reading.Field {
 // zero would pause every call) are a miss.
 func positive(ls climb.LineTokens) bool { return ls.Warn > 0 && ls.Pause > 0 }
 
-// load decodes a session's cache file into e.
-func load(dir, id string, e *Entry) bool {
-	data, err := reading.ReadFile(FileName(dir, id), reading.MaxCacheFile)
-	return err == nil && json.Unmarshal(data, e) == nil && e.Format == Format
-}
-
 // Tokens is the quick entry's lines in tokens.
 func (q *Quick) Tokens() climb.LineTokens {
 	return climb.LineTokens{Warn: q.Decision.Lines.Warn.Tokens, Pause: q.Decision.Lines.Pause.Tokens}
@@ -430,18 +421,16 @@ func (call *Call) decide() (Entry, bool, error) {
 	if call.Settings.Fixed {
 		// No pricing work at all: no history pass, only the window.
 		e.Decision = call.decideWith(nil)
-		if call.NoSave {
-			return e, false, nil
-		}
-		return e, false, save(call.Dir, call.ID, &e, nil)
+		return e, false, call.save(&e, nil)
 	}
 	// known is the previous decision when it was complete and made for
 	// the session as it stands: what the lines stay at while a pass
 	// catches up.
 	var known *Decision
 	var h forecast.History
-	if ok && old.Transcript == call.Transcript && loadHistory(call.Dir, call.ID, &h) {
-		if !old.Partial && old.For(call) {
+	if ok && old.Transcript == call.Transcript {
+		var saved bool
+		if h, saved = SavedHistory(call.Dir, call.ID); saved && !old.Partial && old.For(call) {
 			known = &old.Decision
 		}
 	}
@@ -463,10 +452,7 @@ func (call *Call) decide() (Entry, bool, error) {
 	default:
 		e.Decision = call.decideWith(&h)
 	}
-	if call.NoSave {
-		return e, false, nil
-	}
-	return e, false, save(call.Dir, call.ID, &e, &h)
+	return e, false, call.save(&e, &h)
 }
 
 // decideWith applies the rule for call with the history h (nil: fixed
@@ -489,22 +475,20 @@ func (call *Call) decideWith(h *forecast.History) Decision {
 }
 
 // SavedHistory is the history the session's last recompute saved.
-func SavedHistory(dir, id string) (forecast.History, bool) {
-	var h forecast.History
-	ok := loadHistory(dir, id, &h)
-	return h, ok
-}
-
-// loadHistory reads the session's saved history into h.
-func loadHistory(dir, id string, h *forecast.History) bool {
+func SavedHistory(dir, id string) (h forecast.History, ok bool) {
 	data, err := reading.ReadFile(historyFile(dir, id), reading.MaxCacheFile)
-	return err == nil && json.Unmarshal(data, h) == nil
+	return h, err == nil && json.Unmarshal(data, &h) == nil
 }
 
-// save writes the history, then the entry that was decided from it: a
-// call that stops between the two leaves an entry that a later recompute
-// replaces, resuming from the history's offset.
-func save(dir, id string, e *Entry, h *forecast.History) error {
+// save writes the history, then the entry that was decided from it
+// (nothing under NoSave): a call that stops between the two leaves an
+// entry that a later recompute replaces, resuming from the history's
+// offset.
+func (call *Call) save(e *Entry, h *forecast.History) error {
+	dir, id := call.Dir, call.ID
+	if call.NoSave {
+		return nil
+	}
 	if err := state.Ensure(dir); err != nil {
 		return err
 	}

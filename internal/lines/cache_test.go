@@ -71,8 +71,8 @@ func (f *fixture) at(c int64) (Lines, bool) {
 // history is the history the last recompute saved.
 func (f *fixture) history() forecast.History {
 	f.t.Helper()
-	var h forecast.History
-	if !loadHistory(f.call.Dir, f.call.ID, &h) {
+	h, ok := SavedHistory(f.call.Dir, f.call.ID)
+	if !ok {
 		f.t.Fatal("no saved history")
 	}
 	return h

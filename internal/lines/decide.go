@@ -148,7 +148,7 @@ func (d *Decision) price(in Input) {
 	// alone is the decision without the ledger: the shipped prior, the
 	// session's own reorientation.
 	alone := Decision{Reorientation: d.Reorientation}
-	if alone.Reorientation.Source == SourceLedgerRelayed {
+	if alone.Reorientation.Source == orientation.LedgerRelayed {
 		alone.Reorientation = in.reorient(h, rt, true)
 	}
 	var prior, shipped *forecast.Prior
