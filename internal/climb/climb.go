@@ -3,17 +3,13 @@
 // the rule (StepIn), the record it keeps in the state folder and AdvanceWith,
 // which applies the rule to the record under the folder's lock.
 //
-// The record of a session is one small file of the state folder (package
-// state), <dir>/<session_id>, holding the highest level announced and the
-// lines in force when it fired. Claude Code runs PostToolUse hooks
-// concurrently for parallel tool calls, so the read-decide-write step runs
-// under an exclusive lock on <dir>/<session_id>.lock, and the file is
-// rewritten in place under that lock (a reader without it rejects a record
-// caught half written, and takes the lock). A notice is sent only after its
-// record is on disk: one that cannot be recorded would repeat on every
-// call. A call with nothing to record or clear (the common one, under the
-// warn line or already announced) decides from an unlocked read and
-// touches nothing: no folder, no lock.
+// The record of a session, <dir>/<session_id> in the state folder, holds
+// the highest level announced and the lines in force when it fired.
+// PostToolUse hooks run concurrently for parallel tool calls, so the
+// read-decide-write step runs under a lock on <dir>/<session_id>.lock. A
+// notice is sent only after its record is on disk: one that cannot be
+// recorded would repeat on every call. A call with nothing to record or
+// clear decides from an unlocked read and touches nothing.
 //
 // The rules:
 //

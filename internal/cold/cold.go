@@ -99,9 +99,6 @@ func Recache(rt restart.Rates, c, p int64) float64 {
 // LastResponse parses a response's timestamp; ok is false when it has
 // none that reads.
 func LastResponse(stamp string) (time.Time, bool) {
-	if stamp == "" {
-		return time.Time{}, false
-	}
 	t, err := time.Parse(time.RFC3339Nano, stamp)
 	return t, err == nil
 }

@@ -39,12 +39,9 @@
 //     files, the statusline's window record, the reorientation's stamp,
 //     the transcript's path.
 //
-// A hit reads one small file and stats the override files: no TOML, no
-// pass over the transcript. A recompute resumes the history from its saved
-// offset, so it reads only what Claude Code appended since. The file
-// starts with header lines that answer the hot path without decoding any
-// JSON: Hit (a silent call), Cached (the status line), Notice (a
-// notice fired from a hit) and Cold (the status line's cold mark).
+// A hit reads one small file (its Quick part, by path) and stats the
+// files it depends on: no TOML, no pass over the transcript. A recompute
+// resumes the history from its saved offset.
 //
 // # Bounded passes
 //
@@ -60,16 +57,9 @@
 //
 // # Moved lines
 //
-// Priced lines move as measurements settle, and the once-per-climb record
-// (package climb) must stay right when they do. The rule, which
-// climb.AdvanceWith implements: the level due is always judged against the
-// lines in force now; a level fires only when it is higher than the one
-// recorded in this climb; and the climb ends (both notices re-arm) only
-// when the reading falls below both the warn line in force when the last
-// notice fired and the warn line in force now (or the pause line, where a
-// warn line fixed in the environment lies past it). So a line that moves out
-// never re-fires a level already given (the recorded level still covers
-// it), a line that moves in fires the level now due at once (that is its
-// cause), and a moved line alone never re-arms: only a real drop of the
-// reading below both warn lines does.
+// Priced lines move as measurements settle; the once-per-climb rule
+// (package climb) stays right when they do: a line that moves out never
+// re-fires a level already given, a line that moves in fires the level
+// now due at once, and a moved line alone never re-arms: only a real
+// drop of the reading below both warn lines does.
 package lines

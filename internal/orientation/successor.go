@@ -197,14 +197,10 @@ func (c *meanCache) dropBad() {
 // LedgerMean returns the mean orientation (context and dollars) over the
 // root's ledger rows whose session was relayed and whose orientation lies
 // within what real sessions show (ledger.Phase.Plausible); ok is false
-// when there is none.
-//
-// A priced recompute must not re-read hundreds of rows, so what each row
-// contributes is cached in <state>/ledger-mean.json with the file's size
-// and modification time, and only rows that changed (a stop re-writes its
-// session's row; a pull brings others) are read again. The month folders'
-// names, times and file names make a key that, when unchanged, skips even
-// the per-file check.
+// when there is none. What each row contributes is cached in
+// <state>/ledger-mean.json with the file's size and time, so only rows
+// that changed are read again; a key of the month folders' names, times
+// and file names, when unchanged, skips even the per-file check.
 func LedgerMean(root string) (Mean, bool) {
 	dir := ledger.Dir(root)
 	listing, key, recent, err := listLedger(dir)
@@ -262,11 +258,10 @@ func LedgerMean(root string) (Mean, bool) {
 func summarize(name string, info os.FileInfo) rowSummary {
 	s := rowSummary{Size: info.Size(), ModTime: info.ModTime().UnixNano()}
 	data, err := reading.ReadFile(name, reading.MaxLedgerRow)
-	if err != nil {
-		s.Bad = true
-		return s
+	var row ledger.Row
+	if err == nil {
+		row, err = ledger.Parse(data)
 	}
-	row, err := ledger.Parse(data)
 	if err != nil {
 		s.Bad = true
 		return s
