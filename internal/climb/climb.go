@@ -11,16 +11,12 @@
 // recorded would repeat on every call. A call with nothing to record or
 // clear decides from an unlocked read and touches nothing.
 //
-// The rules:
-//
-//   - A climb ends, and both notices re-arm, only when the reading falls
-//     below the warn line in force when the last notice fired and below the
-//     warn line in force now (below the pause line, where a warn line fixed
-//     in the environment lies past it). A line that moves does not by itself clear
-//     or skip a level; a compaction re-arms.
-//   - The level due is pause at or past the current pause line, warn at or
-//     past the current warn line. Only a level higher than the one recorded
-//     fires, so jumping straight past the pause fires the pause alone.
+// A climb ends, and both notices re-arm, when a compaction comes or the
+// reading falls below both the lowest line (Lowest) in force when the last
+// notice fired and the one in force now: a line that moves does not by
+// itself clear or skip a level. The level due is judged against the lines
+// in force now, and only a level higher than the one recorded fires, so
+// jumping straight past the pause fires the pause alone.
 package climb
 
 // Level is how far a climb has gone.

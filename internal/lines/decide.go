@@ -117,15 +117,11 @@ func Decide(in Input) Decision {
 	return d
 }
 
-// What committed ledger rows may do to the priced lines (design §4,
-// amended): they refine the pace and the successor's reorientation, but
-// no set of rows moves a priced line below LedgerShare of the line the
-// fitted prior and the session alone give, nor the pause below the
-// successor's orientation (as the session alone gives it) plus
-// SuccessorRoom. A pause closer than that would stop the successor as
-// soon as it had oriented: a relay loop. The second bound holds with no
-// rows too, so that a committed price file adding a model at rates in
-// range but far from its kind cannot set one up either.
+// What committed ledger rows may do to the priced lines (design §4): no
+// set of rows moves a priced line below LedgerShare of the line the
+// session alone gives, nor the pause below the successor's orientation
+// plus SuccessorRoom, which would stop the successor as soon as it had
+// oriented: a relay loop. The second bound holds with no rows too.
 const (
 	LedgerShare   = 0.8
 	SuccessorRoom = 15_000

@@ -81,12 +81,8 @@ type SuccessorInputs struct {
 // Successor returns the successor's reorientation from the first source
 // that has one: this session's own if it was relayed, the mean over the
 // ledger's relayed rows, this session's own orientation, the estimate.
-//
-// It is built for the hook's priced recompute: the ledger's mean is cached
-// in the state folder, keyed on the ledger folder's listing, so rows are
-// re-read only when the ledger changes; this session's orientation, once
-// measured, never changes and is cached too. Anything unreadable falls
-// through to the next source.
+// The ledger's mean and this session's measured orientation are cached in
+// the state folder; anything unreadable falls through to the next source.
 func Successor(in SuccessorInputs) Reorientation {
 	if in.Root != "" {
 		own, relayed, ok := ownOrientation(state.Dir(in.Root), in)
@@ -180,10 +176,9 @@ type rowSummary struct {
 	R       float64 `json:"r,omitempty"`
 }
 
-// dropBad forgets the cached summaries whose figures the mean would not
-// take from a row (ledger.Phase.Plausible; the cache is a file like any
-// other, and may be tampered with, or older than the bounds): their rows
-// are read again.
+// dropBad forgets the cached summaries the mean would not take from a row
+// (ledger.Phase.Plausible: the cache may be tampered with, or older than
+// the bounds), so their rows are read again.
 func (c *meanCache) dropBad() {
 	for name, s := range c.Rows {
 		ph := ledger.Phase{EndedBy: "cached", ContextTokens: s.W, Spend: ledger.Tally{CostUSD: s.R}}

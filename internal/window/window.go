@@ -167,13 +167,9 @@ func Detect(e Evidence, getenv func(string) string) Window {
 	return w
 }
 
-// settingPoint is Claude Code's threshold when its own setting moves it,
-// as the pinned CLI computes it: the window is capped by
-// CLAUDE_CODE_AUTO_COMPACT_WINDOW (at least MinSetting), else by the
-// settings files' autoCompactWindow; the threshold is that window less
-// SummaryReserve and AutocompactGap, lowered to the effective window's
-// CLAUDE_AUTOCOMPACT_PCT_OVERRIDE percent when that is lower. ok is false
-// when nothing is set; src names what set it.
+// settingPoint is Claude Code's threshold when its own setting moves it
+// (see the package doc); ok is false when nothing is set, src names what
+// set it.
 func settingPoint(window, settings int64, getenv func(string) string) (at int64, src string, ok bool) {
 	if v, err := strconv.ParseInt(strings.TrimSpace(getenv(EnvCompactLimit)), 10, 64); err == nil && v > 0 {
 		window, src, ok = min(window, max(v, MinSetting)), PointEnv, true
