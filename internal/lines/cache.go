@@ -24,9 +24,8 @@ import (
 const Regrowth = 10_000
 
 // PassSlice bounds the transcript bytes one recompute's history pass
-// reads, so that a recompute finishes well inside the hook's pricing
-// budget: a pass that starts far behind (the first priced call on a 1 GB
-// transcript, a lost cache) catches up over several calls.
+// reads, so that a recompute finishes inside the hook's pricing budget: a
+// pass far behind catches up over several calls.
 const PassSlice = 16 << 20
 
 // passSlice is PassSlice, smaller in tests.
@@ -83,10 +82,8 @@ type Quick struct {
 
 // Deps names what a decision depends on besides the reading and the
 // transcript: the variables it read, and the files whose size and time
-// (or, for Present and Absent, whose existence) it saw. The recompute
-// records them; a hook call checks them without knowing what they are, so
-// the program Claude Code runs on every tool call reads no settings or
-// price file.
+// (or, for Present and Absent, existence) it saw. A hook call checks them
+// without knowing what they are, so it reads no settings or price file.
 type Deps struct {
 	// Env holds each variable as NAME=value.
 	Env []string `json:"env,omitempty"`
@@ -170,10 +167,8 @@ func (d *Deps) FileDep(name string) {
 }
 
 // settingsKey is the settings as an entry records them: every field, in
-// order, so that two settings are the same exactly when their keys are
-// (TestSettingsKeyCoversEverySetting holds it to every field). It is made
-// on every tool call, so with strconv alone: fmt's first use in a fresh
-// process costs more than the rest of the call's comparison.
+// order (TestSettingsKeyCoversEverySetting holds it to every field). It
+// is made on every tool call, so with strconv alone, not fmt.
 func settingsKey(s tuning.Settings) string {
 	b := make([]byte, 0, 96)
 	for _, n := range []int64{s.Warn, s.Pause, int64(math.Float64bits(s.WarnSaving)), int64(math.Float64bits(s.PauseSaving)),
@@ -204,14 +199,11 @@ type Call struct {
 	Version string
 	// Table is the price table to price with; nil is the embedded one.
 	Table *prices.Table
-	// NoSave makes DecideCached write nothing: a caller other than the
-	// PostToolUse hook (the cold check on a prompt) reads the lines the
-	// hook holds and must not move the cache they come from, or the
-	// hook's next notice would depend on when the user typed.
+	// NoSave makes DecideCached write nothing: the cold check on a prompt
+	// must not move the cache the hook's notices come from.
 	NoSave bool
 	// Sources are the compaction point's sources the caller found, and
-	// SourceDeps the files they were read from: the cache keeps them, so
-	// that a hit reads no settings file or other session.
+	// SourceDeps the files they were read from, which the cache keeps.
 	Sources    Sources
 	SourceDeps Deps
 }
@@ -243,8 +235,7 @@ func (call *Call) deps() Deps {
 	d.Files = append(d.Files, call.SourceDeps.Files...)
 	d.Grown = append(d.Grown, call.SourceDeps.Grown...)
 	if call.Root != "" {
-		// The successor's reorientation comes from the ledger: a row
-		// added, replaced or removed changes its folder's time.
+		// A ledger row added, replaced or removed changes its folder's time.
 		dir := ledger.Dir(call.Root)
 		d.FileDep(dir)
 		if months, err := os.ReadDir(dir); err == nil && len(months) > 0 {

@@ -33,9 +33,8 @@ type Input struct {
 	// Version is the Claude Code version of the latest response ("":
 	// the history's, if any).
 	Version string
-	// Own is the session's own orientation when the caller measured it
-	// (replay, which reads nothing of the project: Root is empty); nil
-	// when not measured (yet).
+	// Own is the session's own orientation when the caller (replay, with
+	// no Root) measured it; nil when not measured (yet).
 	Own *Own
 	// Sources are what the caller found of Claude Code's settings and the
 	// user's other sessions for the compaction point.
@@ -43,9 +42,8 @@ type Input struct {
 }
 
 // Sources are what the compaction point is learned from besides the
-// session itself (design §4.1): the caller finds them (the recompute
-// reads settings files and other sessions, which the hook's program does
-// not link) and the decision applies them.
+// session itself (design §4.1): the caller finds them, the decision
+// applies them.
 type Sources struct {
 	// CompactWindow is the autoCompactWindow Claude Code's settings files
 	// set for the model (0: none).
@@ -150,8 +148,7 @@ func (d *Decision) price(in Input) {
 	var prior, shipped *forecast.Prior
 	if in.Settings.Rate != tuning.RateSinceBoundary {
 		if h.Pace.Prior == nil {
-			// Once per climb: a ledger row written later in the climb
-			// does not move its lines.
+			// Once per climb: a later ledger row does not move its lines.
 			pr, from := forecast.Shipped.Refine(h.Last.Model, forecast.LedgerPaces(in.Root, sessionOf(in.SessionID, in.TranscriptPath)))
 			h.Pace.Prior, h.Pace.PriorFrom = &pr, from
 		}
