@@ -56,7 +56,7 @@ func (r *Row) Check() error {
 			return fmt.Errorf("%w: a halt's text of more than %d bytes", ErrRange, MaxHaltText)
 		}
 	}
-	if r.ClaudeCodeTotalUSD != nil && !costOK(*r.ClaudeCodeTotalUSD) {
+	if r.ClaudeCodeTotalUSD != nil && !CostOK(*r.ClaudeCodeTotalUSD) {
 		return fmt.Errorf("%w: claudeCodeTotalUsd %v", ErrRange, *r.ClaudeCodeTotalUSD)
 	}
 	for name, t := range map[string]Tally{"total": r.Total, "ownTurns": r.OwnTurns, "subagents": r.Subagents} {
@@ -107,7 +107,7 @@ func (t Tally) Check() error {
 	if t.Responses < 0 || t.Responses > MaxResponses {
 		return fmt.Errorf("%w: %d responses", ErrRange, t.Responses)
 	}
-	if !costOK(t.CostUSD) {
+	if !CostOK(t.CostUSD) {
 		return fmt.Errorf("%w: costUsd %v", ErrRange, t.CostUSD)
 	}
 	return nil
@@ -115,9 +115,7 @@ func (t Tally) Check() error {
 
 // CostOK reports whether usd can be a cost in a row: finite, non-negative
 // and within MaxCostUSD.
-func CostOK(usd float64) bool { return costOK(usd) }
-
-func costOK(usd float64) bool {
+func CostOK(usd float64) bool {
 	return !math.IsNaN(usd) && usd >= 0 && usd <= MaxCostUSD
 }
 
@@ -139,7 +137,7 @@ func (r *Row) Sanitize() bool {
 		if t.Responses < 0 || t.Responses > MaxResponses {
 			t.Responses, changed = min(max(t.Responses, 0), MaxResponses), true
 		}
-		if !costOK(t.CostUSD) {
+		if !CostOK(t.CostUSD) {
 			t.CostUSD, changed = 0, true
 		}
 	}
@@ -148,25 +146,17 @@ func (r *Row) Sanitize() bool {
 			*n, changed = min(max(*n, 0), MaxContextTokens), true
 		}
 	}
-	if r.ClaudeCodeTotalUSD != nil && !costOK(*r.ClaudeCodeTotalUSD) {
+	if r.ClaudeCodeTotalUSD != nil && !CostOK(*r.ClaudeCodeTotalUSD) {
 		r.ClaudeCodeTotalUSD, changed = nil, true
 	}
-	fix(&r.Total)
-	fix(&r.OwnTurns)
-	fix(&r.Subagents)
-	for k, t := range r.ByRate {
-		fix(&t)
-		r.ByRate[k] = t
-	}
+	r.EachTally(fix)
 	if r.Orientation != nil {
 		ctx(&r.Orientation.ContextTokens)
-		fix(&r.Orientation.Spend)
 	}
 	for i := range r.Compactions {
 		ctx(&r.Compactions[i].PreTokens)
 		ctx(&r.Compactions[i].Window)
 		ctx(&r.Compactions[i].ContextTokens)
-		fix(&r.Compactions[i].Spend)
 	}
 	if changed {
 		r.Warnings = append(r.Warnings, "figures out of range (not finite, negative or too large) were written as 0 or clamped: check the price table")
@@ -185,4 +175,22 @@ func (r *Row) Sanitize() bool {
 		}
 	}
 	return changed
+}
+
+// EachTally calls f on every tally of the row: the totals, each rate's,
+// the orientation's spend and each compaction's.
+func (r *Row) EachTally(f func(*Tally)) {
+	for _, t := range []*Tally{&r.Total, &r.OwnTurns, &r.Subagents} {
+		f(t)
+	}
+	for k, t := range r.ByRate {
+		f(&t)
+		r.ByRate[k] = t
+	}
+	if r.Orientation != nil {
+		f(&r.Orientation.Spend)
+	}
+	for i := range r.Compactions {
+		f(&r.Compactions[i].Spend)
+	}
 }

@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/muthur/context-budget/internal/atomicfile"
 )
 
 // rowOf is a complete row of this program's shape.
@@ -174,20 +176,20 @@ func TestCrashBeforeRename(t *testing.T) {
 	}
 }
 
-// TestWriteFileCrashBeforeRename: WriteFile, through the same atomic
-// writer as Write, names its temporary file as Write does
+// TestWriteFileCrashBeforeRename: the atomic writer with Write's options
+// names its temporary file as Write does
 // (.<name>.<digits>.tmp beside it), keeps the old file whole when the
 // write is abandoned before its rename, and removes the temporary file.
 func TestWriteFileCrashBeforeRename(t *testing.T) {
 	name := filepath.Join(t.TempDir(), "row.json")
-	if err := WriteFile(name, []byte("old\n")); err != nil {
+	if err := atomicfile.WriteFile(name, []byte("old\n"), rowWrite()); err != nil {
 		t.Fatal(err)
 	}
 	crash := errors.New("crash")
 	var seen string
 	testOnlyBeforeRename = func(tmp string) error { seen = tmp; return crash }
 	defer func() { testOnlyBeforeRename = nil }()
-	if err := WriteFile(name, []byte("new\n")); err != crash {
+	if err := atomicfile.WriteFile(name, []byte("new\n"), rowWrite()); err != crash {
 		t.Fatalf("err %v", err)
 	}
 	if data, _ := os.ReadFile(name); string(data) != "old\n" {

@@ -1,15 +1,11 @@
 package ledger
 
-// What a committed row may bring to someone's lines (the pace the forecast
-// is refined with, the orientation a successor is expected to need) lies
-// within what real sessions show: the 186 sessions of the corpus the
-// forecast is fitted on, whose range TestCorpusLedgerBounds (package cli)
-// prints, widened by half again and rounded outward, the dollars also by
-// the shipped table's widest price over the corpus's models (a fast
-// Opus's 6×). A row outside the range is left out of the mean as a
-// figure no session has: five rows of 10 tokens per request would
-// otherwise put a session's pause a few thousand tokens past its
-// orientation, a relay loop.
+// What a committed row may bring to someone's lines (the pace, the
+// orientation a successor needs) lies within what real sessions show: the
+// fitted corpus's range (TestCorpusLedgerBounds, package cli) widened by
+// half and rounded outward. A row outside it is left out of the mean:
+// five rows of 10 tokens per request would otherwise put a session's
+// pause just past its orientation, a relay loop.
 const (
 	// MinStepTokens and MaxStepTokens bound a pace's growth per
 	// request (corpus: 185 to 6,276).
@@ -36,5 +32,5 @@ const (
 // ledger's relayed rows counts only those.
 func (p *Phase) Plausible() bool {
 	return p.Measured() && p.ContextTokens >= MinOrientationTokens && p.ContextTokens <= MaxOrientationTokens &&
-		costOK(p.Spend.CostUSD) && p.Spend.CostUSD <= MaxOrientationUSD
+		CostOK(p.Spend.CostUSD) && p.Spend.CostUSD <= MaxOrientationUSD
 }

@@ -4,20 +4,15 @@
 //	<root>/.claude/costs/sessions/<YYYY-MM>/<session_id>.json
 //
 // where YYYY-MM is the month of the session's first response. A row holds
-// what the session cost at API rates, split into its own turns and its
-// subagents' and by model and speed, and what it spent before it first
-// acted (its orientation) and after each compaction (its reorientations).
-// Rows are meant to be committed: they are a team's measured costs.
+// what the session cost at API rates, split by own turns and subagents
+// and by model and speed, and what it spent before it first acted (its
+// orientation) and after each compaction. Rows are meant to be committed.
 //
-// The names are camelCase and match the rows the original shell and Python
-// ledger wrote, so those rows read too; a row may lack the newer fields
-// (orientation, compactions) and may carry fields this package does not
-// know, which are ignored. A file that is not a row is skipped and counted
-// by the Reader, never fatal.
-//
-// Write replaces a row atomically: the new row is written to a temporary
-// file in the same folder and renamed over the old one, so a reader (or a
-// crash) sees the old row or the new one, never a part.
+// The camelCase names match the rows the original shell and Python ledger
+// wrote, so those read too; a row may lack newer fields, and fields this
+// package does not know are ignored. A file that is not a row is skipped
+// and counted by the Reader. Write replaces a row atomically (a temporary
+// file renamed over it): a reader or a crash sees the old row or the new.
 package ledger
 
 import (

@@ -22,13 +22,11 @@ func Path(root string, r *Row) (string, error) {
 	if !state.PlainName(r.SessionID) {
 		return "", ErrName
 	}
-	month := ""
-	if t, err := time.Parse(time.RFC3339Nano, r.FirstResponseAt); err == nil {
-		month = t.UTC().Format("2006-01")
-	} else {
-		month = time.Now().UTC().Format("2006-01")
+	t, err := time.Parse(time.RFC3339Nano, r.FirstResponseAt)
+	if err != nil {
+		t = time.Now()
 	}
-	return filepath.Join(Dir(root), month, r.SessionID+".json"), nil
+	return filepath.Join(Dir(root), t.UTC().Format("2006-01"), r.SessionID+".json"), nil
 }
 
 // Marshal returns the row as it is written: indented JSON and a final
@@ -92,11 +90,3 @@ func rowWrite() atomicfile.Options {
 // testOnlyBeforeRename, when set, runs between writing the temporary file
 // and renaming it into place: tests use it to stand for a crash there.
 var testOnlyBeforeRename func(tmp string) error
-
-// WriteFile replaces name with data atomically: a temporary file in the
-// same folder (so the rename stays on one file system), synced, then
-// renamed over name. Readers see the old content or the new, and a writer
-// killed partway leaves the old file and at most a dot-named temporary.
-func WriteFile(name string, data []byte) error {
-	return atomicfile.WriteFile(name, data, rowWrite())
-}

@@ -9,14 +9,11 @@
 // outside .claude/). A signal reaches the running session and ends the
 // chain.
 //
-// Each session runs with --output-format stream-json; its text is
-// printed as it arrives and its final result event says what it cost and
-// how it ended. Between sessions the runner commits the finished
-// session's ledger row alone, so that no row is left uncommitted behind a
-// relay. The sessions learn the chain's id and their place from their
-// environment (EnvChain, EnvPlace), and Claude Code's markers of a parent
-// session are removed from it (Markers), so that a chain started from
-// inside Claude Code starts clean sessions.
+// Each session's stream-json text is printed as it arrives; its result
+// event says what it cost and how it ended. Between sessions the runner
+// commits the finished session's ledger row alone. The sessions learn the
+// chain's id and their place from their environment (EnvChain, EnvPlace),
+// cleaned of Claude Code's markers of a parent session (Markers).
 package chain
 
 import (

@@ -9,26 +9,20 @@ import (
 	"github.com/muthur/context-budget/ledger"
 )
 
-// The variables by which a session learns that it runs in a chain: the
-// chain's id and the session's place in it (1 for the first). The runner
-// sets them; the Stop hook writes them into the session's ledger row, and
-// the relay skill reads the first to leave the successor to the runner.
-// They are the runner's, not tuning variables.
+// The variables by which a session learns the chain's id and its place in
+// it (1 for the first): the Stop hook writes them into the session's row,
+// and the relay skill reads the first to leave the successor to the
+// runner.
 const (
 	EnvChain = "CONTEXT_BUDGET_CHAIN"
 	EnvPlace = "CONTEXT_BUDGET_CHAIN_PLACE"
 )
 
-// Markers are the variables Claude Code 2.1.332 sets in the environment
-// of what it starts (measured in a Bash tool's environment, pinned by the
-// end-to-end suite's TestChainMarkersMeasured): they tell a program that
-// it runs inside a session, and which. A session started with them
-// inherited may take itself for that session's child (one was reported to
-// write no transcript), so the runner removes exactly these and keeps
-// every other variable, the user's own CLAUDE_CODE_* settings included.
-// Claude Code also sets, in its tools' environment, GIT_EDITOR=true,
-// COREPACK_ENABLE_AUTO_PIN=0 and NoDefaultCurrentDirectoryInExePath=1:
-// settings for the tools it runs, which name no session and are kept.
+// Markers are the variables Claude Code sets in the environment of what
+// it starts (pinned by the end-to-end suite's TestChainMarkersMeasured)
+// that tell a program it runs inside a session, and which. A session
+// started with them may take itself for that session's child, so the
+// runner removes exactly these and keeps every other variable.
 var Markers = []string{
 	"AI_AGENT",
 	"CLAUDECODE",

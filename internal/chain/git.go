@@ -134,10 +134,10 @@ func rowOf(dir, session string) *ledger.Row {
 		return nil
 	}
 	data, err := reading.ReadFile(name, reading.MaxLedgerRow)
-	if err != nil {
-		return nil
+	var r ledger.Row
+	if err == nil {
+		r, err = ledger.Parse(data)
 	}
-	r, err := ledger.Parse(data)
 	if err != nil {
 		return nil
 	}
@@ -163,10 +163,11 @@ func commitRow(dir, session string) string {
 	if name == "" {
 		return "no ledger row of session " + session + " to commit (its Stop hook wrote none)"
 	}
-	if _, err := gitOut(dir, nil, "add", "--", name); err != nil {
-		return fmt.Sprintf("the ledger row of session %s is not committed: %v", session, err)
+	_, err := gitOut(dir, nil, "add", "--", name)
+	if err == nil {
+		_, err = gitOut(dir, nil, "commit", "-q", "-m", "ledger: row of "+session, "--only", "--", name)
 	}
-	if _, err := gitOut(dir, nil, "commit", "-q", "-m", "ledger: row of "+session, "--only", "--", name); err != nil {
+	if err != nil {
 		return fmt.Sprintf("the ledger row of session %s is not committed: %v", session, err)
 	}
 	return ""

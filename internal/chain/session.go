@@ -14,10 +14,9 @@ import (
 	"github.com/muthur/context-budget/internal/state"
 )
 
-// Claude Code's words in a result event (measured with 2.1.332): its own
-// budget ends a session with this subtype (and exit status 1); a hook's
-// continue: false ends it with one of these terminal reasons (exit 0),
-// from PreToolUse and from Stop.
+// Claude Code's words in a result event: its own budget ends a session
+// with this subtype; a hook's continue: false, from PreToolUse or from
+// Stop, with one of these terminal reasons.
 const (
 	subtypeOverBudget = "error_max_budget_usd"
 	terminalHook      = "hook_stopped"

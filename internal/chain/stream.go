@@ -8,22 +8,13 @@ import (
 	"github.com/muthur/context-budget/internal/reading"
 )
 
-// The events of `claude -p --output-format stream-json --verbose` the
-// runner reads (measured with Claude Code 2.1.332): one JSON object a
-// line. The format is Claude Code's and changes between versions, so
-// every field is optional, a line that does not decode is skipped, and
-// unknown types are ignored.
-//
-//   - {"type":"system","subtype":"init","slash_commands":[…],…}: the
-//     session's skills and commands (relay, or context-budget:relay).
-//   - {"type":"assistant","message":{"content":[{"type":"text","text":…}]},
-//     "parent_tool_use_id":null}: the session's own text; a subagent's
-//     carries its parent's tool call.
-//   - {"type":"system","subtype":"informational","content":"Stop says: …"}:
-//     what a hook's stop told the user.
-//   - {"type":"result","subtype":"success"|"error_max_budget_usd"|…,
-//     "session_id","total_cost_usd","terminal_reason","is_error","errors"}:
-//     the session's end.
+// The runner reads `claude -p --output-format stream-json --verbose`, one
+// JSON object a line: the system init event (slash_commands), assistant
+// messages (the session's own text when parent_tool_use_id is null), the
+// informational system events (what a hook's stop told the user) and the
+// result event. The format changes between versions, so every field is
+// optional, a line that does not decode is skipped, and unknown types
+// are ignored.
 
 // result is the final result event of a session.
 type result struct {

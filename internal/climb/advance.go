@@ -9,14 +9,7 @@ import (
 	"github.com/muthur/context-budget/internal/state"
 )
 
-// Advance applies the once-per-climb rules for one reading and returns the
-// level to announce (None for silence). The decision is recorded before
-// Advance returns; an error means nothing may be sent.
-func Advance(dir, session string, reading int64, lines LineTokens) (Level, error) {
-	return AdvanceWith(dir, session, reading, lines, Options{})
-}
-
-// Options bound Advance for a caller under a deadline, and carry the
+// Options bound AdvanceWith for a caller under a deadline, and carry the
 // session's compactions.
 type Options struct {
 	// Compactions is the session's count of compact_boundary records:
@@ -39,7 +32,10 @@ type Options struct {
 // ErrGate reports a record abandoned because Options.Gate said no.
 var ErrGate = errors.New("record abandoned at the deadline")
 
-// AdvanceWith is Advance with bounds.
+// AdvanceWith applies the once-per-climb rules for one reading under the
+// session's lock and returns the level to announce (None for silence).
+// The decision is recorded before it returns; an error means nothing may
+// be sent.
 func AdvanceWith(dir, session string, reading int64, lines LineTokens, o Options) (Level, error) {
 	if !state.PlainName(session) {
 		return None, state.ErrName
@@ -95,7 +91,7 @@ func AdvanceWith(dir, session string, reading int64, lines LineTokens, o Options
 	return fire, nil
 }
 
-// quiet reports whether Step, from rec, neither announces a level nor
+// quiet reports whether StepIn, from rec, neither announces a level nor
 // ends the recorded climb: then nothing needs writing.
 func quiet(rec Record, reading int64, lines LineTokens, compactions int) bool {
 	next, fire := StepIn(rec, reading, lines, compactions)

@@ -19,7 +19,7 @@ func TestAdvanceReplacesFIFO(t *testing.T) {
 		t.Skipf("mkfifo: %v", err)
 	}
 	start := time.Now()
-	if got, err := Advance(dir, "s1", 305, std); err != nil || got != Warn {
+	if got, err := AdvanceWith(dir, "s1", 305, std, Options{}); err != nil || got != Warn {
 		t.Fatalf("Advance = %v, %v; want Warn", got, err)
 	}
 	if took := time.Since(start); took > time.Second {
@@ -28,7 +28,7 @@ func TestAdvanceReplacesFIFO(t *testing.T) {
 	if got := Load(name); got.Level != Warn {
 		t.Errorf("record after the FIFO = %+v, want warn", got)
 	}
-	if got, err := Advance(dir, "s1", 306, std); err != nil || got != None {
+	if got, err := AdvanceWith(dir, "s1", 306, std, Options{}); err != nil || got != None {
 		t.Errorf("second Advance = %v, %v; want None (once per climb)", got, err)
 	}
 }

@@ -63,9 +63,9 @@ func TestAdvance(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
 			for i, s := range tc.steps {
-				got, err := Advance(dir, "s1", s.reading, s.lines)
+				got, err := AdvanceWith(dir, "s1", s.reading, s.lines, Options{})
 				if err != nil || got != s.want {
-					t.Fatalf("step %d: Advance(%d, %+v) = %v, %v; want %v", i, s.reading, s.lines, got, err, s.want)
+					t.Fatalf("step %d: AdvanceWith(%d, %+v) = %v, %v; want %v", i, s.reading, s.lines, got, err, s.want)
 				}
 			}
 		})
@@ -74,7 +74,7 @@ func TestAdvance(t *testing.T) {
 
 func TestAdvanceRecord(t *testing.T) {
 	dir := t.TempDir()
-	if _, err := Advance(dir, "s1", 305, std); err != nil {
+	if _, err := AdvanceWith(dir, "s1", 305, std, Options{}); err != nil {
 		t.Fatal(err)
 	}
 	got := Load(filepath.Join(dir, "s1"))
@@ -87,7 +87,7 @@ func TestAdvanceRecord(t *testing.T) {
 		t.Errorf(".gitignore = %q, %v; want \"*\\n\"", gi, err)
 	}
 	// A drop under the warn line removes the record.
-	if _, err := Advance(dir, "s1", 10, std); err != nil {
+	if _, err := AdvanceWith(dir, "s1", 10, std, Options{}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "s1")); !os.IsNotExist(err) {
@@ -101,7 +101,7 @@ func TestAdvanceDamagedState(t *testing.T) {
 		if err := os.WriteFile(filepath.Join(dir, "s1"), []byte(content), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if got, err := Advance(dir, "s1", 305, std); err != nil || got != Warn {
+		if got, err := AdvanceWith(dir, "s1", 305, std, Options{}); err != nil || got != Warn {
 			t.Errorf("state %q: Advance = %v, %v; want Warn (a damaged state is no state)", content, got, err)
 		}
 	}
@@ -110,8 +110,8 @@ func TestAdvanceDamagedState(t *testing.T) {
 func TestAdvanceErrors(t *testing.T) {
 	dir := t.TempDir()
 	for _, id := range []string{"", "../x", ".hidden", "a/b", `a\b`, "a\x00b"} {
-		if got, err := Advance(dir, id, 500, std); !errors.Is(err, state.ErrName) || got != None {
-			t.Errorf("Advance(%q) = %v, %v; want None, ErrName", id, got, err)
+		if got, err := AdvanceWith(dir, id, 500, std, Options{}); !errors.Is(err, state.ErrName) || got != None {
+			t.Errorf("AdvanceWith(%q) = %v, %v; want None, ErrName", id, got, err)
 		}
 	}
 	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
@@ -120,14 +120,14 @@ func TestAdvanceErrors(t *testing.T) {
 
 	file := filepath.Join(dir, "file")
 	os.WriteFile(file, nil, 0o644)
-	if got, err := Advance(filepath.Join(file, "state"), "s1", 500, std); err == nil || got != None {
+	if got, err := AdvanceWith(filepath.Join(file, "state"), "s1", 500, std, Options{}); err == nil || got != None {
 		t.Errorf("unwritable folder: Advance = %v, %v; want None and an error", got, err)
 	}
 
 	// A state file that cannot be replaced: nothing is announced.
 	state := t.TempDir()
 	os.MkdirAll(filepath.Join(state, "s1", "x"), 0o755)
-	if got, err := Advance(state, "s1", 500, std); err == nil || got != None {
+	if got, err := AdvanceWith(state, "s1", 500, std, Options{}); err == nil || got != None {
 		t.Errorf("unreplaceable state: Advance = %v, %v; want None and an error", got, err)
 	}
 }
@@ -141,7 +141,7 @@ func TestAdvanceRefusesLinkedLock(t *testing.T) {
 	if err := os.Symlink(outside, filepath.Join(dir, "s1.lock")); err != nil {
 		t.Skip(err)
 	}
-	if got, err := Advance(dir, "s1", 500, std); err == nil || got != None {
+	if got, err := AdvanceWith(dir, "s1", 500, std, Options{}); err == nil || got != None {
 		t.Errorf("Advance through a linked lock = %v, %v; want None and an error", got, err)
 	}
 	if _, err := os.Lstat(outside); !os.IsNotExist(err) {
@@ -161,7 +161,7 @@ func TestAdvanceRefusesLinkOut(t *testing.T) {
 		if err := os.Symlink(outside, at); err != nil {
 			t.Skip(err)
 		}
-		if got, err := Advance(state.Dir(root), "s1", 500, std); err == nil || got != None {
+		if got, err := AdvanceWith(state.Dir(root), "s1", 500, std, Options{}); err == nil || got != None {
 			t.Errorf("%s linked out: Advance = %v, %v; want None and an error", link, got, err)
 		}
 		if data, _ := os.ReadFile(filepath.Join(outside, "s1")); string(data) != "theirs\n" {

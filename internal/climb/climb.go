@@ -1,30 +1,22 @@
 // Package climb keeps what the hook has announced in a session's current
 // climb, so that each notice fires once per climb (design §5): the levels,
-// the rule (Step), the record it keeps in the state folder and Advance,
+// the rule (StepIn), the record it keeps in the state folder and AdvanceWith,
 // which applies the rule to the record under the folder's lock.
 //
-// The record of a session is one small file of the state folder (package
-// state), <dir>/<session_id>, holding the highest level announced and the
-// lines in force when it fired. Claude Code runs PostToolUse hooks
-// concurrently for parallel tool calls, so the read-decide-write step runs
-// under an exclusive lock on <dir>/<session_id>.lock, and the file is
-// rewritten in place under that lock (a reader without it rejects a record
-// caught half written, and takes the lock). A notice is sent only after its
-// record is on disk: one that cannot be recorded would repeat on every
-// call. A call with nothing to record or clear (the common one, under the
-// warn line or already announced) decides from an unlocked read and
-// touches nothing: no folder, no lock.
+// The record of a session, <dir>/<session_id> in the state folder, holds
+// the highest level announced and the lines in force when it fired.
+// PostToolUse hooks run concurrently for parallel tool calls, so the
+// read-decide-write step runs under a lock on <dir>/<session_id>.lock. A
+// notice is sent only after its record is on disk: one that cannot be
+// recorded would repeat on every call. A call with nothing to record or
+// clear decides from an unlocked read and touches nothing.
 //
-// The rules:
-//
-//   - A climb ends, and both notices re-arm, only when the reading falls
-//     below the warn line in force when the last notice fired and below the
-//     warn line in force now (below the pause line, where a warn line fixed
-//     in the environment lies past it). A line that moves does not by itself clear
-//     or skip a level; a compaction re-arms.
-//   - The level due is pause at or past the current pause line, warn at or
-//     past the current warn line. Only a level higher than the one recorded
-//     fires, so jumping straight past the pause fires the pause alone.
+// A climb ends, and both notices re-arm, when a compaction comes or the
+// reading falls below both the lowest line (Lowest) in force when the last
+// notice fired and the one in force now: a line that moves does not by
+// itself clear or skip a level. The level due is judged against the lines
+// in force now, and only a level higher than the one recorded fires, so
+// jumping straight past the pause fires the pause alone.
 package climb
 
 // Level is how far a climb has gone.
@@ -84,17 +76,12 @@ type Record struct {
 	Compactions int `json:"compactions,omitempty"`
 }
 
-// Step is the once-per-climb rule itself, without the file: given what was
-// recorded, a reading and the lines in force, it returns what to record
-// next and the level to announce (None for silence). Advance applies it
-// under the session's lock; replay applies it to past transcripts, so both
-// decide alike.
-func Step(rec Record, reading int64, lines LineTokens) (next Record, fire Level) {
-	return StepIn(rec, reading, lines, rec.Compactions)
-}
-
-// StepIn is Step for a session that has had compactions compactions so
-// far (see Options.Compactions).
+// StepIn is the once-per-climb rule itself, without the file: given what
+// was recorded, a reading, the lines in force and the session's count of
+// compactions so far (see Options.Compactions), it returns what to record
+// next and the level to announce (None for silence). AdvanceWith applies
+// it under the session's lock; replay applies it to past transcripts, so
+// both decide alike.
 func StepIn(rec Record, reading int64, lines LineTokens, compactions int) (next Record, fire Level) {
 	if rec.Level != None && (reading < min(rec.Lines.Lowest(), lines.Lowest()) || compactions > rec.Compactions) {
 		rec = Record{}

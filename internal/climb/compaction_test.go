@@ -23,7 +23,7 @@ func TestCompactionRearms(t *testing.T) {
 		t.Errorf("the new climb's pause repeats: %v", fire)
 	}
 	// Step keeps the recorded count.
-	if _, fire := Step(next, 90_000, ls); fire != None {
+	if _, fire := StepIn(next, 90_000, ls, next.Compactions); fire != None {
 		t.Errorf("Step: %v", fire)
 	}
 }

@@ -46,9 +46,9 @@ func TestStep(t *testing.T) {
 			var got, advanced []Level
 			for _, c := range tt.calls {
 				var fire Level
-				rec, fire = Step(rec, c.reading, c.lines)
+				rec, fire = StepIn(rec, c.reading, c.lines, rec.Compactions)
 				got = append(got, fire)
-				level, err := Advance(dir, "s", c.reading, c.lines)
+				level, err := AdvanceWith(dir, "s", c.reading, c.lines, Options{})
 				if err != nil {
 					t.Fatal(err)
 				}

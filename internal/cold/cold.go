@@ -1,19 +1,13 @@
 // Package cold prices the first prompt after a session's prompt cache
 // expired, and decides whether to stop it (design §14).
 //
-// A session idle past its cache TTL (5 minutes, or an hour once it writes
-// the 1-hour cache) pays, on its next request, a write of its whole
-// context at write prices before any work: recache = (C − P)·w + P·r,
-// with P the prefix other sessions keep warm (the system prompt and tools:
-// the session's first response's cache read). A /relay would pay the same
-// re-write for its summary turn; only a fresh session that picks the work
-// up from the branch skips it. So the moment to decide is the user's next
-// prompt, before it is sent: a stopped prompt makes no request.
-//
-// The check is cheap when the cache is warm: the last response's
-// timestamp comes from the tail scan the reading already makes, and a
-// response younger than the shortest TTL ends the check. Only a cold
-// cache pays for the line cache, the history and the git look-up.
+// A session idle past its cache TTL pays, on its next request, a write of
+// its whole context before any work: (C − P)·w + P·r, with P the prefix
+// other sessions keep warm (its first response's cache read). A /relay
+// pays it too; only a fresh session that picks the work up from the
+// branch skips it. So the decision is made on the user's next prompt,
+// before it is sent. A warm cache ends the check at the last response's
+// timestamp; only a cold one pays for the line cache and git.
 package cold
 
 import (
@@ -64,16 +58,12 @@ func (f Figures) Pays(usd float64) bool {
 	return f.SavingUSD >= usd && f.RecacheUSD >= usd
 }
 
-// Price prices a cold cache at context c from the policy's decision d
-// (its rates, forecast and reorientation: the same as the lines') and the
-// session's first response, whose cache read is the shared prefix P. ok
-// is false when pricing did not run (an unpriced model, no history).
-//
-// Carrying on pays the re-write, and then the slice as the lines price
-// it, less the one read of C the slice's first request would have made:
-// that request is the re-write. A fresh session pays its reorientation R
-// and then the slice from W; it makes no summary turn, as the work it
-// picks up is on the branch.
+// Price prices a cold cache at context c from the policy's decision d and
+// the session's first response, whose cache read is the shared prefix P;
+// ok is false when pricing did not run. Carrying on pays the re-write and
+// then the slice less its first request's read of C (that request is the
+// re-write); a fresh session pays its reorientation R and the slice from
+// W, with no summary turn: the work is on the branch.
 func Price(d *lines.Decision, first *forecast.Response, c int64) (f Figures, ok bool) {
 	if !d.Priced || first == nil || c <= 0 {
 		return Figures{}, false
@@ -99,9 +89,6 @@ func Recache(rt restart.Rates, c, p int64) float64 {
 // LastResponse parses a response's timestamp; ok is false when it has
 // none that reads.
 func LastResponse(stamp string) (time.Time, bool) {
-	if stamp == "" {
-		return time.Time{}, false
-	}
 	t, err := time.Parse(time.RFC3339Nano, stamp)
 	return t, err == nil
 }

@@ -41,9 +41,8 @@ func SpellID(id, stamp string) string {
 // text. White space around it does not count: the prompt sent again is
 // the same prompt.
 func HashPrompt(prompt string) string {
-	// FNV, not a cryptographic hash: it tells a prompt sent again from
-	// another, with no adversary, and crypto/sha256's package set costs
-	// every hook call ~5% of a bare start (its FIPS self-registration).
+	// FNV: no adversary, and crypto/sha256's package set costs every hook
+	// call at start.
 	h := fnv.New128a()
 	h.Write([]byte(strings.TrimSpace(prompt)))
 	return hex.EncodeToString(h.Sum(nil)[:12])
@@ -75,13 +74,11 @@ const (
 	Tell
 )
 
-// Step is the once-per-spell rule, without the file: given the recorded
-// spell, the current spell's id and the prompt's hash, what to do and
-// what to record (changed false: nothing to write). Under block, the
-// first prompt of a spell is stopped; the same prompt sent again passes
-// and ends the stops for the spell; a different prompt after a stop is
-// stopped once more, as it would pay the same re-write. Under warn, the
-// first prompt of a spell carries the figures, and the rest pass.
+// Step is the once-per-spell rule, without the file: what to do with a
+// prompt and what to record (changed false: nothing to write). Under
+// block, a spell's first prompt is stopped, the same prompt sent again
+// passes and ends the stops, and a different one is stopped once more.
+// Under warn, the first prompt carries the figures and the rest pass.
 func Step(rec Spell, id, prompt string, warn bool) (next Spell, v Verdict, changed bool) {
 	if rec.ID != id {
 		rec = Spell{ID: id}

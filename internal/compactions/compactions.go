@@ -1,12 +1,8 @@
 // Package compactions finds where the user's other sessions compacted
-// (design §4.1): the automatic compactions in Claude Code's transcripts
-// under its projects folder, kept in an index so that each recompute
-// reads only what was appended since, and those the project's ledger
+// (design §4.1): the automatic compactions in Claude Code's transcripts,
+// kept in an index in the state folder (state.Compactions) so that each
+// recompute reads only what was appended since, and those the ledger's
 // rows record. Package window turns them into a compaction point.
-//
-// The index lives in the project's state folder (state.Compactions): it
-// can be rebuilt from the transcripts at any time. It is read and written
-// by the recompute, never by a hook call that hits the line cache.
 package compactions
 
 import (

@@ -2,40 +2,20 @@
 // its first and latest responses, growth, cache TTL and window evidence),
 // measures its pace — how it grows, how often it re-writes its cache, how
 // much it outputs per request — and forecasts the next slice of work from
-// it.
+// it, refining the design's model (§4), which under-predicted carrying on:
 //
-// The design's model (§4) takes the requests a slice will need from the
-// mean growth per request since the latest boundary, writes each new token
-// to the cache once, and leaves output out. Measured against what real
-// sessions then spent, it under-predicted carrying on by about half:
-//
-//   - A session orients first: it reads files in a few big steps before
-//     it first acts, and then works in many small ones, so the mean of
-//     all steps since the boundary over-states the pace of the next slice
-//     and under-states its requests. Pace leaves the orientation out: the
-//     steps up to and including the first response that acts (an Edit,
-//     Write or NotebookEdit, an AskUserQuestion or ExitPlanMode, or the
-//     end of a turn — design §8's acting, less its path rule) are not
-//     counted, after a compaction likewise. A session that works through
-//     Bash alone never acts in that sense, so orientation also ends once
-//     the context has grown by the design's RAMP_UP (60,000 tokens, its
-//     estimate of what re-orienting takes) since it began. The mean of the steps after it
-//     is shrunk towards the design's default (40 requests per 100k) with
-//     the weight of a few requests, so an early estimate leans on the
-//     default and a late one on the session. A plain mean, not a trimmed
-//     one: once a session works, its big steps recur (a test run's log, a
-//     file read mid-task), and leaving them out under-states its pace.
-//   - A request re-writes the whole context to the cache when the cache
-//     expired (a long tool run past the TTL, an idle operator), the model
-//     changed, or old tool results were pruned. Pace measures the tokens
-//     written beyond each request's growth, as a share of the context
-//     carried (the rewrite ratio), and the forecast charges that share of
-//     every request in the slice.
-//   - Output is paid on every request. Pace keeps the mean output per
-//     response over the whole session, shrunk towards the design's 700
-//     tokens. Output costs a fresh session the same per request, so it
-//     cancels out of the saving and the lines, but belongs in the
-//     carrying-on figure a notice quotes.
+//   - Pace leaves a session's orientation out: the steps up to and
+//     including its first acting response (design §8's acting, less its
+//     path rule), or until the context has grown OrientationGrowth, after
+//     a compaction likewise. The plain mean of the later steps is shrunk
+//     towards the default with the weight of a few requests.
+//   - A request re-writes the whole context when the cache expired, the
+//     model changed or old tool results were pruned: Pace measures the
+//     tokens written beyond each request's growth as a share of the
+//     context carried, and the forecast charges that share every request.
+//   - Output is paid on every request: Pace keeps the mean output per
+//     response, shrunk towards DefaultOut. It cancels out of the saving
+//     and the lines, but belongs in the carrying-on figure a notice quotes.
 //
 // Pace is plain data and round-trips through JSON: the line cache keeps it
 // inside the History.
@@ -165,12 +145,8 @@ func (p *Pace) Response(context, written, output int64, acts, again bool) {
 // the session began to work, a shrink (a prune without a boundary record)
 // counting as no growth, shrunk towards DefaultStep.
 func (p *Pace) Step() float64 {
-	var sum int64
-	for _, s := range p.Steps {
-		sum += max(int64(s), 0)
-	}
-	step := (float64(sum) + DefaultStep*PriorWeight) / float64(len(p.Steps)+PriorWeight)
-	return max(step, 1)
+	e := p.Evidence()
+	return max(shrink(e.StepSum, e.Steps, DefaultStep, PriorWeight), 1)
 }
 
 // Q is the forecast requests per token of growth.
@@ -179,17 +155,15 @@ func (p *Pace) Q() float64 { return 1 / p.Step() }
 // Rewrite is the forecast share of the context a request re-writes to the
 // cache, beyond its growth.
 func (p *Pace) Rewrite() float64 {
-	n := p.Rewrites
-	if n == 0 || p.Carried <= 0 {
+	if p.Rewrites == 0 || p.Carried <= 0 {
 		return DefaultRewrite
 	}
-	prior := RewritePriorWeight * float64(p.Carried) / float64(n)
-	return (float64(p.Rewritten) + DefaultRewrite*prior) / (float64(p.Carried) + prior)
+	return shrink(float64(p.Rewritten), float64(p.Carried), DefaultRewrite, RewritePriorWeight*float64(p.Carried)/float64(p.Rewrites))
 }
 
 // OutPerRequest is the forecast output tokens per request.
 func (p *Pace) OutPerRequest() float64 {
-	return (float64(p.Output) + DefaultOut*PriorWeight) / float64(p.Responses+PriorWeight)
+	return shrink(float64(p.Output), float64(p.Responses), DefaultOut, PriorWeight)
 }
 
 // Family is a model id's family, the key of the fitted priors: the id
@@ -199,7 +173,7 @@ func Family(model string) string {
 	// ASCII only: strings.ToLower turns a byte that is not UTF-8 into
 	// U+FFFD, three bytes (a fuzzer's find); model ids are ASCII.
 	m := strings.TrimPrefix(lowerASCII(model), "claude-")
-	if i := strings.LastIndexByte(m, '-'); i >= 0 && len(m)-i-1 == 8 && isDigits(m[i+1:]) {
+	if i := strings.LastIndexByte(m, '-'); i >= 0 && len(m)-i-1 == 8 && strings.Trim(m[i+1:], "0123456789") == "" {
 		m = m[:i]
 	}
 	return m
@@ -213,13 +187,4 @@ func lowerASCII(s string) string {
 		}
 	}
 	return string(b)
-}
-
-func isDigits(s string) bool {
-	for i := range len(s) {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return s != ""
 }

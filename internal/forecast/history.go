@@ -1,20 +1,10 @@
-// The history is the forward pass over a session's transcript that the
-// priced lines need (design §4): the first and last own response, the
-// responses and growth since the latest compaction boundary, the measured
-// requests per token q, the cache TTL, and what the transcript says about
-// the context window (§4.1).
-//
-// The pass is incremental. A History remembers where it stopped (its
-// reading.Mark: the end of the last complete line it read) and Update
-// resumes from there, so the hook's recompute reads only what Claude Code
-// appended since, and replay can feed records one at a time and evaluate
-// the policy after each response. A History is plain data and round-trips
-// through JSON: the line cache stores it.
-//
-// Own responses are main-chain assistant records with usage, synthetic
-// and sidechain records skipped (transcript.Record.IsResponse). Claude Code
-// writes one record per content block, all sharing a message.id; they are
-// one response, and the last record of an id is the one kept.
+// The history is the incremental forward pass over a session's transcript
+// that the priced lines need (design §4). Update resumes from the History's
+// reading.Mark, so a recompute reads only what Claude Code appended since;
+// replay feeds records one at a time. A History round-trips through JSON:
+// the line cache stores it. Own responses are main-chain assistant records
+// with usage (transcript.Record.IsResponse); the records sharing a
+// message.id are one response, and the last of them is kept.
 
 package forecast
 
@@ -146,11 +136,10 @@ func (h *History) Growth() int64 {
 // growth since the latest boundary reaches restart.MinGrowth, else the
 // default restart.RequestsPerToken.
 func (h *History) Q() float64 {
-	g := h.Growth()
-	if g < restart.MinGrowth || h.Requests < 2 {
+	if !h.Measured() {
 		return restart.RequestsPerToken
 	}
-	return float64(h.Requests-1) / float64(g)
+	return float64(h.Requests-1) / float64(h.Growth())
 }
 
 // Measured reports whether Q was measured rather than defaulted.
@@ -168,17 +157,14 @@ func (h *History) TTL() string {
 
 // AddLine decodes one transcript line (without its newline) into the
 // history and reports whether it held an own response. Lines without a
-// filter word (user records, tool results, attachments) are skipped at
-// the cost of a search.
+// filter word are skipped undecoded.
 func (h *History) AddLine(line []byte) bool {
 	if !transcript.MayHoldHistory(line) {
 		return false
 	}
 	resp := false
 	transcript.Decode(line, func(r *transcript.Record) {
-		if h.AddRecord(r, line) {
-			resp = true
-		}
+		resp = h.AddRecord(r, line) || resp
 	})
 	return resp
 }

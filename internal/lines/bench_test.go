@@ -71,7 +71,7 @@ func BenchmarkRecompute(b *testing.B) {
 	b.ResetTimer()
 	for b.Loop() {
 		b.StopTimer()
-		if err := save(s.Dir, s.ID, &stale, &partial); err != nil {
+		if err := s.save(&stale, &partial); err != nil {
 			b.Fatal(err)
 		}
 		b.StartTimer()

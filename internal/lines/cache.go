@@ -24,9 +24,8 @@ import (
 const Regrowth = 10_000
 
 // PassSlice bounds the transcript bytes one recompute's history pass
-// reads, so that a recompute finishes well inside the hook's pricing
-// budget: a pass that starts far behind (the first priced call on a 1 GB
-// transcript, a lost cache) catches up over several calls.
+// reads, so that a recompute finishes inside the hook's pricing budget: a
+// pass far behind catches up over several calls.
 const PassSlice = 16 << 20
 
 // passSlice is PassSlice, smaller in tests.
@@ -83,10 +82,8 @@ type Quick struct {
 
 // Deps names what a decision depends on besides the reading and the
 // transcript: the variables it read, and the files whose size and time
-// (or, for Present and Absent, whose existence) it saw. The recompute
-// records them; a hook call checks them without knowing what they are, so
-// the program Claude Code runs on every tool call reads no settings or
-// price file.
+// (or, for Present and Absent, existence) it saw. A hook call checks them
+// without knowing what they are, so it reads no settings or price file.
 type Deps struct {
 	// Env holds each variable as NAME=value.
 	Env []string `json:"env,omitempty"`
@@ -120,16 +117,13 @@ func (d *Deps) Hold(getenv func(string) string) bool {
 			return false
 		}
 	}
-	if len(d.Files)%2 != 0 {
+	if len(d.Files)%2 != 0 || len(d.Grown)%2 != 0 {
 		return false
 	}
 	for i := 0; i < len(d.Files); i += 2 {
 		if Stamp(d.Files[i]) != d.Files[i+1] {
 			return false
 		}
-	}
-	if len(d.Grown)%2 != 0 {
-		return false
 	}
 	for i := 0; i < len(d.Grown); i += 2 {
 		fi, err := os.Stat(d.Grown[i])
@@ -173,10 +167,8 @@ func (d *Deps) FileDep(name string) {
 }
 
 // settingsKey is the settings as an entry records them: every field, in
-// order, so that two settings are the same exactly when their keys are
-// (TestSettingsKeyCoversEverySetting holds it to every field). It is made
-// on every tool call, so with strconv alone: fmt's first use in a fresh
-// process costs more than the rest of the call's comparison.
+// order (TestSettingsKeyCoversEverySetting holds it to every field). It
+// is made on every tool call, so with strconv alone, not fmt.
 func settingsKey(s tuning.Settings) string {
 	b := make([]byte, 0, 96)
 	for _, n := range []int64{s.Warn, s.Pause, int64(math.Float64bits(s.WarnSaving)), int64(math.Float64bits(s.PauseSaving)),
@@ -207,14 +199,11 @@ type Call struct {
 	Version string
 	// Table is the price table to price with; nil is the embedded one.
 	Table *prices.Table
-	// NoSave makes DecideCached write nothing: a caller other than the
-	// PostToolUse hook (the cold check on a prompt) reads the lines the
-	// hook holds and must not move the cache they come from, or the
-	// hook's next notice would depend on when the user typed.
+	// NoSave makes DecideCached write nothing: the cold check on a prompt
+	// must not move the cache the hook's notices come from.
 	NoSave bool
 	// Sources are the compaction point's sources the caller found, and
-	// SourceDeps the files they were read from: the cache keeps them, so
-	// that a hit reads no settings file or other session.
+	// SourceDeps the files they were read from, which the cache keeps.
 	Sources    Sources
 	SourceDeps Deps
 }
@@ -239,20 +228,18 @@ func (call *Call) deps() Deps {
 	for _, k := range envDeps {
 		d.Env = append(d.Env, k+"="+call.Getenv(k))
 	}
-	file := func(name string) { d.Files = append(d.Files, name, Stamp(name)) }
 	for _, name := range prices.OverrideFiles(call.Root, call.Getenv) {
-		file(name)
+		d.FileDep(name)
 	}
-	file(window.FileName(call.Dir, call.ID))
+	d.FileDep(window.FileName(call.Dir, call.ID))
 	d.Files = append(d.Files, call.SourceDeps.Files...)
 	d.Grown = append(d.Grown, call.SourceDeps.Grown...)
 	if call.Root != "" {
-		// The successor's reorientation comes from the ledger: a row
-		// added, replaced or removed changes its folder's time.
+		// A ledger row added, replaced or removed changes its folder's time.
 		dir := ledger.Dir(call.Root)
-		file(dir)
+		d.FileDep(dir)
 		if months, err := os.ReadDir(dir); err == nil && len(months) > 0 {
-			file(filepath.Join(dir, months[len(months)-1].Name()))
+			d.FileDep(filepath.Join(dir, months[len(months)-1].Name()))
 		}
 		if state.PlainName(call.ID) {
 			own := filepath.Join(state.Dir(call.Root), call.ID+state.OrientationSuffix)
@@ -269,7 +256,8 @@ func (call *Call) deps() Deps {
 // Load reads a session's cache file; ok is false when it is missing,
 // unreadable or of another format.
 func Load(dir, id string) (e Entry, ok bool) {
-	if !load(dir, id, &e) || !positive(e.Decision.Lines.Tokens()) {
+	data, err := reading.ReadFile(FileName(dir, id), reading.MaxCacheFile)
+	if err != nil || json.Unmarshal(data, &e) != nil || e.Format != Format || !positive(e.Decision.Lines.Tokens()) {
 		return Entry{}, false
 	}
 	return e, true
@@ -367,12 +355,6 @@ func modelFields(prefix string, m *restart.Model) []reading.Field {
 // zero would pause every call) are a miss.
 func positive(ls climb.LineTokens) bool { return ls.Warn > 0 && ls.Pause > 0 }
 
-// load decodes a session's cache file into e.
-func load(dir, id string, e *Entry) bool {
-	data, err := reading.ReadFile(FileName(dir, id), reading.MaxCacheFile)
-	return err == nil && json.Unmarshal(data, e) == nil && e.Format == Format
-}
-
 // Tokens is the quick entry's lines in tokens.
 func (q *Quick) Tokens() climb.LineTokens {
 	return climb.LineTokens{Warn: q.Decision.Lines.Warn.Tokens, Pause: q.Decision.Lines.Pause.Tokens}
@@ -430,18 +412,16 @@ func (call *Call) decide() (Entry, bool, error) {
 	if call.Settings.Fixed {
 		// No pricing work at all: no history pass, only the window.
 		e.Decision = call.decideWith(nil)
-		if call.NoSave {
-			return e, false, nil
-		}
-		return e, false, save(call.Dir, call.ID, &e, nil)
+		return e, false, call.save(&e, nil)
 	}
 	// known is the previous decision when it was complete and made for
 	// the session as it stands: what the lines stay at while a pass
 	// catches up.
 	var known *Decision
 	var h forecast.History
-	if ok && old.Transcript == call.Transcript && loadHistory(call.Dir, call.ID, &h) {
-		if !old.Partial && old.For(call) {
+	if ok && old.Transcript == call.Transcript {
+		var saved bool
+		if h, saved = SavedHistory(call.Dir, call.ID); saved && !old.Partial && old.For(call) {
 			known = &old.Decision
 		}
 	}
@@ -463,10 +443,7 @@ func (call *Call) decide() (Entry, bool, error) {
 	default:
 		e.Decision = call.decideWith(&h)
 	}
-	if call.NoSave {
-		return e, false, nil
-	}
-	return e, false, save(call.Dir, call.ID, &e, &h)
+	return e, false, call.save(&e, &h)
 }
 
 // decideWith applies the rule for call with the history h (nil: fixed
@@ -489,22 +466,20 @@ func (call *Call) decideWith(h *forecast.History) Decision {
 }
 
 // SavedHistory is the history the session's last recompute saved.
-func SavedHistory(dir, id string) (forecast.History, bool) {
-	var h forecast.History
-	ok := loadHistory(dir, id, &h)
-	return h, ok
-}
-
-// loadHistory reads the session's saved history into h.
-func loadHistory(dir, id string, h *forecast.History) bool {
+func SavedHistory(dir, id string) (h forecast.History, ok bool) {
 	data, err := reading.ReadFile(historyFile(dir, id), reading.MaxCacheFile)
-	return err == nil && json.Unmarshal(data, h) == nil
+	return h, err == nil && json.Unmarshal(data, &h) == nil
 }
 
-// save writes the history, then the entry that was decided from it: a
-// call that stops between the two leaves an entry that a later recompute
-// replaces, resuming from the history's offset.
-func save(dir, id string, e *Entry, h *forecast.History) error {
+// save writes the history, then the entry that was decided from it
+// (nothing under NoSave): a call that stops between the two leaves an
+// entry that a later recompute replaces, resuming from the history's
+// offset.
+func (call *Call) save(e *Entry, h *forecast.History) error {
+	dir, id := call.Dir, call.ID
+	if call.NoSave {
+		return nil
+	}
 	if err := state.Ensure(dir); err != nil {
 		return err
 	}

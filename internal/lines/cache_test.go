@@ -71,8 +71,8 @@ func (f *fixture) at(c int64) (Lines, bool) {
 // history is the history the last recompute saved.
 func (f *fixture) history() forecast.History {
 	f.t.Helper()
-	var h forecast.History
-	if !loadHistory(f.call.Dir, f.call.ID, &h) {
+	h, ok := SavedHistory(f.call.Dir, f.call.ID)
+	if !ok {
 		f.t.Fatal("no saved history")
 	}
 	return h
@@ -168,7 +168,7 @@ func TestMovedLines(t *testing.T) {
 		{"the next climb warns again", 125_000, in, climb.Warn},
 		{"lines move in past the reading: pause due at once", 130_000, climb.LineTokens{Warn: 110_000, Pause: 128_000}, climb.Pause},
 	} {
-		got, err := climb.Advance(dir, "s", st.reading, st.lines)
+		got, err := climb.AdvanceWith(dir, "s", st.reading, st.lines, climb.Options{})
 		if err != nil || got != st.want {
 			t.Errorf("%s: %v %v, want %v", st.name, got, err, st.want)
 		}

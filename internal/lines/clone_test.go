@@ -9,6 +9,7 @@ import (
 
 	"github.com/muthur/context-budget/internal/climb"
 	"github.com/muthur/context-budget/internal/forecast"
+	"github.com/muthur/context-budget/internal/orientation"
 	"github.com/muthur/context-budget/ledger"
 )
 
@@ -115,7 +116,7 @@ func TestCommittedRowsCannotCollapse(t *testing.T) {
 		if w := d.Lines.Warn.Tokens; w < int64(LedgerShare*float64(alone.Lines.Warn.Tokens)) || w >= p.Tokens {
 			t.Errorf("%s: warn %d, pause %d; the prior alone warns at %d", name, w, p.Tokens, alone.Lines.Warn.Tokens)
 		}
-		if _, fire := climb.Step(climb.Record{}, 35_000, d.Lines.Tokens()); fire == climb.Pause {
+		if _, fire := climb.StepIn(climb.Record{}, 35_000, d.Lines.Tokens(), 0); fire == climb.Pause {
 			t.Errorf("%s: the pause fires at 35k (lines %+v)", name, d.Lines)
 		}
 	}
@@ -149,12 +150,12 @@ func TestCommittedRowsStillRefine(t *testing.T) {
 		"oriented at 1M":   relayedRows(3, 1_000_000, 0.5),
 		"oriented for $90": relayedRows(3, 60_000, 90),
 	} {
-		if d := oriented25k(t, rows); d.Reorientation.Source == SourceLedgerRelayed {
+		if d := oriented25k(t, rows); d.Reorientation.Source == orientation.LedgerRelayed {
 			t.Errorf("%s: the rows gave the reorientation (%+v)", name, d.Reorientation)
 		}
 	}
 	relayed := oriented25k(t, relayedRows(3, 60_000, 0.5))
-	if relayed.Reorientation.Source != SourceLedgerRelayed || relayed.Reorientation.Tokens != 60_000 {
+	if relayed.Reorientation.Source != orientation.LedgerRelayed || relayed.Reorientation.Tokens != 60_000 {
 		t.Errorf("three relayed rows: %+v", relayed.Reorientation)
 	}
 }

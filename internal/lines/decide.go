@@ -33,9 +33,8 @@ type Input struct {
 	// Version is the Claude Code version of the latest response ("":
 	// the history's, if any).
 	Version string
-	// Own is the session's own orientation when the caller measured it
-	// (replay, which reads nothing of the project: Root is empty); nil
-	// when not measured (yet).
+	// Own is the session's own orientation when the caller (replay, with
+	// no Root) measured it; nil when not measured (yet).
 	Own *Own
 	// Sources are what the caller found of Claude Code's settings and the
 	// user's other sessions for the compaction point.
@@ -43,9 +42,8 @@ type Input struct {
 }
 
 // Sources are what the compaction point is learned from besides the
-// session itself (design §4.1): the caller finds them (the recompute
-// reads settings files and other sessions, which the hook's program does
-// not link) and the decision applies them.
+// session itself (design §4.1): the caller finds them, the decision
+// applies them.
 type Sources struct {
 	// CompactWindow is the autoCompactWindow Claude Code's settings files
 	// set for the model (0: none).
@@ -117,15 +115,11 @@ func Decide(in Input) Decision {
 	return d
 }
 
-// What committed ledger rows may do to the priced lines (design §4,
-// amended): they refine the pace and the successor's reorientation, but
-// no set of rows moves a priced line below LedgerShare of the line the
-// fitted prior and the session alone give, nor the pause below the
-// successor's orientation (as the session alone gives it) plus
-// SuccessorRoom. A pause closer than that would stop the successor as
-// soon as it had oriented: a relay loop. The second bound holds with no
-// rows too, so that a committed price file adding a model at rates in
-// range but far from its kind cannot set one up either.
+// What committed ledger rows may do to the priced lines (design §4): no
+// set of rows moves a priced line below LedgerShare of the line the
+// session alone gives, nor the pause below the successor's orientation
+// plus SuccessorRoom, which would stop the successor as soon as it had
+// oriented: a relay loop. The second bound holds with no rows too.
 const (
 	LedgerShare   = 0.8
 	SuccessorRoom = 15_000
@@ -148,14 +142,13 @@ func (d *Decision) price(in Input) {
 	// alone is the decision without the ledger: the shipped prior, the
 	// session's own reorientation.
 	alone := Decision{Reorientation: d.Reorientation}
-	if alone.Reorientation.Source == SourceLedgerRelayed {
+	if alone.Reorientation.Source == orientation.LedgerRelayed {
 		alone.Reorientation = in.reorient(h, rt, true)
 	}
 	var prior, shipped *forecast.Prior
 	if in.Settings.Rate != tuning.RateSinceBoundary {
 		if h.Pace.Prior == nil {
-			// Once per climb: a ledger row written later in the climb
-			// does not move its lines.
+			// Once per climb: a later ledger row does not move its lines.
 			pr, from := forecast.Shipped.Refine(h.Last.Model, forecast.LedgerPaces(in.Root, sessionOf(in.SessionID, in.TranscriptPath)))
 			h.Pace.Prior, h.Pace.PriorFrom = &pr, from
 		}

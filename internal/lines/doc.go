@@ -13,63 +13,33 @@
 //     in the price table, or there is no history: each line not fixed by
 //     env moves to where relaying saves its dollar threshold, when that is
 //     below its cap ("priced"). Pricing only ever moves a line earlier.
-//  3. The window cap (package window finds the window and its compaction
-//     point; it is applied here, and only here): the pause line is never
-//     later than the compaction point minus RelayRoom, the warn line never
-//     later than that minus WarnRoom ("window"). A line fixed by env is not
-//     moved; `lines` warns when it lies past the compaction point.
+//  3. The window cap (package window finds the compaction point): the
+//     pause line is never later than the point minus RelayRoom, the warn
+//     line never later than that minus WarnRoom ("window"). A line fixed
+//     by env is not moved; `lines` warns when it lies past the point.
 //
-// Every line carries what set it (SetBy). Pricing "ran" when the model is
-// priced and the lines are not fixed; then the notice carries the relay's
-// dollars (Money) whichever rule set the line.
+// Every line carries what set it (SetBy). When pricing ran, the notice
+// carries the relay's dollars (Money) whichever rule set the line.
 //
 // # The cache
 //
-// The cache of a session is <state dir>/<session_id>.line: a JSON record of
-// the Decision, the reading it was made at, a Key naming everything else
-// it depends on, and the transcript History with its byte offset. It is
-// recomputed (DecideCached) only when
-//
-//   - the reading has grown Regrowth (10,000) tokens past the reading it
-//     was made at,
-//   - the reading dropped below it (a compaction, a rewind),
-//   - the reading crossed 200,000 from below (evidence of a 1M window), or
-//   - the Key changed: thresholds, caps, fixed lines, the window variables,
-//     the embedded table's as_of, the size and time of the price override
-//     files, the statusline's window record, the reorientation's stamp,
-//     the transcript's path.
-//
-// A hit reads one small file and stats the override files: no TOML, no
-// pass over the transcript. A recompute resumes the history from its saved
-// offset, so it reads only what Claude Code appended since. The file
-// starts with header lines that answer the hot path without decoding any
-// JSON: Hit (a silent call), Cached (the status line), Notice (a
-// notice fired from a hit) and Cold (the status line's cold mark).
-//
-// # Bounded passes
-//
-// No call reads more than PassSlice bytes of transcript: a pass that
-// starts far behind (the first priced call on a long transcript, a lost
-// cache) reads one slice per call, resuming from its offset, and the
-// entry is marked Partial so that the next call, whatever its reading,
-// goes on with it. Until the pass has caught up the lines stay at what
-// is known: the entry's previous decision when it was complete and made
-// under the same Key, else the lines without pricing (the caps, moved by
-// the window the pass has seen so far). Once it has caught up the lines
-// are priced as usual; the moved-lines rule below covers their move.
+// <state dir>/<session_id>.line holds the Decision, the reading it was
+// made at and what else it depends on (Made). DecideCached recomputes only
+// when the reading has grown Regrowth tokens past it, dropped below it, or
+// crossed 200,000 from below (Fresh), or a dependency changed: settings,
+// variables, price override files, the status line's window record, the
+// ledger, the transcript's path. A hit reads one small file (its Quick
+// part, by path) and stats the files it depends on. A recompute resumes
+// the history from its saved offset, reading at most PassSlice bytes: a
+// pass that starts far behind marks the entry Partial and goes on at the
+// next call, the lines staying meanwhile at the entry's previous complete
+// decision under the same dependencies, else at the unpriced lines.
 //
 // # Moved lines
 //
-// Priced lines move as measurements settle, and the once-per-climb record
-// (package climb) must stay right when they do. The rule, which
-// climb.Advance implements: the level due is always judged against the
-// lines in force now; a level fires only when it is higher than the one
-// recorded in this climb; and the climb ends (both notices re-arm) only
-// when the reading falls below both the warn line in force when the last
-// notice fired and the warn line in force now (or the pause line, where a
-// warn line fixed in the environment lies past it). So a line that moves out
-// never re-fires a level already given (the recorded level still covers
-// it), a line that moves in fires the level now due at once (that is its
-// cause), and a moved line alone never re-arms: only a real drop of the
-// reading below both warn lines does.
+// Priced lines move as measurements settle; the once-per-climb rule
+// (package climb) stays right when they do: a line that moves out never
+// re-fires a level already given, a line that moves in fires the level
+// now due at once, and a moved line alone never re-arms: only a real
+// drop of the reading below both warn lines does.
 package lines

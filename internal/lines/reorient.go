@@ -6,53 +6,52 @@ import (
 
 	"github.com/muthur/context-budget/internal/forecast"
 	"github.com/muthur/context-budget/internal/orientation"
-	"github.com/muthur/context-budget/internal/prices"
 	"github.com/muthur/context-budget/internal/restart"
 	"github.com/muthur/context-budget/ledger"
 )
 
-// Sources of the successor's reorientation (design §8), in the order they
-// are tried (package orientation measures them).
-const (
-	SourceOwnRelayed    = orientation.OwnRelayed
-	SourceLedgerRelayed = orientation.LedgerRelayed
-	SourceOwn           = orientation.Own
-	SourceEstimate      = orientation.Estimate
-)
-
-// Reorient returns what a successor of the session would spend to
-// re-orient, from the first source that has a figure: the session's own
-// orientation if it was relayed, the mean of the ledger's relayed rows
-// (under root), the session's own orientation (from its transcript), else
-// the estimate of restart.Estimate from the session's first response.
-// rt are the session's rates; table prices the session's own orientation.
-// Without a root nothing is read or cached: the estimate.
-func Reorient(root, session, transcriptPath string, h *forecast.History, rt restart.Rates, table *prices.Table) Reorientation {
-	return reorientFrom(root, session, transcriptPath, h, rt, table, false)
+// Own is a session's own orientation as a caller measured it: the phase,
+// and whether the session was itself relayed.
+type Own struct {
+	Phase   ledger.Phase
+	Relayed bool
 }
 
-// reorientFrom is Reorient, leaving the ledger out when skipLedger is set.
-func reorientFrom(root, session, transcriptPath string, h *forecast.History, rt restart.Rates, table *prices.Table, skipLedger bool) Reorientation {
-	estimate := func() (int64, float64) { return restart.Estimate(rt, h.First.Context, h.First.CacheRead) }
-	if root == "" {
-		w, r := estimate()
-		return Reorientation{Tokens: w, CostUSD: r, Source: SourceEstimate, Words: orientation.Words(orientation.Estimate, 0)}
+// reorient returns what a successor of the session would spend to
+// re-orient, from the first source that has a figure (design §8): the
+// session's own orientation if it was relayed, the mean of the ledger's
+// relayed rows, the session's own orientation, else restart.Estimate of
+// the session's first response; skipLedger leaves the ledger out. Without
+// a root nothing is read or cached: a caller that measured the session's
+// own orientation (replay) gives it, the ledger being the project's;
+// else the estimate.
+func (in *Input) reorient(h *forecast.History, rt restart.Rates, skipLedger bool) Reorientation {
+	if in.Root == "" && in.Own != nil && in.Own.Phase.Measured() {
+		src := orientation.Own
+		if in.Own.Relayed {
+			src = orientation.OwnRelayed
+		}
+		return Reorientation{Tokens: in.Own.Phase.ContextTokens, CostUSD: in.Own.Phase.Spend.CostUSD,
+			Source: src, Words: orientation.Words(src, 0)}
 	}
-	re := orientation.Successor(orientation.SuccessorInputs{
-		Root: root, Session: sessionOf(session, transcriptPath), Transcript: transcriptPath,
-		Table: table, Estimate: estimate, SkipLedger: skipLedger,
-	})
-	if !inRange(re.Tokens, re.CostUSD) {
+	estimate := func() (int64, float64) { return restart.Estimate(rt, h.First.Context, h.First.CacheRead) }
+	w, r := estimate()
+	if in.Root != "" {
+		re := orientation.Successor(orientation.SuccessorInputs{
+			Root: in.Root, Session: sessionOf(in.SessionID, in.TranscriptPath), Transcript: in.TranscriptPath,
+			Table: in.Table, Estimate: estimate, SkipLedger: skipLedger,
+		})
 		// Every source is checked where it is read; this is the last
 		// guard before the figures reach the lines: a reorientation no
-		// session can have falls back to the estimate.
-		w, r := estimate()
+		// session can have falls back to the estimate, or to none.
+		if inRange(re.Tokens, re.CostUSD) {
+			return re
+		}
 		if !inRange(w, r) {
 			w, r = 0, 0
 		}
-		return Reorientation{Tokens: w, CostUSD: r, Source: SourceEstimate, Words: orientation.Words(orientation.Estimate, 0)}
 	}
-	return re
+	return Reorientation{Tokens: w, CostUSD: r, Source: orientation.Estimate, Words: orientation.Words(orientation.Estimate, 0)}
 }
 
 // inRange reports whether a reorientation of w tokens and r dollars is one

@@ -23,7 +23,7 @@ func TestReorientFromTheLedger(t *testing.T) {
 	in := Input{Settings: settings(t, nil), Table: table(t), History: climbHistory("claude-opus-4-6", 210_000), Reading: 210_000,
 		Root: root, SessionID: "s", TranscriptPath: transcript}
 	est := Decide(in)
-	if est.Reorientation.Source != SourceEstimate {
+	if est.Reorientation.Source != orientation.Estimate {
 		t.Fatalf("empty ledger: %+v", est.Reorientation)
 	}
 	for _, id := range []string{"a", "b"} {
@@ -37,7 +37,7 @@ func TestReorientFromTheLedger(t *testing.T) {
 		t.Error("the cache's dependencies still hold after rows were written")
 	}
 	d := Decide(in)
-	want := Reorientation{Tokens: 50_000, CostUSD: 0.30, Source: SourceLedgerRelayed, Count: 2, Words: "the mean of 2 relayed sessions in the ledger"}
+	want := Reorientation{Tokens: 50_000, CostUSD: 0.30, Source: orientation.LedgerRelayed, Count: 2, Words: "the mean of 2 relayed sessions in the ledger"}
 	if d.Reorientation != want {
 		t.Errorf("reorientation %+v, want %+v", d.Reorientation, want)
 	}

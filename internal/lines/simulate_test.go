@@ -53,7 +53,7 @@ func simulate(t *testing.T, src []byte, env map[string]string) (fired []climb.Le
 		if err != nil {
 			t.Fatal(err)
 		}
-		level, err := climb.Advance(f.call.Dir, f.call.ID, f.call.Reading, d.Lines.Tokens())
+		level, err := climb.AdvanceWith(f.call.Dir, f.call.ID, f.call.Reading, d.Lines.Tokens(), climb.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}

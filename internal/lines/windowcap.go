@@ -38,15 +38,10 @@ func (d *Decision) capByWindow() {
 }
 
 // windowBound re-judges a priced line l on a window whose compaction point
-// lies within the slice past it. There, carrying on over the slice is not
-// one of the choices: the session will relay at the window's pause line
-// p anyway. What relaying at c saves is then only the stretch from c to p
-// worked from the successor's context instead of this one's, and the
-// context the window's relay would have read: WindowSaving. The line moves
-// to the first context from l on where that saving reaches the line's
-// dollars, else to max (set by the window). So on a 200k window the pause
-// does not come wastefully early for a saving the window would not let
-// the session collect.
+// lies within the slice past it: the session will relay at the window's
+// pause line p anyway, so relaying at c saves only WindowSaving. The line
+// moves to the first context from l on where that reaches the line's
+// dollars, else to max (set by the window).
 func (d *Decision) windowBound(l *Line, max, p int64) {
 	if l.SetBy != Priced || l.Tokens >= max || l.Tokens+restart.Slice <= d.Window.CompactsAt {
 		return

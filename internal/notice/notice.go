@@ -100,14 +100,11 @@ func why(l lines.Line, name string, f Facts) string {
 	return "the fixed cap"
 }
 
-// Text returns the notice for f.Level, or "" for None. It is built by
-// concatenation, not fmt: a notice call is one of the hook's measured
-// paths, and fmt's first use in a process costs its printer pool and
-// page faults. The dollars read one way (design §6): one net figure for
-// the relay, carrying on and compaction beside it, and which of them is
-// cheapest; how each was priced is `context-budget lines`'s, which
-// keeps every fact a notice once carried (the sources of the
-// re-orientation and the pace).
+// Text returns the notice for f.Level, or "" for None, built by
+// concatenation: a notice is on the hook's measured path, where fmt's
+// first use costs. The dollars read one way (design §6): one net figure
+// for the relay, carrying on and compaction beside it, and which is
+// cheapest; how each was priced is `context-budget lines`'s to say.
 func Text(f Facts) string {
 	var b strings.Builder
 	b.Grow(1024) // a notice is about 1 KB: one allocation, not a doubling chain

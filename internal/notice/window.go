@@ -4,10 +4,7 @@ import "github.com/muthur/context-budget/internal/window"
 
 // WindowWords describes the window for a notice: "the window: Claude
 // Code 2.1.x compacts this 200k window at ~155k, seen in 3 of your
-// sessions".
-// It is the notice's (not package window's) so that it says tokens as
-// every notice does (K) while the decision, which uses the window, sits
-// beneath the notice. Where the window's size came from is `lines`'s.
+// sessions", its tokens said as every notice says them (K).
 func WindowWords(w window.Window) string {
 	series := w.SeriesWords()
 	if series != "" {

@@ -2,8 +2,9 @@ package orientation
 
 import (
 	"fmt"
+	"maps"
 	"math"
-	"sort"
+	"slices"
 
 	"github.com/muthur/context-budget/ledger"
 )
@@ -26,16 +27,16 @@ func Row(s *Session, p *Pricer, operator string, o Options) ledger.Row {
 	var first, last *Response
 	for i := range s.Responses {
 		r := &s.Responses[i]
+		key := r.Model + "/" + r.Speed()
 		t, ok := p.Tally(r)
 		if !ok {
-			unpriced[r.Model+"/"+r.Speed()]++
+			unpriced[key]++
 		}
 		if r.Sub {
 			row.Subagents = row.Subagents.Add(t)
 		} else {
 			row.OwnTurns = row.OwnTurns.Add(t)
 		}
-		key := r.Model + "/" + r.Speed()
 		row.ByRate[key] = row.ByRate[key].Add(t)
 		if r.Stamp != "" {
 			if first == nil || before(r, first) {
@@ -50,41 +51,18 @@ func Row(s *Session, p *Pricer, operator string, o Options) ledger.Row {
 	if first != nil {
 		row.FirstResponseAt, row.LastResponseAt = first.Stamp, last.Stamp
 	}
-	keys := make([]string, 0, len(unpriced))
-	for k := range unpriced {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(unpriced)) {
 		row.Warnings = append(row.Warnings, fmt.Sprintf("unpriced model %s: %d responses counted at $0 (price table as of %s)", k, unpriced[k], p.Table.AsOf))
 	}
 	if len(s.Responses) > 0 {
 		or, cs := Phases(s, p, o)
-		row.Orientation = &or
-		row.Compactions = cs
+		row.Orientation, row.Compactions = &or, cs
 	}
-	roundRow(&row)
+	// Dollars rounded to a millionth of a cent: rows are committed and
+	// read in review, and float sums carry noise in the last digits.
+	row.EachTally(func(t *ledger.Tally) { t.CostUSD = math.Round(t.CostUSD*1e8) / 1e8 })
 	// A price table gone wrong (NaN, an infinity) must not stop the row
 	// from being written: out-of-range figures become 0, with a warning.
 	row.Sanitize()
 	return row
-}
-
-// roundRow rounds the dollars to a millionth of a cent: rows are committed
-// and read in review, and float sums carry noise in the last digits.
-func roundRow(r *ledger.Row) {
-	round := func(t *ledger.Tally) { t.CostUSD = math.Round(t.CostUSD*1e8) / 1e8 }
-	round(&r.Total)
-	round(&r.OwnTurns)
-	round(&r.Subagents)
-	for k, t := range r.ByRate {
-		round(&t)
-		r.ByRate[k] = t
-	}
-	if r.Orientation != nil {
-		round(&r.Orientation.Spend)
-	}
-	for i := range r.Compactions {
-		round(&r.Compactions[i].Spend)
-	}
 }

@@ -81,12 +81,8 @@ type SuccessorInputs struct {
 // Successor returns the successor's reorientation from the first source
 // that has one: this session's own if it was relayed, the mean over the
 // ledger's relayed rows, this session's own orientation, the estimate.
-//
-// It is built for the hook's priced recompute: the ledger's mean is cached
-// in the state folder, keyed on the ledger folder's listing, so rows are
-// re-read only when the ledger changes; this session's orientation, once
-// measured, never changes and is cached too. Anything unreadable falls
-// through to the next source.
+// The ledger's mean and this session's measured orientation are cached in
+// the state folder; anything unreadable falls through to the next source.
 func Successor(in SuccessorInputs) Reorientation {
 	if in.Root != "" {
 		own, relayed, ok := ownOrientation(state.Dir(in.Root), in)
@@ -180,10 +176,9 @@ type rowSummary struct {
 	R       float64 `json:"r,omitempty"`
 }
 
-// dropBad forgets the cached summaries whose figures the mean would not
-// take from a row (ledger.Phase.Plausible; the cache is a file like any
-// other, and may be tampered with, or older than the bounds): their rows
-// are read again.
+// dropBad forgets the cached summaries the mean would not take from a row
+// (ledger.Phase.Plausible: the cache may be tampered with, or older than
+// the bounds), so their rows are read again.
 func (c *meanCache) dropBad() {
 	for name, s := range c.Rows {
 		ph := ledger.Phase{EndedBy: "cached", ContextTokens: s.W, Spend: ledger.Tally{CostUSD: s.R}}
@@ -197,14 +192,10 @@ func (c *meanCache) dropBad() {
 // LedgerMean returns the mean orientation (context and dollars) over the
 // root's ledger rows whose session was relayed and whose orientation lies
 // within what real sessions show (ledger.Phase.Plausible); ok is false
-// when there is none.
-//
-// A priced recompute must not re-read hundreds of rows, so what each row
-// contributes is cached in <state>/ledger-mean.json with the file's size
-// and modification time, and only rows that changed (a stop re-writes its
-// session's row; a pull brings others) are read again. The month folders'
-// names, times and file names make a key that, when unchanged, skips even
-// the per-file check.
+// when there is none. What each row contributes is cached in
+// <state>/ledger-mean.json with the file's size and time, so only rows
+// that changed are read again; a key of the month folders' names, times
+// and file names, when unchanged, skips even the per-file check.
 func LedgerMean(root string) (Mean, bool) {
 	dir := ledger.Dir(root)
 	listing, key, recent, err := listLedger(dir)
@@ -262,11 +253,10 @@ func LedgerMean(root string) (Mean, bool) {
 func summarize(name string, info os.FileInfo) rowSummary {
 	s := rowSummary{Size: info.Size(), ModTime: info.ModTime().UnixNano()}
 	data, err := reading.ReadFile(name, reading.MaxLedgerRow)
-	if err != nil {
-		s.Bad = true
-		return s
+	var row ledger.Row
+	if err == nil {
+		row, err = ledger.Parse(data)
 	}
-	row, err := ledger.Parse(data)
 	if err != nil {
 		s.Bad = true
 		return s

@@ -55,7 +55,7 @@ func TestWritersNames(t *testing.T) {
 func TestWritersWriteListedFiles(t *testing.T) {
 	root := t.TempDir()
 	dir := state.Dir(root)
-	if _, err := climb.Advance(dir, "s1", 500, climb.LineTokens{Warn: 300, Pause: 400}); err != nil {
+	if _, err := climb.AdvanceWith(dir, "s1", 500, climb.LineTokens{Warn: 300, Pause: 400}, climb.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	call := &lines.Call{Dir: dir, ID: "s1", Root: root, Transcript: filepath.Join(root, "s1.jsonl"),

@@ -153,13 +153,7 @@ func fit(sessions []fitSession) Table {
 	slices.SortFunc(versions, func(a, b string) int {
 		va, _ := parseVersion(a)
 		vb, _ := parseVersion(b)
-		switch {
-		case less(va, vb):
-			return -1
-		case less(vb, va):
-			return 1
-		}
-		return 0
+		return slices.Compare(va[:], vb[:])
 	})
 	var t Table
 	var seen map[string]bool

@@ -75,12 +75,11 @@ const LatestCount = 5
 // table knows, and not below half the window.
 const RowsReach = 20_000
 
-// Learn is the point the user's other sessions give version and window,
-// as they stood before the time before ("" or unparsable: all of them):
-// the lowest preTokens of their latest LatestCount automatic compactions, by
-// the records' timestamps. Compactions in transcripts outweigh committed
-// rows: rows count only when no transcript has one, and their point is
-// bounded (RowsReach, half the window). ok is false when none matches.
+// Learn is the point the user's other sessions give version and window
+// before the time before ("" or unparsable: all): the lowest preTokens of
+// their latest LatestCount automatic compactions. Rows count only when no
+// transcript has one, bounded by RowsReach and half the window. ok is
+// false when none matches.
 func Learn(seen []Compaction, version string, window int64, before string, t *Table) (Observation, bool) {
 	var mine []Compaction
 	for _, c := range seen {

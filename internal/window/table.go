@@ -1,6 +1,7 @@
 package window
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -70,7 +71,7 @@ func (t *Table) Lookup(version string) (Range, bool) {
 		from, _ := parseVersion(r.From)
 		to, _ := parseVersion(r.To)
 		switch {
-		case less(v, from):
+		case slices.Compare(v[:], from[:]) < 0:
 			if i == 0 {
 				return Range{}, false
 			}
@@ -79,7 +80,7 @@ func (t *Table) Lookup(version string) (Range, bool) {
 				return prev, true
 			}
 			return r, true
-		case !less(to, v):
+		case slices.Compare(to[:], v[:]) >= 0:
 			return r, true
 		}
 	}
@@ -103,15 +104,6 @@ func parseVersion(s string) (version, bool) {
 		v[i] = n
 	}
 	return v, true
-}
-
-func less(a, b version) bool {
-	for i := range a {
-		if a[i] != b[i] {
-			return a[i] < b[i]
-		}
-	}
-	return false
 }
 
 // Series is a version's series for words: "2.1.17" → "2.1.x".

@@ -2,59 +2,32 @@
 // Claude Code will compact it on its own (design §4.1), so that the pause
 // comes before a compaction takes the choice of where to stop away.
 //
-// # The window
+// The window comes from the first source that answers (Source): "env"
+// (MUTHUR_CONTEXT_BUDGET_WINDOW, in tokens); "transcript" (a
+// requestedModel with a [1m] suffix, or an api-request record whose betas
+// include "context-1m-…"; older versions write neither, so silence proves
+// nothing); "observed" (a reading above 200,000 tokens, which no 200k
+// request can carry); "statusline" (the context_window_size our status
+// line recorded in <state>/<session_id>.window, a decimal number of
+// tokens); "default" (200,000).
 //
-// The first source that answers, named in Source:
+// The compaction point is Claude Code's auto-compact threshold as its
+// source computes it: the window less the summary's reserve,
+// min(max output, SummaryReserve), less AutocompactGap — 167,000 on a 200k
+// window, 967,000 on 1M. It comes from the first that has it
+// (CompactSource): "env" / "settings", Claude Code's own setting
+// (CLAUDE_CODE_AUTO_COMPACT_WINDOW, at least MinSetting, else the
+// settings files' autoCompactWindow for the model, caps the window;
+// CLAUDE_AUTOCOMPACT_PCT_OVERRIDE, 0 < p ≤ 100, lowers the threshold to p%
+// of the effective window); "session", an automatic compaction earlier in
+// this session while the window is not known to be 1M by other means;
+// "sessions", the user's other sessions of the same version and window
+// (Learn), or "ledger" when only committed rows record one, this
+// session's own winning where lower; "table", the shipped table by
+// version (fitted.go); "default", the table's most cautious row.
 //
-//   - "env": MUTHUR_CONTEXT_BUDGET_WINDOW, in tokens.
-//   - "transcript": the transcript proves the 1M window. Claude Code
-//     2.1.332 writes requestedModel with a [1m] suffix (e.g.
-//     "claude-opus-4-6[1m]") on assistant records, and api-request records
-//     whose params.betas include "context-1m-…". Older versions (the 2.1.3x
-//     transcripts beside the repository) write neither, so silence here
-//     proves nothing.
-//   - "observed": a reading above 200,000 tokens in this session; no
-//     200k-window request can carry that.
-//   - "statusline": what our statusline recorded from Claude Code's
-//     context_window.context_window_size for the session, in
-//     <root>/tmp/context-budget/<session_id>.window (the decimal number of
-//     tokens, a newline optional).
-//   - "default": 200,000.
-//
-// # The compaction point
-//
-// Claude Code's auto-compact threshold, as its source computes it
-// (services/compact/autoCompact.ts, deobfuscated in anthropics/claude-code
-// issue #31806 and in the "Harness engineering" book's chapter 9 on
-// auto-compaction): the effective window is the window minus the tokens
-// reserved for the summary, min(the model's max output, 20,000); the
-// threshold is the effective window minus a 13,000-token buffer. On a 200k
-// window that is 167,000 — the real transcripts compact at preTokens
-// 167,094 and 170,251 — and on a 1M window 967,000, the "~967K" of Claude
-// Code's model-config page.
-//
-// Where it comes from, first that has it (CompactSource):
-//
-//   - "env" / "settings": Claude Code's own setting, as the pinned CLI
-//     resolves it. CLAUDE_CODE_AUTO_COMPACT_WINDOW (tokens, at least
-//     100,000), else the settings files' autoCompactWindow for the model
-//     (package settings reads them; the recompute passes the value in),
-//     caps the window the threshold is computed from;
-//     CLAUDE_AUTOCOMPACT_PCT_OVERRIDE (0 < p ≤ 100) lowers the threshold
-//     to p% of the effective window when that is lower — 2.1.332 still
-//     applies it (measured against the e2e mock).
-//   - "session": an automatic compaction earlier in this session, while
-//     the window is not known to be 1M by other means (a session that
-//     switched to a 1M model has moved past it).
-//   - "sessions": the user's other sessions of the same version and
-//     window, their latest automatic compactions by the records' times
-//     (Learn); "ledger" when only committed rows record one, bounded.
-//     Where this session's own compaction is lower, it wins.
-//   - "table": the shipped table by version (fitted.go); "default": the
-//     table's most cautious row.
-//
-// The variables are read from the environment the hook sees, which is
-// the one Claude Code passes to its hooks, settings' env blocks included.
+// The variables are read from the environment Claude Code passes to its
+// hooks, settings' env blocks included.
 package window
 
 import (
@@ -173,15 +146,11 @@ func Detect(e Evidence, getenv func(string) string) Window {
 	} else {
 		w.CompactsAt, w.CompactSource = max(w.Tokens-t.DefaultBelow, 0), PointDefault
 	}
-	// What was seen of this session, while the window is not known to be
-	// 1M by other means (a session that switched to a 1M model has moved
-	// past it), and of the user's other sessions of the version and
-	// window. A compaction happens at the first request past the
-	// threshold, so each preTokens is an upper bound of it, past it by up
-	// to one step: the lowest of the latest few is the point. It may lower
-	// the table's point on one compaction, and raise it on two or more:
-	// one request that jumped far past the threshold must not move the
-	// pause late.
+	// A compaction happens at the first request past the threshold, so
+	// each preTokens seen is an upper bound of it: the lowest of the
+	// latest few is the point. It may lower the table's point on one
+	// compaction, and raise it on two or more: one request that jumped
+	// far past the threshold must not move the pause late.
 	at, src, count, sessions := int64(0), "", 0, 0
 	if e.AutoCompactAt > 0 && (w.Source == Default || w.Source == Statusline || w.Source == Env) {
 		at, src, count, sessions = e.AutoCompactAt, PointSession, 1, 1
@@ -198,13 +167,9 @@ func Detect(e Evidence, getenv func(string) string) Window {
 	return w
 }
 
-// settingPoint is Claude Code's threshold when its own setting moves it,
-// as the pinned CLI computes it: the window is capped by
-// CLAUDE_CODE_AUTO_COMPACT_WINDOW (at least MinSetting), else by the
-// settings files' autoCompactWindow; the threshold is that window less
-// SummaryReserve and AutocompactGap, lowered to the effective window's
-// CLAUDE_AUTOCOMPACT_PCT_OVERRIDE percent when that is lower. ok is false
-// when nothing is set; src names what set it.
+// settingPoint is Claude Code's threshold when its own setting moves it
+// (see the package doc); ok is false when nothing is set, src names what
+// set it.
 func settingPoint(window, settings int64, getenv func(string) string) (at int64, src string, ok bool) {
 	if v, err := strconv.ParseInt(strings.TrimSpace(getenv(EnvCompactLimit)), 10, 64); err == nil && v > 0 {
 		window, src, ok = min(window, max(v, MinSetting)), PointEnv, true
