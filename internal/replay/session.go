@@ -87,7 +87,7 @@ func (rd *reader) replay(r io.Reader, src Source, opt Options, count func(int)) 
 		rd.subagentCost(&s, src, opt.Prices)
 	}
 	slices.SortFunc(s.Points, func(a, b Point) int { return a.Response - b.Response })
-	s.CarryOnMedianAbsError = medianAbsError(s.Points)
+	s.CarryOnMedianAbsError = median(carryOnErrors(s.Points))
 	if err != nil {
 		s.Error = err.Error()
 	}

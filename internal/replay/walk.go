@@ -235,7 +235,7 @@ func (w *walker) boundary(r *transcript.Record) {
 		b.Trigger, b.PreTokens = m.Trigger, m.PreTokens
 	}
 	w.out.Boundaries = append(w.out.Boundaries, b)
-	w.carry.boundary()
+	w.carry.end()
 }
 
 func ptr[T any](v T) *T { return &v }
