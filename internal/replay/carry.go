@@ -49,10 +49,9 @@ func (c *carry) add(reading int64, cost Parts, ok bool) {
 	c.windows = kept
 }
 
-func (c *carry) boundary() { c.close() }
-func (c *carry) end()      { c.close() }
-
-func (c *carry) close() {
+// end closes the open windows without an actual: at a boundary, or at the
+// session's end.
+func (c *carry) end() {
 	for _, w := range c.windows {
 		c.done(w, false)
 	}

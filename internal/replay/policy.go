@@ -155,14 +155,24 @@ func (m *PolicyModel) Forecast(reading int64) *Prediction {
 	if m.Settings.Fixed {
 		return nil
 	}
-	table := m.Table
-	if table == nil {
-		table, _ = prices.Embedded()
-	}
-	d := lines.Decide(lines.Input{Settings: m.Settings, Table: table, History: &m.h,
-		Reading: reading, RequestedModel: m.requested, Root: m.Root, TranscriptPath: m.Path,
-		Getenv: m.Getenv, Version: m.version, Own: m.own, Sources: m.sources()})
+	d := lines.Decide(m.input(reading, m.table()))
 	return predict(&d, reading)
+}
+
+// table is the price table: Table, or the embedded one.
+func (m *PolicyModel) table() *prices.Table {
+	if m.Table != nil {
+		return m.Table
+	}
+	t, _ := prices.Embedded()
+	return t
+}
+
+// input is the priced decision's input at reading, as the session stands.
+func (m *PolicyModel) input(reading int64, table *prices.Table) lines.Input {
+	return lines.Input{Settings: m.Settings, Table: table, History: &m.h,
+		Reading: reading, RequestedModel: m.requested, Root: m.Root, TranscriptPath: m.Path,
+		Getenv: m.Getenv, Version: m.version, Own: m.own, Sources: m.sources()}
 }
 
 func predict(d *lines.Decision, reading int64) *Prediction {
@@ -200,14 +210,9 @@ func (m *PolicyModel) decide(reading int64) *lines.Decision {
 		m.cached, m.at, m.atVersion = true, reading, m.version
 		return &m.d
 	}
-	table := m.Table
-	if table == nil {
-		table, _ = prices.Embedded()
-	}
+	table := m.table()
 	measured := m.own == nil && m.measure(table)
-	m.d = lines.Decide(lines.Input{Settings: m.Settings, Table: table, History: &m.h,
-		Reading: reading, RequestedModel: m.requested, Root: m.Root, TranscriptPath: m.Path,
-		Getenv: m.Getenv, Version: m.version, Own: m.own, Sources: m.sources()})
+	m.d = lines.Decide(m.input(reading, table))
 	m.ownNew = false
 	if measured {
 		if m.d.Priced {

@@ -79,10 +79,10 @@ func SummarizeRooms(rooms []Room) RoomSummary {
 			continue
 		}
 		s.Auto++
-		if !r.Enough() {
-			s.Short++
-		} else {
+		if r.Enough() {
 			s.Enough++
+		} else {
+			s.Short++
 		}
 		if r.Paused {
 			s.Paused++

@@ -3,8 +3,12 @@ package replay
 import (
 	"io"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/muthur/context-budget/internal/reading"
 	"github.com/muthur/context-budget/internal/transcript"
@@ -87,7 +91,7 @@ func (rd *reader) replay(r io.Reader, src Source, opt Options, count func(int)) 
 		rd.subagentCost(&s, src, opt.Prices)
 	}
 	slices.SortFunc(s.Points, func(a, b Point) int { return a.Response - b.Response })
-	s.CarryOnMedianAbsError = medianAbsError(s.Points)
+	s.CarryOnMedianAbsError = median(carryOnErrors(s.Points))
 	if err != nil {
 		s.Error = err.Error()
 	}
@@ -132,4 +136,87 @@ func (rd *reader) subagentCost(s *Session, src Source, p Prices) {
 			}
 		}
 	}
+}
+
+// eachLine calls fn with every line of r worth decoding (transcript's
+// filter words: the history's records and the operator's prompts),
+// without its newline, through the one forward reader, so that a line past
+// reading.MaxLine is skipped as the hook skips it. A past session's file
+// is complete: its last line counts without its newline. fn must not keep
+// line; count is told the bytes read.
+func eachLine(r io.Reader, rd *reading.Reader, count func(int), fn func(line []byte)) error {
+	rd.Reset(r, 0)
+	rd.Final = true
+	var done int64
+	for {
+		line, err := rd.Next()
+		count(int(rd.Offset() - done))
+		done = rd.Offset()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if len(line) > 0 && (transcript.MayHoldHistory(line) || transcript.MayHoldPrompt(line)) {
+			fn(line)
+		}
+	}
+}
+
+// Progress is how far a run has got.
+type Progress struct {
+	Files, TotalFiles int
+	Bytes, TotalBytes int64
+	Elapsed           time.Duration
+	Done              bool
+}
+
+// Run replays every source, Workers files at a time, and returns the
+// report with the sessions in the order of sources. Progress is told as
+// each file is done, and once at the end.
+func Run(sources []Source, opt Options) Report {
+	workers := opt.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	workers = max(1, min(workers, len(sources)))
+	sessions := make([]Session, len(sources))
+	var total int64
+	for _, s := range sources {
+		total += s.Size
+	}
+	var mu sync.Mutex
+	var bytes atomic.Int64
+	files, start := 0, time.Now()
+	done := func() {
+		mu.Lock()
+		defer mu.Unlock()
+		files++
+		if opt.Progress != nil {
+			opt.Progress(Progress{Files: files, TotalFiles: len(sources), Bytes: bytes.Load(), TotalBytes: total,
+				Elapsed: time.Since(start), Done: files == len(sources)})
+		}
+	}
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			rd := newReader()
+			count := func(n int) { bytes.Add(int64(n)) }
+			for i := range next {
+				sessions[i] = rd.file(sources[i], opt, count)
+				done()
+			}
+		})
+	}
+	for i := range sources {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	if opt.Progress != nil && len(sources) == 0 {
+		opt.Progress(Progress{Done: true})
+	}
+	return Report{Sessions: sessions, Totals: Total(sessions)}
 }

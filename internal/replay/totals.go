@@ -1,14 +1,18 @@
 package replay
 
 import (
+	"cmp"
 	"math"
 	"slices"
+	"strings"
+
+	"github.com/muthur/context-budget/internal/forecast"
 )
 
 // Total sums sessions into the report's totals.
 func Total(sessions []Session) Totals {
 	var t Totals
-	var errs, pointErrs, reqErrs []float64
+	var errs, pointErrs, reqErrs []float64 // relative errors
 	var predicted, actual float64
 	var rooms []Room
 	for i := range sessions {
@@ -33,12 +37,10 @@ func Total(sessions []Session) Totals {
 		}
 		t.Pauses += len(s.Pauses)
 		t.Points += len(s.Points)
+		pointErrs = append(pointErrs, carryOnErrors(s.Points)...)
 		for _, p := range s.Points {
-			if p.ActualCarryOnUSD > 0 {
-				pointErrs = append(pointErrs, math.Abs(p.PredictedCarryOnUSD-p.ActualCarryOnUSD)/p.ActualCarryOnUSD)
-			}
 			if p.ActualRequests > 0 {
-				reqErrs = append(reqErrs, math.Abs(p.PredictedRequests-float64(p.ActualRequests))/float64(p.ActualRequests))
+				reqErrs = append(reqErrs, relErr(p.PredictedRequests, float64(p.ActualRequests)))
 			}
 		}
 		if compactedFirst(s) {
@@ -68,7 +70,7 @@ func Total(sessions []Session) Totals {
 			predicted += *p.PredictedCarryOnUSD
 			actual += *p.ActualCarryOnUSD
 			if *p.ActualCarryOnUSD > 0 {
-				errs = append(errs, math.Abs(*p.PredictedCarryOnUSD-*p.ActualCarryOnUSD) / *p.ActualCarryOnUSD)
+				errs = append(errs, relErr(*p.PredictedCarryOnUSD, *p.ActualCarryOnUSD))
 			}
 		}
 	}
@@ -77,15 +79,9 @@ func Total(sessions []Session) Totals {
 	if t.CarryOnPoints > 0 {
 		t.PredictedCarryOnUSD, t.ActualCarryOnUSD = ptr(predicted), ptr(actual)
 	}
-	if len(errs) > 0 {
-		t.PauseCarryOnMedianAbsError = ptr(Median(errs))
-	}
-	if len(pointErrs) > 0 {
-		t.CarryOnMedianAbsError = ptr(Median(pointErrs))
-	}
-	if len(reqErrs) > 0 {
-		t.RequestsMedianAbsError = ptr(Median(reqErrs))
-	}
+	t.PauseCarryOnMedianAbsError = median(errs)
+	t.CarryOnMedianAbsError = median(pointErrs)
+	t.RequestsMedianAbsError = median(reqErrs)
 	t.CarryOnByModel = byModel(sessions)
 	return t
 }
@@ -116,19 +112,60 @@ func Median(xs []float64) float64 {
 	return (xs[n/2-1] + xs[n/2]) / 2
 }
 
-// medianAbsError is the median of |predicted − actual| / actual over the
-// points; nil for none.
-func medianAbsError(points []Point) *float64 {
+// median is Median, nil for none.
+func median(xs []float64) *float64 {
+	if len(xs) == 0 {
+		return nil
+	}
+	return ptr(Median(xs))
+}
+
+// relErr is |predicted − actual| / actual.
+func relErr(predicted, actual float64) float64 { return math.Abs(predicted-actual) / actual }
+
+// carryOnErrors are the relative errors of the points' carrying-on costs,
+// of those with an actual.
+func carryOnErrors(points []Point) []float64 {
 	var errs []float64
 	for _, p := range points {
 		if p.ActualCarryOnUSD > 0 {
-			errs = append(errs, math.Abs(p.PredictedCarryOnUSD-p.ActualCarryOnUSD)/p.ActualCarryOnUSD)
+			errs = append(errs, relErr(p.PredictedCarryOnUSD, p.ActualCarryOnUSD))
 		}
 	}
-	if len(errs) == 0 {
-		return nil
+	return errs
+}
+
+// ModelError is the forecast's accuracy on one model's points: the
+// median of |predicted − actual| / actual of the carrying-on cost over
+// the Points responses (of that model) after which a session went on
+// 100k tokens.
+type ModelError struct {
+	Model          string  `json:"model"`
+	Points         int     `json:"points"`
+	MedianAbsError float64 `json:"median_abs_error"`
+}
+
+// byModel groups the sessions' points by the family of the model that
+// answered there (claude-opus-4-6-20260101 and claude-opus-4-6 are one),
+// most points first.
+func byModel(sessions []Session) []ModelError {
+	errs := map[string][]float64{}
+	for i := range sessions {
+		for _, p := range sessions[i].Points {
+			if p.ActualCarryOnUSD > 0 {
+				m := "claude-" + forecast.Family(p.Model)
+				errs[m] = append(errs[m], relErr(p.PredictedCarryOnUSD, p.ActualCarryOnUSD))
+			}
+		}
 	}
-	return ptr(Median(errs))
+	var out []ModelError
+	for m, e := range errs {
+		out = append(out, ModelError{Model: m, Points: len(e), MedianAbsError: Median(e)})
+	}
+	slices.SortFunc(out, func(a, b ModelError) int {
+		return cmp.Or(b.Points-a.Points, strings.Compare(a.Model, b.Model))
+	})
+	return out
 }
 
 // coldTotals sums the sessions' cold events.
@@ -162,8 +199,6 @@ func coldTotals(sessions []Session) ColdTotals {
 			t.StopSessions++
 		}
 	}
-	if len(idles) > 0 {
-		t.MedianIdleSeconds, t.MedianContext = ptr(Median(idles)), ptr(Median(contexts))
-	}
+	t.MedianIdleSeconds, t.MedianContext = median(idles), median(contexts)
 	return t
 }

@@ -24,11 +24,9 @@ type walker struct {
 	// measured; those that reach it move to out.Points.
 	pending []Point
 	// lines are the lines of the latest hook call, called whether there
-	// was one; early counts the responses before the first, whose series
-	// entries take the first call's lines.
+	// was one: the series entries before the first take its lines.
 	lines  lines.Lines
 	called bool
-	early  int
 	cold   coldWatch
 	// compacts is where the latest decision had Claude Code compact.
 	compacts int64
@@ -149,30 +147,28 @@ func (w *walker) finish() {
 			PredictedReadUSD: pr.Parts.Read, PredictedWriteUSD: pr.Parts.Write, PredictedOutputUSD: pr.Parts.Output})
 		w.carry.open(true, len(w.pending)-1, c.reading)
 	}
-
-	if !c.tool {
-		// No tool call, no hook call: nothing is decided here.
-		if w.series {
-			w.seriesAdd(c.reading)
-			if !w.called {
-				w.early++
-			}
+	if c.tool {
+		w.lines = w.model.Lines(c.reading)
+		if cp, ok := w.model.(interface{ CompactsAt() int64 }); ok {
+			w.compacts = cp.CompactsAt()
 		}
-		return
-	}
-	w.lines = w.model.Lines(c.reading)
-	if cp, ok := w.model.(interface{ CompactsAt() int64 }); ok {
-		w.compacts = cp.CompactsAt()
 	}
 	ls := w.lines
 	if w.series {
-		w.seriesAdd(c.reading)
-		if !w.called {
+		s.Readings = append(s.Readings, c.reading)
+		s.WarnLines = append(s.WarnLines, ls.Warn.Tokens)
+		s.PauseLines = append(s.PauseLines, ls.Pause.Tokens)
+		s.CompactPoints = append(s.CompactPoints, w.compacts)
+		if c.tool && !w.called {
 			// The responses before the first hook call take its lines.
-			for i := len(s.WarnLines) - 1 - w.early; i < len(s.WarnLines)-1; i++ {
+			for i := range s.WarnLines {
 				s.WarnLines[i], s.PauseLines[i], s.CompactPoints[i] = ls.Warn.Tokens, ls.Pause.Tokens, w.compacts
 			}
 		}
+	}
+	if !c.tool {
+		// No tool call, no hook call: nothing is decided here.
+		return
 	}
 	w.called = true
 	compactions := w.st.Compactions
@@ -204,15 +200,6 @@ func (w *walker) finish() {
 	w.carry.open(false, len(s.Pauses)-1, c.reading)
 }
 
-// seriesAdd adds a reading and the lines in force to the series.
-func (w *walker) seriesAdd(reading int64) {
-	s := w.out
-	s.Readings = append(s.Readings, reading)
-	s.WarnLines = append(s.WarnLines, w.lines.Warn.Tokens)
-	s.PauseLines = append(s.PauseLines, w.lines.Pause.Tokens)
-	s.CompactPoints = append(s.CompactPoints, w.compacts)
-}
-
 func deref(v *float64) float64 {
 	if v == nil {
 		return 0
@@ -235,7 +222,7 @@ func (w *walker) boundary(r *transcript.Record) {
 		b.Trigger, b.PreTokens = m.Trigger, m.PreTokens
 	}
 	w.out.Boundaries = append(w.out.Boundaries, b)
-	w.carry.boundary()
+	w.carry.end()
 }
 
 func ptr[T any](v T) *T { return &v }

@@ -118,17 +118,18 @@ func chart(it *item) (template.HTML, error) {
 		*pts = append(*pts, plotter.XY{X: float64(x), Y: float64(y)})
 		top = max(top, float64(y))
 	}
-	var vertical []struct {
-		x float64
-		s style
+	// A line drawn; a vertical one reaches top, known at the end.
+	type line struct {
+		pts  plotter.XYs
+		s    style
+		step bool
 	}
+	var vertical []line
+	upright := func(x float64, s style) { vertical = append(vertical, line{plotter.XYs{{X: x}, {X: x}}, s, false}) }
 	marks := map[string]plotter.XYs{}
 	for k, s := range it.Sessions {
 		if k > 0 {
-			vertical = append(vertical, struct {
-				x float64
-				s style
-			}{float64(offset) - 0.5, relayStyle})
+			upright(float64(offset)-0.5, relayStyle)
 		}
 		n := len(s.Readings)
 		step := max(1, n/maxPoints)
@@ -153,10 +154,7 @@ func chart(it *item) (template.HTML, error) {
 			if b.Kind == "microcompact" {
 				st = microStyle
 			}
-			vertical = append(vertical, struct {
-				x float64
-				s style
-			}{float64(offset+b.AfterResponse) + 0.5, st})
+			upright(float64(offset+b.AfterResponse)+0.5, st)
 		}
 		for _, nt := range s.Notices {
 			marks[nt.Level] = append(marks[nt.Level], plotter.XY{X: float64(offset + nt.Response), Y: float64(nt.Reading)})
@@ -166,26 +164,19 @@ func chart(it *item) (template.HTML, error) {
 	top = max(top*1.08, 1)
 	p.Add(plotter.NewGrid())
 	for _, v := range vertical {
-		l, err := plotter.NewLine(plotter.XYs{{X: v.x, Y: 0}, {X: v.x, Y: top}})
-		if err != nil {
-			return "", err
-		}
-		l.LineStyle = v.s.lineStyle()
-		p.Add(l)
+		v.pts[1].Y = top
 	}
-	for _, series := range []struct {
-		pts plotter.XYs
-		s   style
-	}{{warns, warnStyle}, {pauses, pauseStyle}, {points, pointStyle}, {reads, readingStyle}} {
-		if len(series.pts) == 0 {
+	for _, ln := range append(vertical, line{warns, warnStyle, true}, line{pauses, pauseStyle, true},
+		line{points, pointStyle, true}, line{reads, readingStyle, false}) {
+		if len(ln.pts) == 0 {
 			continue
 		}
-		l, err := plotter.NewLine(series.pts)
+		l, err := plotter.NewLine(ln.pts)
 		if err != nil {
 			return "", err
 		}
-		l.LineStyle = series.s.lineStyle()
-		if series.s.Name != readingStyle.Name {
+		l.LineStyle = ln.s.lineStyle()
+		if ln.step {
 			l.StepStyle = plotter.PostStep
 		}
 		p.Add(l)

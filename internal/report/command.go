@@ -46,32 +46,25 @@ func Command(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err := json.NewDecoder(bufio.NewReader(in)).Decode(&rep); err != nil {
 		return fail(stderr, fmt.Errorf("reading the replay: %w", err), "give it the output of context-budget replay --json --readings")
 	}
-	if *out == "" {
-		w := bufio.NewWriter(stdout)
-		if err := Render(w, rep); err != nil {
-			return fail(stderr, err, "")
-		}
-		if err := w.Flush(); err != nil {
-			return fail(stderr, err, "")
-		}
-		return 0
-	}
-	if err := writeFile(*out, rep); err != nil {
-		return fail(stderr, err, "")
-	}
-	return 0
-}
-
-// writeFile writes the page next to its final name and renames it, so a
-// failed run leaves no half page.
-func writeFile(name string, rep replay.Report) error {
-	return atomicfile.Write(name, atomicfile.Options{Perm: 0o644}, func(f io.Writer) error {
+	render := func(f io.Writer) error {
 		w := bufio.NewWriter(f)
 		if err := Render(w, rep); err != nil {
 			return err
 		}
 		return w.Flush()
-	})
+	}
+	var err error
+	if *out == "" {
+		err = render(stdout)
+	} else {
+		// Written next to its final name and renamed, so a failed run
+		// leaves no half page.
+		err = atomicfile.Write(*out, atomicfile.Options{Perm: 0o644}, render)
+	}
+	if err != nil {
+		return fail(stderr, err, "")
+	}
+	return 0
 }
 
 func fail(stderr io.Writer, err error, hint string) int {

@@ -58,24 +58,15 @@ func Diff(nameA, nameB string, a, b []byte) string {
 			k++
 			continue
 		}
-		start := max(k-context, 0)
-		end := k
-		// Extend the hunk while changes are closer than twice the context.
-		for end < len(ops) {
-			if ops[end].kind != ' ' {
-				end++
-				continue
+		// A hunk takes the changes closer than twice the context, and the
+		// context around them.
+		start, end := max(k-context, 0), k+1
+		for next := k + 1; next < len(ops) && next-end <= 2*context; next++ {
+			if ops[next].kind != ' ' {
+				end = next + 1
 			}
-			run := end
-			for run < len(ops) && ops[run].kind == ' ' {
-				run++
-			}
-			if run == len(ops) || run-end > 2*context {
-				end = min(end+context, len(ops))
-				break
-			}
-			end = run
 		}
+		end = min(end+context, len(ops))
 		na, nb := 0, 0
 		for _, o := range ops[start:end] {
 			if o.kind != '+' {
@@ -87,9 +78,7 @@ func Diff(nameA, nameB string, a, b []byte) string {
 		}
 		fmt.Fprintf(&out, "@@ -%d,%d +%d,%d @@\n", hunkStart(ops[start].ai, na), na, hunkStart(ops[start].bi, nb), nb)
 		for _, o := range ops[start:end] {
-			out.WriteByte(o.kind)
-			out.WriteString(o.text)
-			out.WriteByte('\n')
+			out.WriteString(string(o.kind) + o.text + "\n")
 		}
 		k = end
 	}

@@ -48,24 +48,13 @@ func installHook(o *Object, exe string, r Role) ([]string, error) {
 	want := Command(exe, r)
 	var changes []string
 	found := false
-	err := eachOurs(o, r, func(h *Object, command string) bool {
+	err := eachOurs(o, r, func(h *Object, command, _ string) bool {
 		if found {
 			changes = append(changes, fmt.Sprintf("%s: removed a second registration (%s)", r.Event, command))
 			return true
 		}
 		found = true
-		if _, exec := h.Get("args"); exec {
-			// Exec form: the program alone is the command.
-			if command != exe {
-				h.Set("command", exe)
-				changes = append(changes, fmt.Sprintf("%s: updated %s to %s", r.Event, command, exe))
-			}
-			return false
-		}
-		if command != want {
-			h.Set("command", want)
-			changes = append(changes, fmt.Sprintf("%s: updated %s to %s", r.Event, command, want))
-		}
+		changes = append(changes, update(h, r.Event, command, exe, want)...)
 		return false
 	})
 	if err != nil || found {
@@ -83,60 +72,69 @@ func installHook(o *Object, exe string, r Role) ([]string, error) {
 	if r.Matcher != "" {
 		group.Set("matcher", r.Matcher)
 	}
-	handler := NewObject()
-	handler.Set("type", "command")
-	handler.Set("command", want)
-	group.Set("hooks", []any{handler})
+	group.Set("hooks", []any{newHandler(want)})
 	hooks.Set(r.Event, append(groups, group))
 	return []string{fmt.Sprintf("%s: added %s", r.Event, want)}, nil
 }
 
 func installStatusLine(o *Object, exe string) ([]string, error) {
 	want := Command(exe, StatusLine)
-	if sl, ok := o.Get(StatusLineKey); ok {
-		h, isObj := sl.(*Object)
-		if !isObj {
-			return nil, ErrForeignStatusLine
-		}
-		command, args := commandOf(h)
-		if _, ours := Ours(command, args, StatusLine); !ours {
-			return nil, ErrForeignStatusLine
-		}
-		if _, exec := h.Get("args"); exec {
-			want = exe
-		}
-		if command == want {
-			return nil, nil
-		}
-		h.Set("command", want)
-		return []string{fmt.Sprintf("statusLine: updated %s to %s", command, want)}, nil
+	if _, ok := o.Get(StatusLineKey); !ok {
+		o.Set(StatusLineKey, newHandler(want))
+		return []string{"statusLine: added " + want}, nil
 	}
-	h := NewObject()
-	h.Set("type", "command")
-	h.Set("command", want)
-	o.Set(StatusLineKey, h)
-	return []string{"statusLine: added " + want}, nil
+	h, command, _, ours := ourStatusLine(o)
+	if !ours {
+		return nil, ErrForeignStatusLine
+	}
+	return update(h, StatusLineKey, command, exe, want), nil
 }
 
-// eachOurs calls fn for every handler of ours in role r, in file order;
-// when fn returns true the handler is removed, and with it a group, event
-// list or hooks object that the removal left empty. Containers that were
-// empty before are left as they were, so that uninstall gives back what
-// install was given.
-func eachOurs(o *Object, r Role, fn func(h *Object, command string) (remove bool)) error {
-	if _, err := handlers(o, r.Event); err != nil {
-		return err
+func newHandler(command string) *Object {
+	h := NewObject()
+	h.Set("type", "command")
+	h.Set("command", command)
+	return h
+}
+
+// update points a handler of ours, whose command is command, at exe: the
+// command line want, or in exec form (with args) the program alone. It
+// returns the change, if any.
+func update(h *Object, event, command, exe, want string) []string {
+	if _, exec := h.Get("args"); exec {
+		want = exe
 	}
+	if command == want {
+		return nil
+	}
+	h.Set("command", want)
+	return []string{fmt.Sprintf("%s: updated %s to %s", event, command, want)}
+}
+
+// eachOurs calls fn for every handler of ours in role r, in file order,
+// with its command and the program path it names; when fn returns true
+// the handler is removed, and with it a group, event list or hooks object
+// that the removal left empty. Containers that were empty before are left
+// as they were, so that uninstall gives back what install was given. A
+// hooks key that is not an object, or an event that is not an array, is a
+// ShapeError; any other misshapen part is passed over.
+func eachOurs(o *Object, r Role, fn func(h *Object, command, exe string) (remove bool)) error {
 	hv, ok := o.Get("hooks")
 	if !ok {
 		return nil
 	}
-	hooks := hv.(*Object)
+	hooks, ok := hv.(*Object)
+	if !ok {
+		return &ShapeError{"hooks", "an object"}
+	}
 	ev, ok := hooks.Get(r.Event)
 	if !ok {
 		return nil
 	}
-	groups := ev.([]any)
+	groups, ok := ev.([]any)
+	if !ok {
+		return &ShapeError{"hooks." + r.Event, "an array"}
+	}
 	keptGroups := groups[:0:0]
 	removedAny := false
 	for _, g := range groups {
@@ -154,10 +152,8 @@ func eachOurs(o *Object, r Role, fn func(h *Object, command string) (remove bool
 		kept := list[:0:0]
 		removed := false
 		for _, h := range list {
-			handler, ok := h.(*Object)
-			if ok {
-				command, args := commandOf(handler)
-				if _, ours := Ours(command, args, r); ours && fn(handler, command) {
+			if handler, ok := h.(*Object); ok {
+				if command, exe, ours := handlerOf(handler, r); ours && fn(handler, command, exe) {
 					removed = true
 					continue
 				}
@@ -196,24 +192,17 @@ func Uninstall(o *Object) ([]string, error) {
 	var changes []string
 	for _, r := range Roles {
 		if r == StatusLine {
-			if sl, ok := o.Get(StatusLineKey); ok {
-				if h, ok := sl.(*Object); ok {
-					command, args := commandOf(h)
-					if _, ours := Ours(command, args, r); ours {
-						o.Delete(StatusLineKey)
-						changes = append(changes, "statusLine: removed "+command)
-					}
-				}
+			if _, command, _, ours := ourStatusLine(o); ours {
+				o.Delete(StatusLineKey)
+				changes = append(changes, "statusLine: removed "+command)
 			}
 			continue
 		}
-		err := eachOurs(o, r, func(_ *Object, command string) bool {
+		// Registered checked every role's shape: no error here.
+		eachOurs(o, r, func(_ *Object, command, _ string) bool {
 			changes = append(changes, fmt.Sprintf("%s: removed %s", r.Event, command))
 			return true
 		})
-		if err != nil {
-			return nil, err
-		}
 	}
 	return changes, nil
 }

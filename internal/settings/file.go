@@ -52,16 +52,13 @@ func Write(name string, data, old []byte) error {
 	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
 		return err
 	}
+	o := atomicfile.Options{Perm: perm, Sync: true}
 	if old != nil {
-		if err := atomicWrite(BackupName(name), old, perm); err != nil {
+		if err := atomicfile.WriteFile(BackupName(name), old, o); err != nil {
 			return err
 		}
 	}
-	return atomicWrite(name, data, perm)
-}
-
-func atomicWrite(name string, data []byte, perm fs.FileMode) error {
-	return atomicfile.WriteFile(name, data, atomicfile.Options{Perm: perm, Sync: true})
+	return atomicfile.WriteFile(name, data, o)
 }
 
 // WriteIn is Write for a file of the project at root (its .claude
@@ -77,16 +74,12 @@ func WriteIn(root, name string, data, old []byte) error {
 		return err
 	}
 	defer d.Close()
-	perm := fs.FileMode(0o644)
-	fi, err := d.Lstat(base)
-	switch {
-	case err == nil && fi.Mode()&fs.ModeSymlink != 0:
-		return &fs.PathError{Op: "write", Path: name, Err: atomicfile.ErrLink}
-	case err == nil:
-		perm = fi.Mode().Perm()
+	if err := noLinks(d, name); err != nil {
+		return err
 	}
-	if fi, err := d.Lstat(BackupName(base)); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
-		return &fs.PathError{Op: "write", Path: BackupName(name), Err: atomicfile.ErrLink}
+	perm := fs.FileMode(0o644)
+	if fi, err := d.Lstat(base); err == nil {
+		perm = fi.Mode().Perm()
 	}
 	dir := filepath.Dir(name)
 	o := atomicfile.Options{Perm: perm, Sync: true}
@@ -101,7 +94,7 @@ func WriteIn(root, name string, data, old []byte) error {
 // CheckIn reports, without writing, what WriteIn would refuse: a link at
 // a folder of name below root that exists, at name or at its backup.
 func CheckIn(root, name string) error {
-	d, base, err := dirIn(root, name, false)
+	d, _, err := dirIn(root, name, false)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
@@ -109,12 +102,22 @@ func CheckIn(root, name string) error {
 		return err
 	}
 	defer d.Close()
-	for _, n := range []string{base, BackupName(base)} {
-		if fi, err := d.Lstat(n); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
-			return &fs.PathError{Op: "write", Path: filepath.Join(filepath.Dir(name), n), Err: atomicfile.ErrLink}
+	return noLinks(d, name)
+}
+
+// noLinks refuses a link at name or at its backup, in d, name's folder.
+func noLinks(d *os.Root, name string) error {
+	for _, n := range []string{name, BackupName(name)} {
+		if isLink(d, filepath.Base(n)) {
+			return &fs.PathError{Op: "write", Path: n, Err: atomicfile.ErrLink}
 		}
 	}
 	return nil
+}
+
+func isLink(d *os.Root, name string) bool {
+	fi, err := d.Lstat(name)
+	return err == nil && fi.Mode()&fs.ModeSymlink != 0
 }
 
 // RemoveIn removes name, a file of the project at root, and then its
@@ -125,7 +128,7 @@ func RemoveIn(root, name string) error {
 	if err != nil {
 		return err
 	}
-	if fi, err := d.Lstat(base); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+	if isLink(d, base) {
 		d.Close()
 		return &fs.PathError{Op: "remove", Path: name, Err: atomicfile.ErrLink}
 	}

@@ -149,52 +149,12 @@ type Entry struct {
 	Exe string
 }
 
-// handlerRef locates one handler inside hooks.<event>[group].hooks[i].
-type handlerRef struct {
-	group   *Object
-	handler *Object
-}
-
-// handlers returns the command handlers under hooks.<event>, checking the
-// shape on the way. A missing hooks key or event is no handlers.
-func handlers(o *Object, event string) ([]handlerRef, error) {
-	hv, ok := o.Get("hooks")
-	if !ok {
-		return nil, nil
-	}
-	hooks, ok := hv.(*Object)
-	if !ok {
-		return nil, &ShapeError{"hooks", "an object"}
-	}
-	ev, ok := hooks.Get(event)
-	if !ok {
-		return nil, nil
-	}
-	groups, ok := ev.([]any)
-	if !ok {
-		return nil, &ShapeError{"hooks." + event, "an array"}
-	}
-	var refs []handlerRef
-	for _, g := range groups {
-		group, ok := g.(*Object)
-		if !ok {
-			continue
-		}
-		hs, _ := group.Get("hooks")
-		list, _ := hs.([]any)
-		for _, h := range list {
-			if handler, ok := h.(*Object); ok {
-				refs = append(refs, handlerRef{group, handler})
-			}
-		}
-	}
-	return refs, nil
-}
-
-// commandOf returns a handler's command and exec-form args.
-func commandOf(h *Object) (string, []string) {
+// handlerOf returns a handler's command and, when the handler runs this
+// program in role r, the program path its command (and exec-form args)
+// names.
+func handlerOf(h *Object, r Role) (command, exe string, ours bool) {
 	cv, _ := h.Get("command")
-	command, _ := cv.(string)
+	command, _ = cv.(string)
 	av, _ := h.Get("args")
 	var args []string
 	if list, ok := av.([]any); ok {
@@ -203,7 +163,18 @@ func commandOf(h *Object) (string, []string) {
 			args = append(args, s)
 		}
 	}
-	return command, args
+	exe, ours = Ours(command, args, r)
+	return command, exe, ours
+}
+
+// ourStatusLine returns the status line's handler when it is ours.
+func ourStatusLine(o *Object) (h *Object, command, exe string, ours bool) {
+	sl, _ := o.Get(StatusLineKey)
+	if h, ok := sl.(*Object); ok {
+		command, exe, ours = handlerOf(h, StatusLine)
+		return h, command, exe, ours
+	}
+	return nil, "", "", false
 }
 
 // Registered returns the registrations of ours in o, in file order per
@@ -212,25 +183,17 @@ func Registered(o *Object) ([]Entry, error) {
 	var out []Entry
 	for _, r := range Roles {
 		if r == StatusLine {
-			if sl, ok := o.Get(StatusLineKey); ok {
-				if h, ok := sl.(*Object); ok {
-					command, args := commandOf(h)
-					if exe, ok := Ours(command, args, r); ok {
-						out = append(out, Entry{r, command, exe})
-					}
-				}
+			if _, command, exe, ok := ourStatusLine(o); ok {
+				out = append(out, Entry{r, command, exe})
 			}
 			continue
 		}
-		refs, err := handlers(o, r.Event)
+		err := eachOurs(o, r, func(_ *Object, command, exe string) bool {
+			out = append(out, Entry{r, command, exe})
+			return false
+		})
 		if err != nil {
 			return nil, err
-		}
-		for _, ref := range refs {
-			command, args := commandOf(ref.handler)
-			if exe, ok := Ours(command, args, r); ok {
-				out = append(out, Entry{r, command, exe})
-			}
 		}
 	}
 	return out, nil

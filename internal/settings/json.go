@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -59,12 +61,8 @@ func (o *Object) Delete(key string) {
 	delete(o.vals, key)
 	delete(o.rawKeys, key)
 	delete(o.rawVals, key)
-	for i, k := range o.keys {
-		if k == key {
-			o.keys = append(o.keys[:i:i], o.keys[i+1:]...)
-			break
-		}
-	}
+	i := slices.Index(o.keys, key)
+	o.keys = append(o.keys[:i:i], o.keys[i+1:]...)
 }
 
 // Keys returns the keys in order.
@@ -84,7 +82,7 @@ func Parse(data []byte) (*Object, error) {
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
-	v, err := (&decoder{dec: dec, data: data}).value(0)
+	v, _, err := (&decoder{dec: dec, data: data}).value(0)
 	if err != nil {
 		return nil, err
 	}
@@ -139,14 +137,9 @@ func (d *decoder) token() (json.Token, string, error) {
 	return tok, text, nil
 }
 
-func (d *decoder) value(depth int) (any, error) {
-	v, _, err := d.valueText(depth)
-	return v, err
-}
-
-// valueText decodes a value and, for a string spelled unusually, its
-// JSON text.
-func (d *decoder) valueText(depth int) (any, string, error) {
+// value decodes a value and, for a string spelled unusually, its JSON
+// text.
+func (d *decoder) value(depth int) (any, string, error) {
 	if depth > maxDepth {
 		return nil, "", ErrTooDeep
 	}
@@ -171,7 +164,7 @@ func (d *decoder) valueText(depth int) (any, string, error) {
 				if !ok {
 					return nil, "", fmt.Errorf("object key is %v, not a string", kt)
 				}
-				v, vtext, err := d.valueText(depth + 1)
+				v, vtext, err := d.value(depth + 1)
 				if err != nil {
 					return nil, "", err
 				}
@@ -188,7 +181,7 @@ func (d *decoder) valueText(depth int) (any, string, error) {
 		case '[':
 			a := []any{}
 			for d.dec.More() {
-				v, vtext, err := d.valueText(depth + 1)
+				v, vtext, err := d.value(depth + 1)
 				if err != nil {
 					return nil, "", err
 				}
@@ -233,13 +226,8 @@ func Encode(o *Object) []byte {
 func encodeValue(b *bytes.Buffer, v any, depth int) {
 	switch t := v.(type) {
 	case *Object:
-		if t.Len() == 0 {
-			b.WriteString("{}")
-			return
-		}
-		b.WriteString("{\n")
-		for i, k := range t.keys {
-			indent(b, depth+1)
+		encodeList(b, '{', '}', len(t.keys), depth, func(i int) {
+			k := t.keys[i]
 			if text, ok := t.rawKeys[k]; ok {
 				b.WriteString(text)
 			} else {
@@ -251,29 +239,9 @@ func encodeValue(b *bytes.Buffer, v any, depth int) {
 			} else {
 				encodeValue(b, t.vals[k], depth+1)
 			}
-			if i < len(t.keys)-1 {
-				b.WriteByte(',')
-			}
-			b.WriteByte('\n')
-		}
-		indent(b, depth)
-		b.WriteByte('}')
+		})
 	case []any:
-		if len(t) == 0 {
-			b.WriteString("[]")
-			return
-		}
-		b.WriteString("[\n")
-		for i, e := range t {
-			indent(b, depth+1)
-			encodeValue(b, e, depth+1)
-			if i < len(t)-1 {
-				b.WriteByte(',')
-			}
-			b.WriteByte('\n')
-		}
-		indent(b, depth)
-		b.WriteByte(']')
+		encodeList(b, '[', ']', len(t), depth, func(i int) { encodeValue(b, t[i], depth+1) })
 	case string:
 		encodeString(b, t)
 	case json.Number:
@@ -281,11 +249,7 @@ func encodeValue(b *bytes.Buffer, v any, depth int) {
 	case json.RawMessage:
 		b.Write(t)
 	case bool:
-		if t {
-			b.WriteString("true")
-		} else {
-			b.WriteString("false")
-		}
+		b.WriteString(strconv.FormatBool(t))
 	case nil:
 		b.WriteString("null")
 	default:
@@ -295,8 +259,21 @@ func encodeValue(b *bytes.Buffer, v any, depth int) {
 	}
 }
 
-func indent(b *bytes.Buffer, depth int) {
-	b.WriteString(strings.Repeat("  ", depth))
+// encodeList writes n members between open and close, one a line
+// indented below the brackets' depth; none is the two brackets alone.
+func encodeList(b *bytes.Buffer, open, close byte, n, depth int, member func(i int)) {
+	b.WriteByte(open)
+	for i := range n {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString("\n" + strings.Repeat("  ", depth+1))
+		member(i)
+	}
+	if n > 0 {
+		b.WriteString("\n" + strings.Repeat("  ", depth))
+	}
+	b.WriteByte(close)
 }
 
 func encodeString(b *bytes.Buffer, s string) {

@@ -3,6 +3,7 @@ package settings
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 )
 
 // Scope is which settings file install edits.
@@ -21,10 +22,8 @@ var Scopes = []Scope{User, Project, Local}
 
 // ParseScope reads a --scope value.
 func ParseScope(s string) (Scope, error) {
-	for _, sc := range Scopes {
-		if string(sc) == s {
-			return sc, nil
-		}
+	if sc := Scope(s); slices.Contains(Scopes, sc) {
+		return sc, nil
 	}
 	return "", fmt.Errorf("unknown scope %q (want user, project or local)", s)
 }
