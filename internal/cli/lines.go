@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
@@ -101,7 +102,7 @@ func runLines(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 	var data []byte
-	if path == "" && !isTerminalReader(stdin) {
+	if path == "" && !isTerminal(stdin) {
 		data, _ = io.ReadAll(io.LimitReader(stdin, maxPayload))
 	}
 	if path == "" && len(bytes.TrimSpace(data)) == 0 {
@@ -477,4 +478,52 @@ func keepClimbPrior(h *forecast.History, root, session, path string) {
 	}
 	pr := *saved.Pace.Prior
 	h.Pace.Prior, h.Pace.PriorFrom = &pr, saved.Pace.PriorFrom
+}
+
+// transcriptDir is where Claude Code keeps the transcripts of the project
+// at root: <config>/projects/<folder>, the folder being
+// $CLAUDE_CODE_PROJECT_DIR_NAME when set, else root's absolute path with
+// every character other than a letter or digit replaced by "-".
+func transcriptDir(root string) string {
+	home, _ := os.UserHomeDir()
+	folder := os.Getenv("CLAUDE_CODE_PROJECT_DIR_NAME")
+	if folder == "" {
+		abs, err := filepath.Abs(root)
+		if err != nil {
+			abs = root
+		}
+		folder = settings.ProjectSlug(abs)
+	}
+	return filepath.Join(settings.ConfigDir(os.Getenv, home), "projects", folder)
+}
+
+// newestTranscript is the most recently written transcript of the
+// project at root ("" when it has none) and the folder it looked in.
+func newestTranscript(root string) (string, string, error) {
+	dir := transcriptDir(root)
+	newest, err := newestFile(dir, ".jsonl")
+	return newest, dir, err
+}
+
+// newestFile is the most recently written regular file of dir whose name
+// ends in suffix, "" when there is none (or no dir). Ties go to the name
+// that sorts last, so the answer is stable.
+func newestFile(dir, suffix string) (string, error) {
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", nil
+	}
+	if err != nil {
+		return "", err
+	}
+	newest, best := "", int64(0)
+	for _, e := range entries {
+		if !strings.HasSuffix(e.Name(), suffix) || !e.Type().IsRegular() {
+			continue
+		}
+		if fi, err := e.Info(); err == nil && (newest == "" || fi.ModTime().UnixNano() >= best) {
+			newest, best = filepath.Join(dir, e.Name()), fi.ModTime().UnixNano()
+		}
+	}
+	return newest, nil
 }

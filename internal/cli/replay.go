@@ -163,9 +163,11 @@ func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
-// isTerminal reports whether w is a terminal, where progress may be drawn.
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
+// isTerminal reports whether v (a stream) is a terminal: where replay may
+// draw its progress, and where lines must not wait for a payload nobody
+// will type.
+func isTerminal(v any) bool {
+	f, ok := v.(*os.File)
 	if !ok {
 		return false
 	}

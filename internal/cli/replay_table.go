@@ -24,7 +24,7 @@ func writeReplayTable(w io.Writer, rep replay.Report) error {
 	for _, s := range rep.Sessions {
 		notices := noticesCell(s.Notices)
 		if s.Error != "" {
-			notices += " (error: " + clipCell(s.Error, 40) + ")"
+			notices += " (error: " + clip(s.Error, 40) + ")"
 		}
 		carry := "-"
 		if len(s.Pauses) > 0 {
@@ -41,7 +41,7 @@ func writeReplayTable(w io.Writer, rep replay.Report) error {
 		if s.Fuse != nil {
 			fuseCol = "\t" + s.Fuse.Describe()
 		}
-		printf(tw, "%s\t%s\t%s\t%d\t%s\t%d\t%s\t%s\t%s%s\n", s.SessionID, clipCell(s.Project, 30), usdOrDash(s.CostUSD),
+		printf(tw, "%s\t%s\t%s\t%d\t%s\t%d\t%s\t%s\t%s%s\n", s.SessionID, clip(s.Project, 30), usdOrDash(s.CostUSD),
 			s.Responses, notice.K(s.Peak), s.Compactions, notices, carry, coldCell(s.Cold), fuseCol)
 	}
 	if err := tw.Flush(); err != nil {
@@ -124,15 +124,6 @@ func noticesCell(ns []replay.Notice) string {
 		cell += fmt.Sprintf(" +%d more", more)
 	}
 	return cell
-}
-
-// clipCell cuts s to n characters, marking the cut.
-func clipCell(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
 }
 
 func usdOrDash(v *float64) string {
