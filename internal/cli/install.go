@@ -319,9 +319,6 @@ func installSkills(p place, all []skills.Skill) func(dir string, dry bool) ([]st
 		var changes []string
 		for _, s := range all {
 			name := filepath.Join(dir, s.Name, "SKILL.md")
-			if err := p.check(name); err != nil {
-				return nil, err
-			}
 			cur, err := reading.ReadFile(name, reading.MaxSkill)
 			if err == nil && bytes.Equal(cur, s.Content) {
 				continue
@@ -332,8 +329,6 @@ func installSkills(p place, all []skills.Skill) func(dir string, dry bool) ([]st
 			change := fmt.Sprintf("skill %s: added %s", s.Name, name)
 			if err == nil {
 				change = fmt.Sprintf("skill %s: updated %s (the previous one is kept in %s)", s.Name, name, settings.BackupName(name))
-			} else {
-				cur = nil
 			}
 			changes = append(changes, change)
 			if dry {
@@ -354,9 +349,6 @@ func removeSkills(p place, all []skills.Skill) func(dir string, dry bool) ([]str
 		var changes []string
 		for _, s := range all {
 			name := filepath.Join(dir, s.Name, "SKILL.md")
-			if err := p.check(name); err != nil {
-				return nil, err
-			}
 			cur, err := reading.ReadFile(name, reading.MaxSkill)
 			if err != nil {
 				continue
