@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/muthur/context-budget/internal/atomicfile"
+	"github.com/muthur/context-budget/internal/hook"
 	"github.com/muthur/context-budget/internal/reading"
 	"github.com/muthur/context-budget/internal/settings"
 	"github.com/muthur/context-budget/skills"
@@ -202,7 +203,7 @@ func hookProgram() (string, error) {
 		return "", err
 	}
 	ext := filepath.Ext(exe)
-	if strings.TrimSuffix(filepath.Base(exe), ext) == CLIProgram {
+	if strings.TrimSuffix(filepath.Base(exe), ext) == hook.FullName {
 		beside := filepath.Join(filepath.Dir(exe), settings.Name+ext)
 		if fi, err := os.Stat(beside); err == nil && fi.Mode().IsRegular() {
 			return beside, nil

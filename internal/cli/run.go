@@ -10,6 +10,8 @@ package cli
 import (
 	"fmt"
 	"io"
+
+	"github.com/muthur/context-budget/internal/hook"
 )
 
 // version is set at build time with -ldflags
@@ -93,3 +95,8 @@ func runVersion(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fmt.Fprintln(stdout, "context-budget", version)
 	return 0
 }
+
+// InstallCommand installs the programs the plugin's hooks run; the
+// plugin's SessionStart check (hooks/hooks.json), doctor, install and
+// context-budget, when context-budget-cli is missing, name it.
+const InstallCommand = hook.InstallCommand
