@@ -397,12 +397,10 @@ type transcriptScan struct {
 	long int
 }
 
-// scanTranscript reads a whole transcript once, through the one forward
-// reader: doctor is not on the hot path, so unlike the hook it reads
-// every line, but skips those past reading.MaxLine as every reader does
-// (counted in long). The last line is decoded even without its newline;
-// only a complete line that decodes to nothing is a bad line (the last
-// one may still be being written).
+// scanTranscript reads a whole transcript once, every line but those past
+// reading.MaxLine (counted in long). The last line is decoded even without
+// its newline; only a complete line that decodes to nothing is a bad line
+// (the last one may still be being written).
 func scanTranscript(r io.Reader) (transcriptScan, error) {
 	sc := transcriptScan{unknown: map[string]int{}}
 	rd := reading.NewReader(r)

@@ -127,11 +127,10 @@ func runRecompute(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// priceTable loads the price table a project's calls are priced with:
-// the built-in table with the user's and the project's files laid over
-// it, the warnings a command shows, or an error and the built-in table.
-// With refresh, it also leaves the merged table where the hook takes it
-// from (priceCache), since the hook reads no TOML.
+// priceTable loads a project's price table: the built-in one with the
+// user's and the project's files laid over it and the warnings a command
+// shows, or an error and the built-in table. With refresh it also leaves
+// the merged table where the hook, which reads no TOML, takes it from.
 func priceTable(root string, getenv func(string) string, refresh bool) (*prices.Table, []string, error) {
 	stamp := prices.Stamp(prices.OverrideFiles(root, getenv))
 	t, warnings, err := override.Load(root, getenv)
@@ -159,15 +158,12 @@ func ensureFor(dir, root string) error {
 	return os.MkdirAll(dir, 0o700)
 }
 
-// findSources finds the compaction point's sources for call (design
-// §4.1), the files they came from with them: the autoCompactWindow
-// Claude Code's settings files set for the session's model, and the
-// automatic compactions of the user's other sessions of the call's
-// version — in their transcripts under Claude Code's projects folder,
-// through the project's index of them, and in the project's ledger rows
-// — that came before the reading at time. Without a home or
-// CLAUDE_CONFIG_DIR in getenv there are no settings files and no other
-// sessions. save keeps the index's progress in the state folder.
+// findSources finds the compaction point's sources (design §4.1) and the
+// files they came from: the autoCompactWindow the settings files set for
+// model, and the automatic compactions of the user's other sessions of
+// version before time (their transcripts, through the project's index,
+// and the project's ledger rows). Without HOME or CLAUDE_CONFIG_DIR in
+// getenv there are none. save keeps the index's progress.
 func findSources(getenv func(string) string, root, transcript, session, version, model, time string, save bool) (src lines.Sources, deps lines.Deps) {
 	src.Time = time
 	home := getenv("HOME")

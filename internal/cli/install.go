@@ -133,9 +133,9 @@ func runInstall(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		// The project's settings are committed and run on every
 		// teammate's machine, where this path means nothing: name the
 		// program, found on PATH there as the plugin's hooks do.
-		exe = settings.Name
 		defer printf(stdout, "note: %s is shared with the team, so its hooks run %q from PATH, not this machine's %s; each teammate installs the program (%s)\n",
-			p.file, settings.Name, mustExecutable(), InstallCommand)
+			p.file, settings.Name, exe, InstallCommand)
+		exe = settings.Name
 	}
 	roles := []settings.Role{settings.PostToolUse, settings.Stop, settings.PreToolUse, settings.StopFuse, settings.SubagentStop,
 		settings.UserPromptSubmit, settings.SessionStart}
@@ -180,20 +180,9 @@ func onPath(dir string) bool {
 	return false
 }
 
-// mustExecutable is the hook program's path, for messages.
-func mustExecutable() string {
-	exe, err := hookProgram()
-	if err != nil {
-		return "path"
-	}
-	return exe
-}
-
 // hookProgram is the absolute path of the program the hooks run:
 // context-budget beside this program when this is context-budget-cli, as
-// installed (context-budget answers the hook and the status line with less
-// to start, and runs context-budget-cli for the rest), else this program
-// itself, which serves the hook too.
+// installed, else this program itself, which serves the hook too.
 func hookProgram() (string, error) {
 	exe, err := os.Executable()
 	if err == nil {
@@ -248,15 +237,8 @@ func edit(p place, dry bool, stdout, stderr io.Writer,
 	if err != nil {
 		return fail(stderr, fmt.Errorf("%s: %v; left it untouched", p.file, err), "")
 	}
-	data := settings.Encode(o)
-	if dry {
-		if len(changes) > 0 {
-			before := old
-			if before == nil {
-				before = []byte{}
-			}
-			io.WriteString(stdout, shownLines(settings.Diff(p.file, p.file+" (after)", before, data)))
-		}
+	if data := settings.Encode(o); len(changes) > 0 && dry {
+		io.WriteString(stdout, shownLines(settings.Diff(p.file, p.file+" (after)", append([]byte{}, old...), data)))
 	} else if len(changes) > 0 {
 		if err := p.write(p.file, data, old); err != nil {
 			return fail(stderr, err, hintFor(err))

@@ -214,10 +214,8 @@ func recordRow(root, transcriptPath, session string, getenv func(string) string,
 		}
 		root = s.Cwd
 	}
-	// A refused override (a rate that is not a price among them) costs
-	// the override, never the row: one line on stderr, the row priced
-	// with the built-in table and saying so. What a command would warn
-	// of (a project's row for a model already priced) is left unsaid.
+	// A refused override costs the override, never the row: one line on
+	// stderr, the row priced with the built-in table and saying so.
 	tab, _, err := priceTable(root, getenv, true)
 	warning := ""
 	if err != nil {
@@ -262,10 +260,8 @@ func operatorOf(root, session string) string {
 }
 
 // Claude Code writes the transcript asynchronously: the Stop hook can start
-// before the turn's final response is on disk, and a row priced then would
-// miss it (the session's last stop would miss it for good). The payload
-// carries that response's text, so the hook waits, bounded, until the
-// transcript's last own response with text shows it.
+// before the turn's final response is on disk, so it waits, bounded, until
+// the transcript shows the response text the payload carries.
 const (
 	stopWait     = time.Second
 	stopWaitPoll = 10 * time.Millisecond
@@ -310,15 +306,8 @@ func lastText(path string) (string, bool) {
 			if found || !r.IsResponse() {
 				return
 			}
-			var blocks []struct {
-				Type string `json:"type"`
-				Text string `json:"text"`
-			}
-			if json.Unmarshal(r.Message.Content, &blocks) != nil {
-				return
-			}
 			var parts []string
-			for _, b := range blocks {
+			for _, b := range transcript.Blocks(r.Message.Content) {
 				if b.Type == "text" {
 					parts = append(parts, b.Text)
 				}

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -309,26 +310,14 @@ func standing(rep *linesReport) string {
 
 // cheapestWords names the cheapest choice over the slice.
 func cheapestWords(c string) string {
-	switch c {
-	case lines.ChoiceRelay:
-		return "relaying now"
-	case lines.ChoiceCompact:
-		return "letting Claude Code compact"
-	}
-	return "carrying on"
+	words := map[string]string{lines.ChoiceRelay: "relaying now", lines.ChoiceCompact: "letting Claude Code compact"}
+	return cmp.Or(words[c], "carrying on")
 }
 
 // setWords names what set a line in a few words.
 func setWords(s lines.SetBy) string {
-	switch s {
-	case lines.Priced:
-		return "priced"
-	case lines.Env:
-		return "fixed in the environment"
-	case lines.Window:
-		return "the window's"
-	}
-	return "the cap"
+	words := map[lines.SetBy]string{lines.Priced: "priced", lines.Env: "fixed in the environment", lines.Window: "the window's"}
+	return cmp.Or(words[s], "the cap")
 }
 
 // lineWhy says in plain words what put a line where it is.
@@ -344,19 +333,19 @@ func lineWhy(name string, l lineReport, win window.Window) string {
 	return "the most it may be"
 }
 
-// sourceWords says where the window's size came from.
+// windowSource says where the window's size came from.
 func windowSource(s string) string {
-	switch s {
-	case window.Env:
-		return "MUTHUR_CONTEXT_BUDGET_WINDOW"
-	case window.Transcript:
-		return "the transcript's model"
-	case window.Observed:
-		return "a reading past 200k"
-	case window.Statusline:
-		return "the status line"
+	words := map[string]string{window.Env: "MUTHUR_CONTEXT_BUDGET_WINDOW", window.Transcript: "the transcript's model",
+		window.Observed: "a reading past 200k", window.Statusline: "the status line"}
+	return cmp.Or(words[s], "the default")
+}
+
+// savesOr is "saves" and v, or for a negative v the verb costs and -v.
+func savesOr(costs string, v float64) (string, float64) {
+	if v < 0 {
+		return costs, -v
 	}
-	return "the default"
+	return "saves", v
 }
 
 func printLines(w io.Writer, rep *linesReport) {
@@ -370,10 +359,7 @@ func printLines(w io.Writer, rep *linesReport) {
 	printf(w, "%-14s %s tokens (from %s); Claude Code compacts at %s, %s\n", "window",
 		notice.Thousands(rep.Window.Tokens), windowSource(rep.Window.Source), notice.Thousands(rep.Window.CompactsAt), rep.Window.PointWords())
 	if rep.Priced {
-		verb, saving := "saves", *rep.SavingUSD
-		if saving < 0 {
-			verb, saving = "does not pay yet: costs", -saving
-		}
+		verb, saving := savesOr("does not pay yet: costs", *rep.SavingUSD)
 		band := ""
 		if b := rep.CarryOnBand; b != nil {
 			band = fmt.Sprintf(" (%d in 10 sessions %s–%s)", int(math.Round(b.Share*10)), notice.USD(b.LowUSD), notice.USD(b.HighUSD))
@@ -445,10 +431,7 @@ func printCold(w io.Writer, c *coldReport) {
 	if c == nil {
 		return
 	}
-	verb, saving := "saves", c.SavingUSD
-	if saving < 0 {
-		verb, saving = "costs", -saving
-	}
+	verb, saving := savesOr("costs", c.SavingUSD)
 	stop := "the next prompt passes"
 	if c.WouldStop {
 		stop = "the next prompt is stopped"

@@ -106,7 +106,11 @@ func runReplay(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		if *asJSON {
 			where = stderr
 		}
-		defer printf(where, "The report is in %s.\n", absOr(*html))
+		page, err := filepath.Abs(*html)
+		if err != nil {
+			page = *html
+		}
+		defer printf(where, "The report is in %s.\n", page)
 	}
 	if !*readings {
 		for i := range rep.Sessions {
@@ -146,14 +150,6 @@ func chains(rep *replay.Report) {
 			s.Chain, s.Place = row.Chain, row.Place
 		}
 	}
-}
-
-// absOr is name made absolute, or name when that fails.
-func absOr(name string) string {
-	if a, err := filepath.Abs(name); err == nil {
-		return a
-	}
-	return name
 }
 
 // parseInterleaved parses flags that may come before, between or after the
@@ -219,9 +215,6 @@ func (f *replayFuse) flags(fs *flag.FlagSet) {
 	fs.Float64Var(&f.burn, "burn", 0, "also show where a spend of `USD` in 5 minutes would have warned (as "+tuning.EnvBurn+")")
 }
 
-// on reports whether the fuse is replayed; parse checks the flags first.
-func (f *replayFuse) on() bool { return !f.cap.IsZero() || f.loop > 0 || f.burn > 0 }
-
 func (f *replayFuse) parse(stderr io.Writer) int {
 	if f.spend != "" {
 		a, err := tuning.ParseAmount(f.spend)
@@ -244,7 +237,7 @@ func (f *replayFuse) parse(stderr io.Writer) int {
 
 // apply replays the fuse over every session of rep.
 func (f *replayFuse) apply(rep *replay.Report, sources []replay.Source, table *prices.Table) {
-	if !f.on() {
+	if f.cap.IsZero() && f.loop == 0 && f.burn == 0 {
 		return
 	}
 	paths := map[string][]string{}
@@ -263,9 +256,8 @@ func (f *replayFuse) apply(rep *replay.Report, sources []replay.Source, table *p
 	rep.Fuse = &sum
 }
 
-// reportProgram draws the HTML report. It is a program of its own so that
-// the hook's binary does not link the plotting library, whose package
-// initialisation every hook call would pay.
+// reportProgram draws the HTML report, so that the CLI does not link the
+// plotting library.
 const reportProgram = "context-budget-report"
 
 const reportHint = "context-budget-report draws the HTML report; install it beside context-budget (make install does)"
@@ -336,10 +328,8 @@ func findReportProgram() (string, error) {
 
 // replayOptions builds the lines and the prices a replay uses: the hook's
 // policy with these settings and this price table (nil: the embedded
-// one), kept by the line cache's rule (replay.PolicyModel). No project
-// root: replay touches nothing of the session's project; the successor's
-// reorientation comes from the session's own orientation, read from its
-// transcript, as the hook's would once it acted.
+// one), kept by the line cache's rule (replay.PolicyModel). It touches
+// nothing of the session's project.
 func replayOptions(s tuning.Settings, table *prices.Table, getenv func(string) string) replay.Options {
 	if table == nil {
 		table, _ = prices.Embedded()
@@ -373,12 +363,10 @@ func replayOptionsWithSettings(table *prices.Table, getenv func(string) string, 
 }
 
 // withSources gives each session's decision the compaction point's
-// sources the hook read, as they stood at each of its responses (the
-// decision takes what came before): the automatic compactions of the
-// replayed sessions (for the default folder, the user's transcripts the
-// hook indexed) and of the ledger rows of each session's project, and the
-// autoCompactWindow the settings files in configDir and the project's
-// set ("": no settings).
+// sources the hook read: the automatic compactions of the replayed
+// sessions and of the ledger rows of each session's project (the
+// decision takes those before each response), and the autoCompactWindow
+// the settings files in configDir and the project's set ("": none).
 func withSources(opt replay.Options, sources []replay.Source, configDir string) replay.Options {
 	ix := &compactions.Index{Files: map[string]*compactions.File{}}
 	var paths []string
@@ -465,27 +453,24 @@ func writeReplayTable(w io.Writer, rep replay.Report) error {
 	}
 	fmt.Fprintln(tw, head)
 	for _, s := range rep.Sessions {
-		notices := noticesCell(s.Notices)
-		if s.Error != "" {
-			notices += " (error: " + clip(s.Error, 40) + ")"
+		var notices []string
+		for _, n := range s.Notices {
+			notices = append(notices, fmt.Sprintf("%s@%d %s", n.Level, n.Response, notice.K(n.Reading)))
 		}
-		carry := "-"
-		if len(s.Pauses) > 0 {
-			var parts []string
-			for _, p := range s.Pauses[:min(len(s.Pauses), shownNotices)] {
-				parts = append(parts, usdOrDash(p.PredictedCarryOnUSD)+"/"+usdOrDash(p.ActualCarryOnUSD))
-			}
-			carry = strings.Join(parts, ", ")
-			if more := len(s.Pauses) - shownNotices; more > 0 {
-				carry += fmt.Sprintf(" +%d more", more)
-			}
+		noticesCol := firstFew(notices)
+		if s.Error != "" {
+			noticesCol += " (error: " + clip(s.Error, 40) + ")"
+		}
+		var carry []string
+		for _, p := range s.Pauses {
+			carry = append(carry, usdOrDash(p.PredictedCarryOnUSD)+"/"+usdOrDash(p.ActualCarryOnUSD))
 		}
 		fuseCol := ""
 		if s.Fuse != nil {
 			fuseCol = "\t" + s.Fuse.Describe()
 		}
 		printf(tw, "%s\t%s\t%s\t%d\t%s\t%d\t%s\t%s\t%s%s\n", s.SessionID, clip(s.Project, 30), usdOrDash(s.CostUSD),
-			s.Responses, notice.K(s.Peak), s.Compactions, notices, carry, coldCell(s.Cold), fuseCol)
+			s.Responses, notice.K(s.Peak), s.Compactions, noticesCol, firstFew(carry), coldCell(s.Cold), fuseCol)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -552,18 +537,14 @@ func cheapestCounts(c map[string]int) string {
 // them all.
 const shownNotices = 2
 
-// noticesCell is the NOTICES column: the first notices as level@response
-// reading, then how many more there are.
-func noticesCell(ns []replay.Notice) string {
-	if len(ns) == 0 {
+// firstFew is a cell of the first shownNotices of parts, then how many
+// more there are; "-" for none.
+func firstFew(parts []string) string {
+	if len(parts) == 0 {
 		return "-"
 	}
-	var parts []string
-	for _, n := range ns[:min(len(ns), shownNotices)] {
-		parts = append(parts, fmt.Sprintf("%s@%d %s", n.Level, n.Response, notice.K(n.Reading)))
-	}
-	cell := strings.Join(parts, ", ")
-	if more := len(ns) - shownNotices; more > 0 {
+	cell := strings.Join(parts[:min(len(parts), shownNotices)], ", ")
+	if more := len(parts) - shownNotices; more > 0 {
 		cell += fmt.Sprintf(" +%d more", more)
 	}
 	return cell
