@@ -228,8 +228,7 @@ func (d *doctor) checkSkills(scopes []scopeSettings, plugin string) {
 	for _, sk := range all {
 		var found []string
 		for _, dir := range order {
-			name := filepath.Join(dir, sk.Name, "SKILL.md")
-			data, err := reading.ReadFile(name, reading.MaxSkill)
+			name, data, err := readSkill(dir, sk)
 			if err != nil {
 				continue
 			}

@@ -293,6 +293,13 @@ func hintFor(err error) string {
 // changing anything.
 const notePrefix = "note: "
 
+// readSkill reads the file of skill s in the skills folder dir.
+func readSkill(dir string, s skills.Skill) (name string, data []byte, err error) {
+	name = filepath.Join(dir, s.Name, "SKILL.md")
+	data, err = reading.ReadFile(name, reading.MaxSkill)
+	return name, data, err
+}
+
 // installSkills copies skills into dir/<name>/SKILL.md, replacing an
 // older copy. The file it replaces may be the user's own skill of the
 // same name or one they edited, so it is kept beside it as SKILL.md.bak,
@@ -301,8 +308,7 @@ func installSkills(p place, all []skills.Skill) func(dir string, dry bool) ([]st
 	return func(dir string, dry bool) ([]string, error) {
 		var changes []string
 		for _, s := range all {
-			name := filepath.Join(dir, s.Name, "SKILL.md")
-			cur, err := reading.ReadFile(name, reading.MaxSkill)
+			name, cur, err := readSkill(dir, s)
 			if err == nil && bytes.Equal(cur, s.Content) {
 				continue
 			}
@@ -331,8 +337,7 @@ func removeSkills(p place, all []skills.Skill) func(dir string, dry bool) ([]str
 	return func(dir string, dry bool) ([]string, error) {
 		var changes []string
 		for _, s := range all {
-			name := filepath.Join(dir, s.Name, "SKILL.md")
-			cur, err := reading.ReadFile(name, reading.MaxSkill)
+			name, cur, err := readSkill(dir, s)
 			if err != nil {
 				continue
 			}
