@@ -7,12 +7,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"time"
 
 	"github.com/muthur/context-budget/internal/fuse"
-	"github.com/muthur/context-budget/internal/settings"
 	"github.com/muthur/context-budget/internal/state"
 	"github.com/muthur/context-budget/internal/tuning"
 )
@@ -229,8 +227,7 @@ func findSession(root, id string) (fuse.Target, error) {
 	if id == "" {
 		id = os.Getenv("CLAUDE_CODE_SESSION_ID")
 	}
-	home, _ := os.UserHomeDir()
-	folder := filepath.Join(settings.ConfigDir(os.Getenv, home), "projects", projectSlugOf(root))
+	folder := transcriptDir(root)
 	dir := fuse.Dir(os.Getenv, root)
 	if id == "" {
 		id = latestSession(folder, dir)
@@ -250,40 +247,15 @@ func findSession(root, id string) (fuse.Target, error) {
 	return tg, nil
 }
 
-func projectSlugOf(root string) string {
-	if n := os.Getenv("CLAUDE_CODE_PROJECT_DIR_NAME"); n != "" {
-		return n
-	}
-	if abs, err := filepath.Abs(root); err == nil {
-		root = abs
-	}
-	return settings.ProjectSlug(root)
-}
-
 // latestSession is the newest transcript of the project's folder, else the
 // newest session the fuse keeps a tally of.
 func latestSession(folder, fuseDir string) string {
-	type aged struct {
-		id  string
-		mod time.Time
-	}
-	var list []aged
 	for _, g := range []struct{ dir, suffix string }{{folder, ".jsonl"}, {fuseDir, fuse.SpendSuffix}} {
-		names, _ := filepath.Glob(filepath.Join(g.dir, "*"+g.suffix))
-		for _, n := range names {
-			if fi, err := os.Stat(n); err == nil && fi.Mode().IsRegular() {
-				list = append(list, aged{strings.TrimSuffix(filepath.Base(n), g.suffix), fi.ModTime()})
-			}
-		}
-		if len(list) > 0 {
-			break
+		if name, _ := newestFile(g.dir, g.suffix); name != "" {
+			return strings.TrimSuffix(filepath.Base(name), g.suffix)
 		}
 	}
-	sort.Slice(list, func(i, j int) bool { return list[i].mod.After(list[j].mod) })
-	if len(list) == 0 {
-		return ""
-	}
-	return list[0].id
+	return ""
 }
 
 func fileExists(name string) bool {

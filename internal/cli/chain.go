@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -10,6 +11,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -127,11 +129,8 @@ func parseUSD(s string) (float64, error) {
 // for none.
 func reserved(args []string) string {
 	for _, a := range args {
-		name, _, _ := strings.Cut(a, "=")
-		for _, r := range reservedArgs {
-			if name == r {
-				return r
-			}
+		if name, _, _ := strings.Cut(a, "="); slices.Contains(reservedArgs, name) {
+			return name
 		}
 	}
 	return ""
@@ -228,23 +227,16 @@ func printChain(w io.Writer, sum chain.Summary) {
 
 // stoppedWords says why a chain stopped.
 func stoppedWords(r chain.Reason) string {
-	switch r {
-	case chain.Finished:
-		return "the last session ended without handing over"
-	case chain.MaxRelays:
-		return "it handed over as often as --max-relays allows"
-	case chain.MaxUSD:
-		return "its budget is spent"
-	case chain.Halted:
-		return "a hook stopped the last session"
-	case chain.NoProgress:
-		return "two sessions in a row handed over having changed nothing outside .claude/"
-	case chain.Paused:
-		return "the last session paused for its context budget and offered /relay; it waits for you"
-	case chain.Interrupted:
-		return "a signal ended it"
+	words := map[chain.Reason]string{
+		chain.Finished:    "the last session ended without handing over",
+		chain.MaxRelays:   "it handed over as often as --max-relays allows",
+		chain.MaxUSD:      "its budget is spent",
+		chain.Halted:      "a hook stopped the last session",
+		chain.NoProgress:  "two sessions in a row handed over having changed nothing outside .claude/",
+		chain.Paused:      "the last session paused for its context budget and offered /relay; it waits for you",
+		chain.Interrupted: "a signal ended it",
 	}
-	return "a session failed"
+	return cmp.Or(words[r], "a session failed")
 }
 
 // chainJSON is what run --json prints.

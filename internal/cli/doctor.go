@@ -1,18 +1,25 @@
 package cli
 
 import (
+	"bytes"
+	"cmp"
 	"context"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
 
+	"github.com/muthur/context-budget/internal/lines"
+	"github.com/muthur/context-budget/internal/notice"
+	"github.com/muthur/context-budget/internal/prices"
 	"github.com/muthur/context-budget/internal/reading"
 	"github.com/muthur/context-budget/internal/settings"
+	"github.com/muthur/context-budget/internal/transcript"
 	"github.com/muthur/context-budget/internal/tuning"
 	"github.com/muthur/context-budget/skills"
 )
@@ -35,6 +42,16 @@ func (d *doctor) problem(format string, a ...any) {
 type scopeSettings struct {
 	place
 	obj *settings.Object // nil when missing or unreadable
+}
+
+// object is the settings file's object at key, nil when there is none.
+func (s scopeSettings) object(key string) *settings.Object {
+	if s.obj == nil {
+		return nil
+	}
+	v, _ := s.obj.Get(key)
+	o, _ := v.(*settings.Object)
+	return o
 }
 
 // runDoctor reports what is installed where, the tuning in force and what
@@ -179,12 +196,8 @@ func (d *doctor) checkBinary(where, exe string) {
 // enables it, else "".
 func pluginEnabled(scopes []scopeSettings) string {
 	for _, s := range scopes {
-		if s.obj == nil {
-			continue
-		}
-		v, _ := s.obj.Get("enabledPlugins")
-		m, ok := v.(*settings.Object)
-		if !ok {
+		m := s.object("enabledPlugins")
+		if m == nil {
 			continue
 		}
 		for _, k := range m.Keys() {
@@ -206,19 +219,16 @@ func (d *doctor) checkSkills(scopes []scopeSettings, plugin string) {
 		d.printf("  none in this build\n")
 		return
 	}
-	dirs := map[string]bool{}
 	var order []string
 	for _, s := range scopes {
-		if !dirs[s.skillDir] {
-			dirs[s.skillDir] = true
+		if !slices.Contains(order, s.skillDir) {
 			order = append(order, s.skillDir)
 		}
 	}
 	for _, sk := range all {
 		var found []string
 		for _, dir := range order {
-			name := filepath.Join(dir, sk.Name, "SKILL.md")
-			data, err := reading.ReadFile(name, reading.MaxSkill)
+			name, data, err := readSkill(dir, sk)
 			if err != nil {
 				continue
 			}
@@ -250,17 +260,11 @@ func (d *doctor) checkTuning(scopes []scopeSettings) tuning.Settings {
 	for _, name := range tuning.Variables {
 		value, from := os.Getenv(name), "process environment"
 		for _, s := range scopes {
-			if s.obj == nil {
-				continue
-			}
-			ev, _ := s.obj.Get("env")
-			env, ok := ev.(*settings.Object)
-			if !ok {
-				continue
-			}
-			if v, ok := env.Get(name); ok {
-				str, _ := v.(string)
-				value, from = str, "env of "+s.file
+			if env := s.object("env"); env != nil {
+				if v, ok := env.Get(name); ok {
+					str, _ := v.(string)
+					value, from = str, "env of "+s.file
+				}
 			}
 		}
 		effective[name] = value
@@ -302,8 +306,7 @@ func (d *doctor) checkPrices() {
 
 func (d *doctor) checkTranscripts(s tuning.Settings) {
 	root := projectRoot("")
-	home, _ := os.UserHomeDir()
-	dir := filepath.Join(settings.ConfigDir(os.Getenv, home), "projects", projectFolder())
+	dir := transcriptDir(root)
 	d.printf("\ntranscripts (%s):\n", dir)
 	files, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
 	if len(files) == 0 {
@@ -321,30 +324,12 @@ func (d *doctor) checkTranscripts(s tuning.Settings) {
 			list = append(list, aged{f, fi.ModTime(), fi.Size()})
 		}
 	}
-	sort.Slice(list, func(i, j int) bool {
-		if !list[i].mod.Equal(list[j].mod) {
-			return list[i].mod.After(list[j].mod)
-		}
-		return list[i].name < list[j].name
-	})
+	slices.SortFunc(list, func(a, b aged) int { return cmp.Or(b.mod.Compare(a.mod), strings.Compare(a.name, b.name)) })
 	const newest = 3
 	for _, a := range list[:min(newest, len(list))] {
 		d.printf("  %s (%s, %s)\n", filepath.Base(a.name), sizeWords(a.size), a.mod.UTC().Format("2006-01-02 15:04"))
 		d.checkTranscript(a.name, root, s)
 	}
-}
-
-// projectFolder is this project's folder name under <config>/projects:
-// $CLAUDE_CODE_PROJECT_DIR_NAME when set, else the slug of the root.
-func projectFolder() string {
-	if n := os.Getenv("CLAUDE_CODE_PROJECT_DIR_NAME"); n != "" {
-		return n
-	}
-	root, err := filepath.Abs(projectRoot(""))
-	if err != nil {
-		root = projectRoot("")
-	}
-	return settings.ProjectSlug(root)
 }
 
 func sizeWords(n int64) string {
@@ -372,5 +357,159 @@ func (d *doctor) checkColdHooks(registered map[settings.Role]bool, scopes []scop
 		if !registered[r] {
 			d.problem("no settings file registers the %s hook (the cold-cache check): run 'context-budget install'", r.Event)
 		}
+	}
+}
+
+// knownType reports the record types Claude Code is known to write (up to
+// 2.1.332); others are worth a mention, not an alarm.
+func knownType(t string) bool {
+	switch t {
+	case "user", "assistant", "system", "progress", "summary",
+		"file-history-snapshot", "queue-operation", "pr-link",
+		"attachment", "custom-title", "agent-name", "ai-title",
+		"last-prompt", "mode", "permission-mode", "api-request",
+		"cost-state":
+		return true
+	}
+	return false
+}
+
+// oneMillion is the largest window Claude Code has; a reading past it
+// means the reading is wrong.
+const oneMillion = 1_000_000
+
+// transcriptScan is what one forward pass over a transcript found.
+type transcriptScan struct {
+	records   int
+	responses int
+	// badLines counts complete lines in which no record decoded; a final
+	// line without its newline is still being written and is not counted.
+	badLines int
+	unknown  map[string]int
+	over1M   int
+	peak     int64
+	last     int64
+	// requestedModel and version are the last response's: evidence of a
+	// 1M window, and where the version compacts.
+	requestedModel, version string
+	// long counts lines past reading.MaxLine, skipped unread.
+	long int
+}
+
+// scanTranscript reads a whole transcript once, every line but those past
+// reading.MaxLine (counted in long). The last line is decoded even without
+// its newline; only a complete line that decodes to nothing is a bad line
+// (the last one may still be being written).
+func scanTranscript(r io.Reader) (transcriptScan, error) {
+	sc := transcriptScan{unknown: map[string]int{}}
+	rd := reading.NewReader(r)
+	rd.Final = true
+	for {
+		before, skipped := rd.Offset(), rd.Skipped
+		line, err := rd.Next()
+		sc.long = rd.Skipped
+		if err == io.EOF {
+			return sc, nil
+		}
+		if err != nil {
+			return sc, err
+		}
+		// A line that ended with its newline moved the offset one byte
+		// past it (when no long line was skipped before it).
+		complete := rd.Skipped > skipped || rd.Offset()-before > int64(len(line))
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		n := 0
+		transcript.Decode(line, func(rec *transcript.Record) {
+			n++
+			sc.records++
+			if rec.Type != "" && !knownType(rec.Type) && rec.Message != nil && rec.Message.Usage != nil {
+				sc.unknown[rec.Type]++
+			}
+			if rec.IsResponse() {
+				sc.responses++
+				c := rec.Message.Usage.Context()
+				sc.last = c
+				sc.requestedModel, sc.version = rec.RequestedModel, rec.Version
+				sc.peak = max(sc.peak, c)
+				if c > oneMillion {
+					sc.over1M++
+				}
+			}
+		})
+		if n == 0 && complete {
+			sc.badLines++
+		}
+	}
+}
+
+// transcriptDecision decides the lines for a transcript as the hook
+// would, from a fresh pass (transcriptInput), with the project's price
+// table: the built-in one when an override is refused (checkPrices
+// reports that).
+func transcriptDecision(name string, s tuning.Settings, root string, sc transcriptScan) (lines.Decision, error) {
+	var table *prices.Table
+	if !s.Fixed {
+		table, _, _ = priceTable(root, os.Getenv, false)
+	}
+	r := reading.Reading{Tokens: sc.last, RequestedModel: sc.requestedModel, Version: sc.version}
+	in, err := transcriptInput(s, r, table, name, root, strings.TrimSuffix(filepath.Base(name), ".jsonl"), os.Getenv)
+	if err != nil {
+		return lines.Decision{}, err
+	}
+	return lines.Decide(in), nil
+}
+
+func (d *doctor) checkTranscript(name, root string, s tuning.Settings) {
+	f, _, err := reading.Open(name)
+	var sc transcriptScan
+	if err == nil {
+		sc, err = scanTranscript(f)
+		f.Close()
+	}
+	if err != nil {
+		d.printf("    unreadable: %v\n", err)
+		d.problem("%s: %v", name, err)
+		return
+	}
+	if sc.responses == 0 {
+		d.printf("    no responses with usage yet (%d records)\n", sc.records)
+	} else if dec, err := transcriptDecision(name, s, root, sc); err != nil {
+		d.printf("    lines: %v\n", err)
+		d.problem("%s: %v", name, err)
+	} else {
+		ls := dec.Lines
+		d.printf("    reading %s (peak %s) · warn %s (%s) · pause %s (%s)",
+			notice.K(sc.last), notice.K(sc.peak),
+			notice.K(ls.Warn.Tokens), ls.Warn.SetBy, notice.K(ls.Pause.Tokens), ls.Pause.SetBy)
+		if m := dec.Money(sc.last); m != nil {
+			d.printf(" · relaying now %s", notice.RelayWords(m))
+		}
+		d.printf("\n")
+		d.printf("    %s\n", notice.WindowWords(dec.Window))
+		if past := dec.PastCompaction(); len(past) > 0 {
+			d.problem("%s: the %s line set in the environment lies at or past Claude Code's compaction point (%s): it will never fire",
+				name, strings.Join(past, " and "), notice.K(dec.Window.CompactsAt))
+		}
+	}
+	if sc.badLines > 0 {
+		d.printf("    %d lines did not parse\n", sc.badLines)
+		d.problem("%s: %d lines did not parse", name, sc.badLines)
+	}
+	if sc.long > 0 {
+		d.printf("    %d lines longer than %d MiB skipped, as the hook skips them\n", sc.long, reading.MaxLine>>20)
+	}
+	if sc.over1M > 0 {
+		d.printf("    %d readings above 1M tokens\n", sc.over1M)
+		d.problem("%s: %d readings above 1M tokens, more than any window", name, sc.over1M)
+	}
+	if len(sc.unknown) > 0 {
+		var types []string
+		for t, n := range sc.unknown {
+			types = append(types, fmt.Sprintf("%s (%d)", t, n))
+		}
+		sort.Strings(types)
+		d.printf("    records of unknown types that carry usage, not counted: %s\n", strings.Join(types, ", "))
 	}
 }

@@ -4,15 +4,22 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strconv"
 	"time"
 
 	"github.com/muthur/context-budget/internal/cold"
+	"github.com/muthur/context-budget/internal/compactions"
+	"github.com/muthur/context-budget/internal/fuse"
 	"github.com/muthur/context-budget/internal/hook"
 	"github.com/muthur/context-budget/internal/lines"
+	"github.com/muthur/context-budget/internal/prices"
+	"github.com/muthur/context-budget/internal/prices/override"
 	"github.com/muthur/context-budget/internal/reading"
+	"github.com/muthur/context-budget/internal/settings"
 	"github.com/muthur/context-budget/internal/state"
 	"github.com/muthur/context-budget/internal/tuning"
+	"github.com/muthur/context-budget/internal/window"
 )
 
 // runHook is the hook command as this program runs it: the hook package
@@ -118,4 +125,82 @@ func runRecompute(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return fail(stderr, err, "")
 	}
 	return 0
+}
+
+// priceTable loads a project's price table: the built-in one with the
+// user's and the project's files laid over it and the warnings a command
+// shows, or an error and the built-in table. With refresh it also leaves
+// the merged table where the hook, which reads no TOML, takes it from.
+func priceTable(root string, getenv func(string) string, refresh bool) (*prices.Table, []string, error) {
+	stamp := prices.Stamp(prices.OverrideFiles(root, getenv))
+	t, warnings, err := override.Load(root, getenv)
+	if err == nil && refresh && root != "" && len(t.Files) > 0 {
+		// A cache not written costs the hook the overrides, not a call:
+		// it prices with the built-in table. The fuse keeps its own copy
+		// in its folder, out of the agent's tree, so that no file the
+		// agent can write sets what a response costs against a cap.
+		for _, dir := range []string{state.Dir(root), fuse.Dir(getenv, root)} {
+			name := filepath.Join(dir, prices.CacheName)
+			if _, ok := prices.ReadCache(name, stamp); !ok && dir != "" && ensureFor(dir, root) == nil {
+				_ = prices.WriteCache(name, stamp, t)
+			}
+		}
+	}
+	return t, warnings, err
+}
+
+// ensureFor makes a folder a price cache goes in: the project's state
+// folder as state makes it, the fuse's private to the user.
+func ensureFor(dir, root string) error {
+	if dir == state.Dir(root) {
+		return state.Ensure(dir)
+	}
+	return os.MkdirAll(dir, 0o700)
+}
+
+// findSources finds the compaction point's sources (design §4.1) and the
+// files they came from: the autoCompactWindow the settings files set for
+// model, and the automatic compactions of the user's other sessions of
+// version before time (their transcripts, through the project's index,
+// and the project's ledger rows). Without HOME or CLAUDE_CONFIG_DIR in
+// getenv there are none. save keeps the index's progress.
+func findSources(getenv func(string) string, root, transcript, session, version, model, time string, save bool) (src lines.Sources, deps lines.Deps) {
+	src.Time = time
+	home := getenv("HOME")
+	if home == "" && getenv("CLAUDE_CONFIG_DIR") == "" {
+		return src, deps
+	}
+	config := settings.ConfigDir(getenv, home)
+	src.CompactWindow, _ = settings.CompactWindow(config, root, model)
+	for _, name := range settings.EnvFiles(config, root) {
+		deps.FileDep(name)
+	}
+	var seen []window.Compaction
+	files := map[string]string{}
+	if root != "" {
+		name := filepath.Join(state.Dir(root), state.Compactions)
+		ix := compactions.Load(name)
+		own, _ := filepath.Abs(transcript)
+		var list []string
+		for _, t := range compactions.Transcripts(filepath.Join(config, "projects")) {
+			if abs, _ := filepath.Abs(t); abs != own {
+				list = append(list, t)
+			}
+		}
+		if ix.Update(list, compactions.Budget) && save {
+			// An index that cannot be saved is read again next time.
+			ix.Save(name)
+		}
+		seen, files = ix.Seen(version, session)
+		seen = append(seen, compactions.Rows(root, version, session)...)
+	}
+	src.Seen = window.Latest(seen, time)
+	used := map[string]bool{}
+	for _, c := range src.Seen {
+		if f, ok := files[c.Session]; ok && !c.Row && !used[f] {
+			used[f] = true
+			deps.GrownDep(f)
+		}
+	}
+	return src, deps
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/muthur/context-budget/internal/atomicfile"
+	"github.com/muthur/context-budget/internal/hook"
 	"github.com/muthur/context-budget/internal/reading"
 	"github.com/muthur/context-budget/internal/settings"
 	"github.com/muthur/context-budget/skills"
@@ -132,9 +133,9 @@ func runInstall(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		// The project's settings are committed and run on every
 		// teammate's machine, where this path means nothing: name the
 		// program, found on PATH there as the plugin's hooks do.
-		exe = settings.Name
 		defer printf(stdout, "note: %s is shared with the team, so its hooks run %q from PATH, not this machine's %s; each teammate installs the program (%s)\n",
-			p.file, settings.Name, mustExecutable(), InstallCommand)
+			p.file, settings.Name, exe, InstallCommand)
+		exe = settings.Name
 	}
 	roles := []settings.Role{settings.PostToolUse, settings.Stop, settings.PreToolUse, settings.StopFuse, settings.SubagentStop,
 		settings.UserPromptSubmit, settings.SessionStart}
@@ -179,20 +180,9 @@ func onPath(dir string) bool {
 	return false
 }
 
-// mustExecutable is the hook program's path, for messages.
-func mustExecutable() string {
-	exe, err := hookProgram()
-	if err != nil {
-		return "path"
-	}
-	return exe
-}
-
 // hookProgram is the absolute path of the program the hooks run:
 // context-budget beside this program when this is context-budget-cli, as
-// installed (context-budget answers the hook and the status line with less
-// to start, and runs context-budget-cli for the rest), else this program
-// itself, which serves the hook too.
+// installed, else this program itself, which serves the hook too.
 func hookProgram() (string, error) {
 	exe, err := os.Executable()
 	if err == nil {
@@ -202,7 +192,7 @@ func hookProgram() (string, error) {
 		return "", err
 	}
 	ext := filepath.Ext(exe)
-	if strings.TrimSuffix(filepath.Base(exe), ext) == CLIProgram {
+	if strings.TrimSuffix(filepath.Base(exe), ext) == hook.FullName {
 		beside := filepath.Join(filepath.Dir(exe), settings.Name+ext)
 		if fi, err := os.Stat(beside); err == nil && fi.Mode().IsRegular() {
 			return beside, nil
@@ -247,15 +237,8 @@ func edit(p place, dry bool, stdout, stderr io.Writer,
 	if err != nil {
 		return fail(stderr, fmt.Errorf("%s: %v; left it untouched", p.file, err), "")
 	}
-	data := settings.Encode(o)
-	if dry {
-		if len(changes) > 0 {
-			before := old
-			if before == nil {
-				before = []byte{}
-			}
-			io.WriteString(stdout, shownLines(settings.Diff(p.file, p.file+" (after)", before, data)))
-		}
+	if data := settings.Encode(o); len(changes) > 0 && dry {
+		io.WriteString(stdout, shownLines(settings.Diff(p.file, p.file+" (after)", append([]byte{}, old...), data)))
 	} else if len(changes) > 0 {
 		if err := p.write(p.file, data, old); err != nil {
 			return fail(stderr, err, hintFor(err))
@@ -310,6 +293,13 @@ func hintFor(err error) string {
 // changing anything.
 const notePrefix = "note: "
 
+// readSkill reads the file of skill s in the skills folder dir.
+func readSkill(dir string, s skills.Skill) (name string, data []byte, err error) {
+	name = filepath.Join(dir, s.Name, "SKILL.md")
+	data, err = reading.ReadFile(name, reading.MaxSkill)
+	return name, data, err
+}
+
 // installSkills copies skills into dir/<name>/SKILL.md, replacing an
 // older copy. The file it replaces may be the user's own skill of the
 // same name or one they edited, so it is kept beside it as SKILL.md.bak,
@@ -318,11 +308,7 @@ func installSkills(p place, all []skills.Skill) func(dir string, dry bool) ([]st
 	return func(dir string, dry bool) ([]string, error) {
 		var changes []string
 		for _, s := range all {
-			name := filepath.Join(dir, s.Name, "SKILL.md")
-			if err := p.check(name); err != nil {
-				return nil, err
-			}
-			cur, err := reading.ReadFile(name, reading.MaxSkill)
+			name, cur, err := readSkill(dir, s)
 			if err == nil && bytes.Equal(cur, s.Content) {
 				continue
 			}
@@ -332,8 +318,6 @@ func installSkills(p place, all []skills.Skill) func(dir string, dry bool) ([]st
 			change := fmt.Sprintf("skill %s: added %s", s.Name, name)
 			if err == nil {
 				change = fmt.Sprintf("skill %s: updated %s (the previous one is kept in %s)", s.Name, name, settings.BackupName(name))
-			} else {
-				cur = nil
 			}
 			changes = append(changes, change)
 			if dry {
@@ -353,11 +337,7 @@ func removeSkills(p place, all []skills.Skill) func(dir string, dry bool) ([]str
 	return func(dir string, dry bool) ([]string, error) {
 		var changes []string
 		for _, s := range all {
-			name := filepath.Join(dir, s.Name, "SKILL.md")
-			if err := p.check(name); err != nil {
-				return nil, err
-			}
-			cur, err := reading.ReadFile(name, reading.MaxSkill)
+			name, cur, err := readSkill(dir, s)
 			if err != nil {
 				continue
 			}

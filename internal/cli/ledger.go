@@ -10,18 +10,19 @@ import (
 	"sort"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/muthur/context-budget/internal/atomicfile"
 	"github.com/muthur/context-budget/internal/chain"
 	"github.com/muthur/context-budget/internal/forecast"
 	"github.com/muthur/context-budget/internal/fuse"
 	"github.com/muthur/context-budget/internal/hook"
-
 	"github.com/muthur/context-budget/internal/notice"
 	"github.com/muthur/context-budget/internal/operator"
 	"github.com/muthur/context-budget/internal/orientation"
 	"github.com/muthur/context-budget/internal/reading"
 	"github.com/muthur/context-budget/internal/state"
+	"github.com/muthur/context-budget/internal/transcript"
 	"github.com/muthur/context-budget/ledger"
 )
 
@@ -88,13 +89,10 @@ func printRows(w io.Writer, rows []ledger.Row) {
 			measured++
 			orientUSD += r.Orientation.Spend.CostUSD
 		}
-		rel := ""
+		rel := "-"
 		if r.Relayed() {
 			rel = "yes"
 			relayed++
-		}
-		if rel == "" {
-			rel = "-"
 		}
 		printf(tw, "%s\t%s\t%s\t$%.2f\t%d\t%s\t%s\t%s\t%s\n",
 			orDash(date), orDash(r.Branch), orDash(clip(r.OpeningPrompt, 48)), r.Total.CostUSD, r.Total.Responses, at, usd, rel, orDash(r.SessionID))
@@ -189,13 +187,7 @@ var errNoRoot = errors.New("the session's project folder is not here")
 
 // errNoResponses reports a transcript with nothing to price yet: the Stop
 // hook says nothing about it, a backfill does.
-var errNoResponses error = constError("no responses to price")
-
-// constError is an error that is a constant: a package-level errors.New
-// runs at package initialisation, which every hook call would pay.
-type constError string
-
-func (e constError) Error() string { return string(e) }
+var errNoResponses = errors.New("no responses to price")
 
 // recordRow prices a session and writes its row under root (when "", the
 // session's own working folder, which must exist). session, when set, is
@@ -222,10 +214,8 @@ func recordRow(root, transcriptPath, session string, getenv func(string) string,
 		}
 		root = s.Cwd
 	}
-	// A refused override (a rate that is not a price among them) costs
-	// the override, never the row: one line on stderr, the row priced
-	// with the built-in table and saying so. What a command would warn
-	// of (a project's row for a model already priced) is left unsaid.
+	// A refused override costs the override, never the row: one line on
+	// stderr, the row priced with the built-in table and saying so.
 	tab, _, err := priceTable(root, getenv, true)
 	warning := ""
 	if err != nil {
@@ -267,4 +257,66 @@ func operatorOf(root, session string) string {
 		return ""
 	}
 	return login
+}
+
+// Claude Code writes the transcript asynchronously: the Stop hook can start
+// before the turn's final response is on disk, so it waits, bounded, until
+// the transcript shows the response text the payload carries.
+const (
+	stopWait     = time.Second
+	stopWaitPoll = 10 * time.Millisecond
+)
+
+// waitForFinal waits until the transcript's last main-chain response with
+// a text block says text, or stopWait has passed; it reports whether the
+// text was seen. An empty text is not waited for.
+func waitForFinal(path, text string) bool {
+	want := strings.Join(strings.Fields(text), " ")
+	if want == "" {
+		return true
+	}
+	deadline := time.Now().Add(stopWait)
+	for {
+		// The final response's text blocks may sit on several records, the
+		// last record holding the last block: so the last text seen is the
+		// message, holds it, or ends it. Merely appearing inside it would
+		// let an earlier, shorter response end the wait too soon.
+		if got, ok := lastText(path); ok && got != "" && (strings.Contains(got, want) || strings.HasSuffix(want, got)) {
+			return true
+		}
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(stopWaitPoll)
+	}
+}
+
+// lastText returns the text of the transcript's last main-chain response
+// record that holds a text block, whitespace collapsed.
+func lastText(path string) (string, bool) {
+	f, fi, err := reading.Open(path)
+	if err != nil {
+		return "", false
+	}
+	defer f.Close()
+	var text string
+	found := false
+	reading.ScanBack(f, fi.Size(), func(line []byte) bool {
+		transcript.Decode(line, func(r *transcript.Record) {
+			if found || !r.IsResponse() {
+				return
+			}
+			var parts []string
+			for _, b := range transcript.Blocks(r.Message.Content) {
+				if b.Type == "text" {
+					parts = append(parts, b.Text)
+				}
+			}
+			if len(parts) > 0 {
+				text, found = strings.Join(strings.Fields(strings.Join(parts, " ")), " "), true
+			}
+		})
+		return !found
+	})
+	return text, found
 }

@@ -2,10 +2,12 @@ package cli
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
@@ -101,7 +103,7 @@ func runLines(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 	var data []byte
-	if path == "" && !isTerminalReader(stdin) {
+	if path == "" && !isTerminal(stdin) {
 		data, _ = io.ReadAll(io.LimitReader(stdin, maxPayload))
 	}
 	if path == "" && len(bytes.TrimSpace(data)) == 0 {
@@ -308,26 +310,14 @@ func standing(rep *linesReport) string {
 
 // cheapestWords names the cheapest choice over the slice.
 func cheapestWords(c string) string {
-	switch c {
-	case lines.ChoiceRelay:
-		return "relaying now"
-	case lines.ChoiceCompact:
-		return "letting Claude Code compact"
-	}
-	return "carrying on"
+	words := map[string]string{lines.ChoiceRelay: "relaying now", lines.ChoiceCompact: "letting Claude Code compact"}
+	return cmp.Or(words[c], "carrying on")
 }
 
 // setWords names what set a line in a few words.
 func setWords(s lines.SetBy) string {
-	switch s {
-	case lines.Priced:
-		return "priced"
-	case lines.Env:
-		return "fixed in the environment"
-	case lines.Window:
-		return "the window's"
-	}
-	return "the cap"
+	words := map[lines.SetBy]string{lines.Priced: "priced", lines.Env: "fixed in the environment", lines.Window: "the window's"}
+	return cmp.Or(words[s], "the cap")
 }
 
 // lineWhy says in plain words what put a line where it is.
@@ -343,19 +333,19 @@ func lineWhy(name string, l lineReport, win window.Window) string {
 	return "the most it may be"
 }
 
-// sourceWords says where the window's size came from.
+// windowSource says where the window's size came from.
 func windowSource(s string) string {
-	switch s {
-	case window.Env:
-		return "MUTHUR_CONTEXT_BUDGET_WINDOW"
-	case window.Transcript:
-		return "the transcript's model"
-	case window.Observed:
-		return "a reading past 200k"
-	case window.Statusline:
-		return "the status line"
+	words := map[string]string{window.Env: "MUTHUR_CONTEXT_BUDGET_WINDOW", window.Transcript: "the transcript's model",
+		window.Observed: "a reading past 200k", window.Statusline: "the status line"}
+	return cmp.Or(words[s], "the default")
+}
+
+// savesOr is "saves" and v, or for a negative v the verb costs and -v.
+func savesOr(costs string, v float64) (string, float64) {
+	if v < 0 {
+		return costs, -v
 	}
-	return "the default"
+	return "saves", v
 }
 
 func printLines(w io.Writer, rep *linesReport) {
@@ -369,10 +359,7 @@ func printLines(w io.Writer, rep *linesReport) {
 	printf(w, "%-14s %s tokens (from %s); Claude Code compacts at %s, %s\n", "window",
 		notice.Thousands(rep.Window.Tokens), windowSource(rep.Window.Source), notice.Thousands(rep.Window.CompactsAt), rep.Window.PointWords())
 	if rep.Priced {
-		verb, saving := "saves", *rep.SavingUSD
-		if saving < 0 {
-			verb, saving = "does not pay yet: costs", -saving
-		}
+		verb, saving := savesOr("does not pay yet: costs", *rep.SavingUSD)
 		band := ""
 		if b := rep.CarryOnBand; b != nil {
 			band = fmt.Sprintf(" (%d in 10 sessions %s–%s)", int(math.Round(b.Share*10)), notice.USD(b.LowUSD), notice.USD(b.HighUSD))
@@ -444,10 +431,7 @@ func printCold(w io.Writer, c *coldReport) {
 	if c == nil {
 		return
 	}
-	verb, saving := "saves", c.SavingUSD
-	if saving < 0 {
-		verb, saving = "costs", -saving
-	}
+	verb, saving := savesOr("costs", c.SavingUSD)
 	stop := "the next prompt passes"
 	if c.WouldStop {
 		stop = "the next prompt is stopped"
@@ -477,4 +461,52 @@ func keepClimbPrior(h *forecast.History, root, session, path string) {
 	}
 	pr := *saved.Pace.Prior
 	h.Pace.Prior, h.Pace.PriorFrom = &pr, saved.Pace.PriorFrom
+}
+
+// transcriptDir is where Claude Code keeps the transcripts of the project
+// at root: <config>/projects/<folder>, the folder being
+// $CLAUDE_CODE_PROJECT_DIR_NAME when set, else root's absolute path with
+// every character other than a letter or digit replaced by "-".
+func transcriptDir(root string) string {
+	home, _ := os.UserHomeDir()
+	folder := os.Getenv("CLAUDE_CODE_PROJECT_DIR_NAME")
+	if folder == "" {
+		abs, err := filepath.Abs(root)
+		if err != nil {
+			abs = root
+		}
+		folder = settings.ProjectSlug(abs)
+	}
+	return filepath.Join(settings.ConfigDir(os.Getenv, home), "projects", folder)
+}
+
+// newestTranscript is the most recently written transcript of the
+// project at root ("" when it has none) and the folder it looked in.
+func newestTranscript(root string) (string, string, error) {
+	dir := transcriptDir(root)
+	newest, err := newestFile(dir, ".jsonl")
+	return newest, dir, err
+}
+
+// newestFile is the most recently written regular file of dir whose name
+// ends in suffix, "" when there is none (or no dir). Ties go to the name
+// that sorts last, so the answer is stable.
+func newestFile(dir, suffix string) (string, error) {
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", nil
+	}
+	if err != nil {
+		return "", err
+	}
+	newest, best := "", int64(0)
+	for _, e := range entries {
+		if !strings.HasSuffix(e.Name(), suffix) || !e.Type().IsRegular() {
+			continue
+		}
+		if fi, err := e.Info(); err == nil && (newest == "" || fi.ModTime().UnixNano() >= best) {
+			newest, best = filepath.Join(dir, e.Name()), fi.ModTime().UnixNano()
+		}
+	}
+	return newest, nil
 }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"reflect"
-	"strconv"
 	"unicode/utf8"
 )
 
@@ -40,39 +39,23 @@ func shown(s string) string { return escaped(s, false) }
 func shownLines(s string) string { return escaped(s, true) }
 
 func escaped(s string, lines bool) string {
-	keep := func(r rune, n int) bool { return !unsafe(r, n) || lines && (r == '\n' || r == '\t') }
-	i := 0
-	for i < len(s) {
-		r, n := utf8.DecodeRuneInString(s[i:])
-		if !keep(r, n) {
-			break
-		}
-		i += n
-	}
-	if i == len(s) {
-		return s
-	}
-	b := []byte(s[:i])
-	for i < len(s) {
+	var b []byte
+	for i := 0; i < len(s); {
 		r, n := utf8.DecodeRuneInString(s[i:])
 		switch {
-		case keep(r, n):
+		case !unsafe(r, n) || lines && (r == '\n' || r == '\t'):
 			b = append(b, s[i:i+n]...)
-		case r == utf8.RuneError && n == 1:
-			b = append(b, `\x`...)
-			b = appendHex(b, uint64(s[i]), 2)
 		case r == '\t':
 			b = append(b, `\t`...)
 		case r == '\n':
 			b = append(b, `\n`...)
 		case r == '\r':
 			b = append(b, `\r`...)
-		case r < 0x80:
-			b = append(b, `\x`...)
-			b = appendHex(b, uint64(r), 2)
+		case n == 1:
+			// A control character below 0x80, or a byte that is not UTF-8.
+			b = fmt.Appendf(b, `\x%02x`, s[i])
 		default:
-			b = append(b, `\u`...)
-			b = appendHex(b, uint64(r), 4)
+			b = fmt.Appendf(b, `\u%04x`, r)
 		}
 		i += n
 	}
@@ -92,14 +75,6 @@ func unsafe(r rune, n int) bool {
 		return true
 	}
 	return false
-}
-
-func appendHex(b []byte, v uint64, width int) []byte {
-	h := strconv.FormatUint(v, 16)
-	for len(h) < width {
-		h = "0" + h
-	}
-	return append(b, h...)
 }
 
 // printf is fmt.Fprintf with every string, error and fmt.Stringer among a
@@ -152,8 +127,7 @@ func shownJSON(data []byte) []byte {
 				b = make([]byte, 0, len(data)+16)
 			}
 			b = append(b, data[last:i]...)
-			b = append(b, `\u`...)
-			b = appendHex(b, uint64(r), 4)
+			b = fmt.Appendf(b, `\u%04x`, r)
 			last = i + n
 		}
 		i += n

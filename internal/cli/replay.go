@@ -1,20 +1,33 @@
 package cli
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
+	"sync"
+	"text/tabwriter"
+	"time"
 
+	"github.com/muthur/context-budget/internal/compactions"
+	"github.com/muthur/context-budget/internal/fuse"
 	"github.com/muthur/context-budget/internal/lines"
+	"github.com/muthur/context-budget/internal/notice"
+	"github.com/muthur/context-budget/internal/prices"
 	"github.com/muthur/context-budget/internal/reading"
 	"github.com/muthur/context-budget/internal/replay"
 	"github.com/muthur/context-budget/internal/settings"
 	"github.com/muthur/context-budget/internal/state"
+	"github.com/muthur/context-budget/internal/transcript"
 	"github.com/muthur/context-budget/internal/tuning"
+	"github.com/muthur/context-budget/internal/window"
 	"github.com/muthur/context-budget/ledger"
 )
 
@@ -93,7 +106,11 @@ func runReplay(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		if *asJSON {
 			where = stderr
 		}
-		defer printf(where, "The report is in %s.\n", absOr(*html))
+		page, err := filepath.Abs(*html)
+		if err != nil {
+			page = *html
+		}
+		defer printf(where, "The report is in %s.\n", page)
 	}
 	if !*readings {
 		for i := range rep.Sessions {
@@ -135,14 +152,6 @@ func chains(rep *replay.Report) {
 	}
 }
 
-// absOr is name made absolute, or name when that fails.
-func absOr(name string) string {
-	if a, err := filepath.Abs(name); err == nil {
-		return a
-	}
-	return name
-}
-
 // parseInterleaved parses flags that may come before, between or after the
 // paths, as people type them.
 func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
@@ -163,9 +172,11 @@ func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
-// isTerminal reports whether w is a terminal, where progress may be drawn.
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
+// isTerminal reports whether v (a stream) is a terminal: where replay may
+// draw its progress, and where lines must not wait for a payload nobody
+// will type.
+func isTerminal(v any) bool {
+	f, ok := v.(*os.File)
 	if !ok {
 		return false
 	}
@@ -188,4 +199,407 @@ func progressPrinter(w io.Writer) func(replay.Progress) {
 			fmt.Fprintln(w)
 		}
 	}
+}
+
+// replayFuse holds replay's --spend, --loop and --burn.
+type replayFuse struct {
+	spend string
+	loop  int
+	burn  float64
+	cap   tuning.Amount
+}
+
+func (f *replayFuse) flags(fs *flag.FlagSet) {
+	fs.StringVar(&f.spend, "spend", "", "also show where a session cap of `AMOUNT` ('$5', 5usd, 2m) would have warned and halted")
+	fs.IntVar(&f.loop, "loop", 0, "also show where `N` identical tool calls in a row would have halted")
+	fs.Float64Var(&f.burn, "burn", 0, "also show where a spend of `USD` in 5 minutes would have warned (as "+tuning.EnvBurn+")")
+}
+
+func (f *replayFuse) parse(stderr io.Writer) int {
+	if f.spend != "" {
+		a, err := tuning.ParseAmount(f.spend)
+		if err != nil {
+			printf(stderr, "context-budget: error: --spend: %v\n", err)
+			return 2
+		}
+		f.cap = a
+	}
+	if f.loop < 0 || f.loop == 1 {
+		fmt.Fprintln(stderr, "context-budget: error: --loop must be 2 or more")
+		return 2
+	}
+	if f.burn < 0 || f.burn > 1e9 || f.burn != f.burn {
+		fmt.Fprintln(stderr, "context-budget: error: --burn must be a dollar amount per 5 minutes such as 2.50")
+		return 2
+	}
+	return -1
+}
+
+// apply replays the fuse over every session of rep.
+func (f *replayFuse) apply(rep *replay.Report, sources []replay.Source, table *prices.Table) {
+	if f.cap.IsZero() && f.loop == 0 && f.burn == 0 {
+		return
+	}
+	paths := map[string][]string{}
+	for _, s := range sources {
+		paths[s.Path] = s.Subagents
+	}
+	price := fuse.TablePricer(table)
+	var outs []*fuse.Outcome
+	for i := range rep.Sessions {
+		s := &rep.Sessions[i]
+		o := fuse.ReplaySession(s.Path, paths[s.Path], f.cap, f.loop, f.burn, price)
+		s.Fuse = &o
+		outs = append(outs, &o)
+	}
+	sum := fuse.Summarize(f.cap, f.loop, f.burn, outs)
+	rep.Fuse = &sum
+}
+
+// reportProgram draws the HTML report, so that the CLI does not link the
+// plotting library.
+const reportProgram = "context-budget-report"
+
+const reportHint = "context-budget-report draws the HTML report; install it beside context-budget (make install does)"
+
+// errNoReportProgram says context-budget-report is nowhere to be found:
+// the one failure of --html that reinstalling cures.
+var errNoReportProgram = errors.New(reportProgram + " not found beside context-budget or on PATH")
+
+// checkReportPath fails early, before a long replay, when the page cannot
+// be written where asked: its folder missing, not a folder, or the name a
+// folder itself.
+func checkReportPath(file string) error {
+	if fi, err := os.Stat(file); err == nil && fi.IsDir() {
+		return fmt.Errorf("--html %s: is a folder", file)
+	}
+	dir := filepath.Dir(file)
+	fi, err := os.Stat(dir)
+	if err != nil {
+		return fmt.Errorf("--html %s: %w", file, err)
+	}
+	if !fi.IsDir() {
+		return fmt.Errorf("--html %s: %s is not a folder", file, dir)
+	}
+	return nil
+}
+
+// writeHTML hands the replay to context-budget-report, found beside this
+// executable or on PATH, which writes the report to file.
+func writeHTML(rep replay.Report, file string) error {
+	prog, err := findReportProgram()
+	if err != nil {
+		return err
+	}
+	data, err := json.Marshal(rep)
+	if err != nil {
+		return err
+	}
+	cmd := exec.Command(prog, "-o", file)
+	cmd.Stdin = bytes.NewReader(data)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		// The program's own error says what went wrong (a folder that
+		// cannot be written, say); pass on its first line without its name.
+		if msg := bytes.TrimSpace(stderr.Bytes()); len(msg) > 0 {
+			first, _, _ := bytes.Cut(msg, []byte("\n"))
+			first = bytes.TrimPrefix(first, []byte(reportProgram+": error: "))
+			return fmt.Errorf("writing the report: %s", first)
+		}
+		return fmt.Errorf("%s: %w", reportProgram, err)
+	}
+	return nil
+}
+
+func findReportProgram() (string, error) {
+	if exe, err := os.Executable(); err == nil {
+		p := filepath.Join(filepath.Dir(exe), reportProgram)
+		if fi, err := os.Stat(p); err == nil && !fi.IsDir() {
+			return p, nil
+		}
+	}
+	p, err := exec.LookPath(reportProgram)
+	if err != nil {
+		return "", errNoReportProgram
+	}
+	return p, nil
+}
+
+// replayOptions builds the lines and the prices a replay uses: the hook's
+// policy with these settings and this price table (nil: the embedded
+// one), kept by the line cache's rule (replay.PolicyModel). It touches
+// nothing of the session's project.
+func replayOptions(s tuning.Settings, table *prices.Table, getenv func(string) string) replay.Options {
+	if table == nil {
+		table, _ = prices.Embedded()
+	}
+	return replay.Options{
+		NewModel: func(path string) replay.Model { return replay.NewPolicyModel(s, table, "", path, getenv) },
+		Prices:   replay.TablePrices{Table: table},
+	}
+}
+
+// replayOptionsWithSettings is replayOptions where each session's settings
+// come from the environment its hook saw: getenv under the env blocks of
+// the Claude Code settings files of the user (in configDir) and of the
+// session's project (its cwd), in Claude Code's precedence. A session
+// whose settings do not parse gets no notice, as its hook stayed silent.
+func replayOptionsWithSettings(table *prices.Table, getenv func(string) string, configDir string) replay.Options {
+	opt := replayOptions(tuning.Settings{}, table, getenv)
+	if table == nil {
+		table, _ = prices.Embedded()
+	}
+	opt.NewModel = func(path string) replay.Model {
+		env, _ := settings.Env(getenv, configDir, sessionCwd(path))
+		s, err := tuning.FromEnv(env)
+		if err != nil {
+			never := lines.Line{Tokens: math.MaxInt64, SetBy: lines.Env}
+			return replay.FixedModel(lines.Lines{Warn: never, Pause: never})
+		}
+		return replay.NewPolicyModel(s, table, "", path, env)
+	}
+	return opt
+}
+
+// withSources gives each session's decision the compaction point's
+// sources the hook read: the automatic compactions of the replayed
+// sessions and of the ledger rows of each session's project (the
+// decision takes those before each response), and the autoCompactWindow
+// the settings files in configDir and the project's set ("": none).
+func withSources(opt replay.Options, sources []replay.Source, configDir string) replay.Options {
+	ix := &compactions.Index{Files: map[string]*compactions.File{}}
+	var paths []string
+	for _, s := range sources {
+		paths = append(paths, s.Path)
+	}
+	ix.Update(paths, 0)
+	all, _ := ix.Seen("", "")
+	var mu sync.Mutex
+	rows := map[string][]window.Compaction{}
+	rowsOf := func(root string) []window.Compaction {
+		mu.Lock()
+		defer mu.Unlock()
+		if r, ok := rows[root]; ok {
+			return r
+		}
+		rows[root] = compactions.Rows(root, "", "")
+		return rows[root]
+	}
+	newModel := opt.NewModel
+	opt.NewModel = func(path string) replay.Model {
+		m := newModel(path)
+		pm, ok := m.(*replay.PolicyModel)
+		if !ok {
+			return m
+		}
+		id := strings.TrimSuffix(filepath.Base(path), ".jsonl")
+		root := sessionCwd(path)
+		for _, c := range append(all[:len(all):len(all)], rowsOf(root)...) {
+			if c.Session != id {
+				pm.Seen = append(pm.Seen, c)
+			}
+		}
+		if configDir != "" {
+			pm.CompactWindow = func(model string) int64 {
+				n, _ := settings.CompactWindow(configDir, root, model)
+				return n
+			}
+		}
+		return pm
+	}
+	return opt
+}
+
+// sessionCwd is the cwd of a transcript's first record that has one: the
+// project the session ran in. It reads at most the first megabyte.
+func sessionCwd(path string) string {
+	f, _, err := reading.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	rd := reading.NewReader(f)
+	read := 0
+	for read < 1<<20 {
+		line, err := rd.Next()
+		if err != nil {
+			return ""
+		}
+		read += len(line)
+		if !bytes.Contains(line, []byte(`"cwd"`)) {
+			continue
+		}
+		cwd := ""
+		transcript.Decode(line, func(r *transcript.Record) {
+			if cwd == "" {
+				cwd = r.Cwd
+			}
+		})
+		if cwd != "" {
+			return cwd
+		}
+	}
+	return ""
+}
+
+// writeReplayTable prints a replay for a person: a row per session, then
+// the totals.
+func writeReplayTable(w io.Writer, rep replay.Report) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	head := "SESSION\tPROJECT\tCOST\tRESPONSES\tPEAK\tCOMPACTIONS\tNOTICES\tCARRY-ON PREDICTED/ACTUAL\tCOLD RE-WRITES/STOPS"
+	if rep.Fuse != nil {
+		head += "\tFUSE"
+	}
+	fmt.Fprintln(tw, head)
+	for _, s := range rep.Sessions {
+		var notices []string
+		for _, n := range s.Notices {
+			notices = append(notices, fmt.Sprintf("%s@%d %s", n.Level, n.Response, notice.K(n.Reading)))
+		}
+		noticesCol := firstFew(notices)
+		if s.Error != "" {
+			noticesCol += " (error: " + clip(s.Error, 40) + ")"
+		}
+		var carry []string
+		for _, p := range s.Pauses {
+			carry = append(carry, usdOrDash(p.PredictedCarryOnUSD)+"/"+usdOrDash(p.ActualCarryOnUSD))
+		}
+		fuseCol := ""
+		if s.Fuse != nil {
+			fuseCol = "\t" + s.Fuse.Describe()
+		}
+		printf(tw, "%s\t%s\t%s\t%d\t%s\t%d\t%s\t%s\t%s%s\n", s.SessionID, clip(s.Project, 30), usdOrDash(s.CostUSD),
+			s.Responses, notice.K(s.Peak), s.Compactions, noticesCol, firstFew(carry), coldCell(s.Cold), fuseCol)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	t := rep.Totals
+	printf(w, "\nThese %d sessions cost %s at API rates, subagents included", t.PricedSessions, notice.USD(t.CostUSD))
+	if t.ForecastPauses > 0 {
+		printf(w, "; by the forecast, relaying at their %d priced pauses would have %s over the next 100k tokens of each", t.ForecastPauses, savedWords(t.ForecastSavingUSD))
+	}
+	fmt.Fprintln(w, ".")
+	if t.CarryOnPoints > 0 {
+		printf(w, "Checked: after %d of those pauses the session went on 100k tokens; there, by what carrying on really cost, relaying would have %s (the forecast said %s).\n",
+			t.CarryOnPoints, savedWords(t.CheckedSavingUSD), notice.USD(t.CheckedForecastUSD))
+	}
+	printf(w, "%d sessions (%.1f MB, %d responses), %d notices: %d warnings, %d pauses; %d compacted before any notice",
+		t.Sessions, float64(t.Bytes)/1e6, t.Responses, t.Notices, t.Warnings, t.Pauses, t.CompactedBeforeAnyNotice)
+	if t.Errors > 0 {
+		printf(w, "; %d unreadable", t.Errors)
+	}
+	fmt.Fprintln(w, ".")
+	if r := t.Rooms; r.Auto > 0 {
+		printf(w, "Room before the %d automatic compactions: %d with a pause in the climb, %d with less than 20k tokens of room; median %s tokens, %.0f responses.\n",
+			r.Auto, r.Paused, r.Short, notice.K(r.MedianTokens), r.MedianResponses)
+	}
+	if len(t.Cheapest) > 0 {
+		printf(w, "Cheapest at the pauses, by the model: %s.\n", cheapestCounts(t.Cheapest))
+	}
+	writeColdTotals(w, t.Cold)
+	if rep.Fuse != nil {
+		printf(w, "Fuse: %s.\n", rep.Fuse.Describe())
+	}
+	if t.Points > 0 {
+		printf(w, "The forecast of carrying on 100k tokens, at the %d responses after which a session did: median absolute error %s (requests: %s).\n",
+			t.Points, pctOrDash(t.CarryOnMedianAbsError), pctOrDash(t.RequestsMedianAbsError))
+		for _, m := range t.CarryOnByModel {
+			printf(w, "  %s: median absolute error %.0f%% over %d points.\n", m.Model, 100*m.MedianAbsError, m.Points)
+		}
+	}
+	return nil
+}
+
+// savedWords says a saving one way: "saved $0.81", or "cost $0.46 more
+// than carrying on".
+func savedWords(v float64) string {
+	if v < 0 {
+		return "cost " + notice.USD(-v) + " more than carrying on"
+	}
+	return "saved " + notice.USD(v)
+}
+
+// cheapestCounts says how many pauses each choice was cheapest at:
+// "relaying at 12, letting Claude Code compact at 3, carrying on at 1".
+func cheapestCounts(c map[string]int) string {
+	var parts []string
+	for _, k := range []string{lines.ChoiceRelay, lines.ChoiceCompact, lines.ChoiceCarryOn} {
+		if c[k] > 0 {
+			parts = append(parts, fmt.Sprintf("%s at %d", cheapestWords(k), c[k]))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// shownNotices is how many notices a row of the table shows; --json has
+// them all.
+const shownNotices = 2
+
+// firstFew is a cell of the first shownNotices of parts, then how many
+// more there are; "-" for none.
+func firstFew(parts []string) string {
+	if len(parts) == 0 {
+		return "-"
+	}
+	cell := strings.Join(parts[:min(len(parts), shownNotices)], ", ")
+	if more := len(parts) - shownNotices; more > 0 {
+		cell += fmt.Sprintf(" +%d more", more)
+	}
+	return cell
+}
+
+func usdOrDash(v *float64) string {
+	if v == nil {
+		return "-"
+	}
+	return notice.USD(*v)
+}
+
+func pctOrDash(v *float64) string {
+	if v == nil {
+		return "-"
+	}
+	return fmt.Sprintf("%.0f%%", *v*100)
+}
+
+// coldCell is a session's cold column: "2 $1.23 / 1 saves $2.00", or "-".
+func coldCell(events []replay.ColdEvent) string {
+	var rewrites, stops int
+	var cost, saving float64
+	for _, e := range events {
+		if e.Written > replay.ColdMinRewrite {
+			rewrites++
+			cost += e.RewriteUSD
+		}
+		if e.Stop {
+			stops++
+			saving += e.SavingUSD
+		}
+	}
+	if rewrites == 0 && stops == 0 {
+		return "-"
+	}
+	cell := fmt.Sprintf("%d %s", rewrites, notice.USD(cost))
+	if stops > 0 {
+		cell += fmt.Sprintf(" / %d saves %s", stops, notice.USD(saving))
+	}
+	return cell
+}
+
+// writeColdTotals is the totals' line on the cold cache.
+func writeColdTotals(w io.Writer, t replay.ColdTotals) {
+	if t.Rewrites == 0 && t.Stops == 0 {
+		fmt.Fprintln(w, "Cold cache: no re-write of a context past 50k after an idle beyond the TTL, and no prompt the stop would have held back.")
+		return
+	}
+	idle, ctx := "-", "-"
+	if t.MedianIdleSeconds != nil && t.MedianContext != nil {
+		idle = (time.Duration(*t.MedianIdleSeconds) * time.Second).Round(time.Second).String()
+		ctx = notice.K(int64(*t.MedianContext))
+	}
+	printf(w, "Cold cache: %d re-writes of more than %s tokens in %d sessions cost %s (median idle %s, median context %s); the stop would have held back %d prompts in %d sessions (their re-writes %s), where a fresh session saves %s over the next 100k tokens by the model; %d of them found the cache warm after all.\n",
+		t.Rewrites, notice.K(replay.ColdMinRewrite), t.RewriteSessions, notice.USD(t.RewriteUSD), idle, ctx,
+		t.Stops, t.StopSessions, notice.USD(t.StopRewriteUSD), notice.USD(t.SavingUSD), t.FalseStops)
 }

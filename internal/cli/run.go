@@ -10,6 +10,8 @@ package cli
 import (
 	"fmt"
 	"io"
+
+	"github.com/muthur/context-budget/internal/hook"
 )
 
 // version is set at build time with -ldflags
@@ -27,10 +29,8 @@ type command struct {
 	run     func(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 }
 
-// commands is the command table, one entry per subcommand, a static table
-// rather than one built in an init function (the hook pays for every
-// package initialisation at each call). `help` is not in it: it reads the
-// table.
+// commands is the command table, one entry per subcommand. `help` is not
+// in it: it reads the table.
 var commands = []command{
 	{"hook", "the hooks Claude Code runs (PostToolUse and the rest)", "hook", runHook},
 	{"lines", "where this session stands: the reading and both lines", "lines", runLines},
@@ -45,11 +45,8 @@ var commands = []command{
 	{"version", "print the version", "", runVersion},
 }
 
-// Run is the whole of context-budget: it runs the command named by
+// Run is the whole of context-budget-cli: it runs the command named by
 // args[0] with the process's streams and returns the exit status.
-// context-budget-cli runs it; context-budget runs the hook and the status
-// line itself (package hook) and hands every other command to
-// context-budget-cli.
 func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		return usageError(stderr, "", fmt.Errorf("no command given"))
@@ -93,3 +90,8 @@ func runVersion(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fmt.Fprintln(stdout, "context-budget", version)
 	return 0
 }
+
+// InstallCommand installs the programs the plugin's hooks run; the
+// plugin's SessionStart check (hooks/hooks.json), doctor, install and
+// context-budget, when context-budget-cli is missing, name it.
+const InstallCommand = hook.InstallCommand
