@@ -9,7 +9,6 @@ import (
 	"github.com/muthur/context-budget/internal/reading"
 	"github.com/muthur/context-budget/internal/state"
 	"github.com/muthur/context-budget/internal/tuning"
-	"github.com/muthur/context-budget/ledger"
 )
 
 // Target is the session the budget verbs of the CLI act on: its project,
@@ -130,14 +129,8 @@ func ReadStatus(tg Target) (Status, error) {
 	dir := Dir(tg.Getenv, tg.Root)
 	err := update(tg, false, func(t *Tally, a *Arm, s tuning.Fuse) error {
 		for _, cs := range capsOf(s, *a) {
-			if cs.kind == "session" {
-				cs.spent = t.Total().Sub(a.Base)
-			} else {
-				day := tg.Now.UTC().Format(time.DateOnly)
-				var err error
-				if cs.spent, err = ProjectDay(dir, ledger.Dir(tg.Root), tg.ID, t.Day(day), day, time.Time{}); err != nil {
-					return err
-				}
+			if err := cs.count(t, a.Base, dir, tg.Root, tg.ID, tg.Now, time.Time{}); err != nil {
+				return err
 			}
 			st.Caps = append(st.Caps, CapStatus{Kind: cs.kind, Source: cs.source, Cap: cs.cap, Spent: cs.spent})
 		}

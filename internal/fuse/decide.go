@@ -207,7 +207,14 @@ func (f *fused) stopped(toModel, toUser string) Answer {
 // a halt.
 func (f *fused) undecided(cause string) Answer {
 	f.recordUndecided(cause)
-	return f.undecidedAnswer(cause)
+	caps := f.capsNamed()
+	armed := "a cap is armed"
+	if len(caps) > 0 {
+		armed = "a cap of " + strings.Join(caps, " and ") + " is armed"
+	}
+	text := "context-budget spend fuse: " + armed + ", and the fuse cannot decide this call: " + cause + "."
+	out := " From your own shell, context-budget budget status shows the spend and reads what the hook could not; context-budget budget disarm (or unsetting the variable) lifts the cap."
+	return f.stopped(text+" Every tool call is denied until it can: stop here and tell the user."+out, text+out)
 }
 
 // capsNamed names the caps in force.
@@ -221,19 +228,8 @@ func (f *fused) capsNamed() []string {
 
 func (f *fused) recordUndecided(cause string) {
 	if f.dir != "" {
-		recordHalt(f.dir, f.Session, Halt{Reason: HaltFuse, Cap: strings.Join(f.capsNamed(), ", "), At: time.Now().UTC().Format(time.RFC3339), Words: cause})
+		recordHalt(f.dir, f.Session, Halt{Reason: HaltFuse, Cap: strings.Join(f.capsNamed(), ", "), Words: cause})
 	}
-}
-
-func (f *fused) undecidedAnswer(cause string) Answer {
-	caps := f.capsNamed()
-	armed := "a cap is armed"
-	if len(caps) > 0 {
-		armed = "a cap of " + strings.Join(caps, " and ") + " is armed"
-	}
-	text := "context-budget spend fuse: " + armed + ", and the fuse cannot decide this call: " + cause + "."
-	out := " From your own shell, context-budget budget status shows the spend and reads what the hook could not; context-budget budget disarm (or unsetting the variable) lifts the cap."
-	return f.stopped(text+" Every tool call is denied until it can: stop here and tell the user."+out, text+out)
 }
 
 // capState is one cap in force and what counts against it.
@@ -262,6 +258,20 @@ func capsOf(s tuning.Fuse, arm Arm) []capState {
 		caps = append(caps, capState{kind: "day", cap: s.Day, source: tuning.EnvSpendDay})
 	}
 	return caps
+}
+
+// count sets what counts against the cap: the session's spend past
+// base, or the project's on the day of now, its count's lock taken by by.
+func (cs *capState) count(t *Tally, base Sum, dir, root, session string, now, by time.Time) error {
+	if cs.kind == "session" {
+		cs.spent = t.Total().Sub(base)
+		return nil
+	}
+	day := now.UTC().Format(time.DateOnly)
+	var err error
+	cs.spent, err = ProjectDay(dir, ledger.Dir(root), session, t.Day(day), day, by)
+	cs.period = day
+	return err
 }
 
 // metered is the outcome of one metered call.
@@ -320,7 +330,6 @@ func (f *fused) meter() (m metered, err error) {
 		p2 := t.Read(files, price, pass, "")
 		p.Changed, p.Behind = true, p2.Behind
 	}
-	day := f.Now.UTC().Format(time.DateOnly)
 	// The CLI runs in the user's shell, without the session's env: keep
 	// the caps from launch where budget status can read them.
 	setNote(t, "env session", noteOf(f.s.Spend))
@@ -329,11 +338,8 @@ func (f *fused) meter() (m metered, err error) {
 	var dayErr error
 	for i := range f.caps {
 		cs := &f.caps[i]
-		if cs.kind == "session" {
-			cs.spent = t.Total().Sub(f.arm.Base)
-		} else {
-			cs.spent, dayErr = ProjectDay(f.dir, ledger.Dir(f.Root), f.Session, t.Day(day), day, f.began.Add(lockWait))
-			cs.period = day
+		if err := cs.count(t, f.arm.Base, f.dir, f.Root, f.Session, f.Now, f.began.Add(lockWait)); err != nil {
+			dayErr = err
 		}
 		share := shareOf(cs.cap, cs.spent)
 		key := "warn " + cs.kind
@@ -421,7 +427,7 @@ func (f *fused) recordHolds(held []capState) {
 		if cs.kind == "day" {
 			reason = HaltDay
 		}
-		recordHalt(f.dir, f.Session, Halt{Reason: reason, Cap: cs.cap.String(), At: time.Now().UTC().Format(time.RFC3339), Words: cs.words()})
+		recordHalt(f.dir, f.Session, Halt{Reason: reason, Cap: cs.cap.String(), Words: cs.words("the", "spent")})
 	}
 }
 
@@ -480,32 +486,27 @@ func (f *fused) loopAnswer() (Answer, error) {
 		return f.undecided("a loop halt stands and cannot be released: " + err.Error()), nil
 	}
 	clearCalls(state.Dir(f.Root), f.Session)
-	recordHalt(f.dir, f.Session, Halt{Reason: HaltLoop, Cap: fmt.Sprintf("%d calls", l.Count), At: time.Now().UTC().Format(time.RFC3339), Words: what})
+	recordHalt(f.dir, f.Session, Halt{Reason: HaltLoop, Cap: fmt.Sprintf("%d calls", l.Count), Words: what})
 	text := "context-budget loop fuse: " + what + ", so the turn is halted; the next prompt starts afresh."
 	out := fmt.Sprintf(" To lift it at once: context-budget budget reset, from your own shell; to turn the loop halt off: %s=0.", tuning.EnvLoop)
 	return f.stopped(text+" Do not retry it: say what you were trying to do and what kept failing."+out, text+out), nil
 }
 
-// words says what a held cap spent, for the halts.
-func (cs capState) words() string {
+// words says what a cap's project or session spent of it: "the"
+// project "spent" for the halts, "this" project "has spent" for the
+// model and the user.
+func (cs capState) words(this, spent string) string {
 	if cs.kind == "day" {
-		return fmt.Sprintf("the project spent %s today (UTC) of its %s daily cap (%s)", spentIn(cs.cap, cs.spent), cs.cap, cs.source)
+		return fmt.Sprintf("%s project %s %s today (UTC) of its %s daily cap (%s)", this, spent, spentIn(cs.cap, cs.spent), cs.cap, cs.source)
 	}
-	return fmt.Sprintf("the session spent %s of its %s cap (%s)", spentIn(cs.cap, cs.spent), cs.cap, cs.source)
-}
-
-func (cs capState) what() string {
-	if cs.kind == "day" {
-		return fmt.Sprintf("this project has spent %s today (UTC) of its %s daily cap (%s)", spentIn(cs.cap, cs.spent), cs.cap, cs.source)
-	}
-	return fmt.Sprintf("this session has spent %s of its %s cap (%s)", spentIn(cs.cap, cs.spent), cs.cap, cs.source)
+	return fmt.Sprintf("%s session %s %s of its %s cap (%s)", this, spent, spentIn(cs.cap, cs.spent), cs.cap, cs.source)
 }
 
 // haltText is the reason of a halt: what was spent, the cap, what to do.
 func haltText(held []capState, toModel bool) string {
 	var parts []string
 	for _, cs := range held {
-		parts = append(parts, cs.what())
+		parts = append(parts, cs.words("this", "has spent"))
 	}
 	text := "context-budget spend fuse: " + strings.Join(parts, "; ") + "."
 	if toModel {
@@ -517,7 +518,7 @@ func haltText(held []capState, toModel bool) string {
 // warnText is the notice at 80% of a cap.
 func warnText(cs capState, unpriced []string) string {
 	text := fmt.Sprintf("context-budget spend notice: %s, %.0f%% of it. At the cap every tool call is denied and the run stops. Steer to a stopping point now: finish the step in hand, leave the work in a state another session can pick up, and write down what is left. Stopping partway releases the plan; running into the cap mid-step does not.",
-		cs.what(), 100*shareOf(cs.cap, cs.spent))
+		cs.words("this", "has spent"), 100*shareOf(cs.cap, cs.spent))
 	if cs.cap.USD > 0 && len(unpriced) > 0 {
 		text += fmt.Sprintf(" (Responses of %s have no price and count nothing against a dollar cap.)", strings.Join(unpriced, ", "))
 	}

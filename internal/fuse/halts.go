@@ -44,12 +44,13 @@ func haltsName(dir, session string) string {
 	return filepath.Join(dir, session+HaltsSuffix)
 }
 
-// recordHalt appends h to the session's halts unless the last one is the
-// same halt (its reason, cap and words but for the figures): a cap held
-// over many calls is one halt. It takes no lock: a fail-closed deny may
-// record one because the lock could not be taken. One short line written
-// with O_APPEND lands whole.
+// recordHalt appends h, stamped now, to the session's halts unless the
+// last one is the same halt (its reason, cap and words but for the
+// figures): a cap held over many calls is one halt. It takes no lock: a
+// fail-closed deny may record one because the lock could not be taken.
+// One short line written with O_APPEND lands whole.
 func recordHalt(dir, session string, h Halt) {
+	h.At = time.Now().UTC().Format(time.RFC3339)
 	last := Halts(dir, session)
 	if n := len(last); n > 0 && sameHalt(last[n-1], h) || n >= maxHalts {
 		return
