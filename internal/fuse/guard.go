@@ -240,13 +240,12 @@ func (g *guard) home(p string) string {
 	return p
 }
 
-// fileKeys are the input fields by which a tool names the paths it acts
-// on.
+// fileKeys are the input fields by which a tool names its paths.
 var fileKeys = []string{"file_path", "notebook_path", "path", "source", "destination", "target", "directory"}
 
-// readers are the tools that only read the paths they name; readVerbs
-// start the names of other tools that only read, removeVerbs are in the
-// names of those that remove or move.
+// readers are the tools that only read; readVerbs start the names of
+// other tools that only read, removeVerbs are in those that remove or
+// move.
 var (
 	readers     = []string{"Read", "Glob", "Grep", "LS", "NotebookRead", "WebFetch", "WebSearch", "TodoWrite", "Task", "Agent"}
 	readVerbs   = []string{"read", "list", "get", "search", "find", "view", "stat", "directory_tree", "info"}
@@ -716,15 +715,13 @@ var wrappers = map[string][]string{
 	"command": nil, "busybox": nil,
 }
 
-// shells are the programs that run a script: -c's, a here-document or
-// what a pipe feeds them.
+// shells run -c's script, a here-document or what a pipe feeds them.
 var shells = []string{"bash", "sh", "zsh", "dash", "ksh", "mksh", "fish"}
 
-// unwrap removes the wrappers before a command's program (env and the
-// wrappers) and returns its words from the program on, the folder it
-// runs in, whether xargs feeds it, and the commands hidden in it: a
-// shell's -c script, here-document or piped words, eval's words, find's
-// -exec.
+// unwrap removes env and the wrappers before a command's program and
+// returns its words from the program on, the folder it runs in, whether
+// xargs feeds it, and the commands hidden in it (a shell's script,
+// eval's words, find's -exec).
 func unwrap(c simple, getenv func(string) string) (args []word, dir string, xargs bool, inner []simple) {
 	args, dir = c.words, c.dir
 	sub := func(script string) { inner = append(inner, parse(script, dir, getenv)...) }

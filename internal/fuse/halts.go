@@ -14,21 +14,18 @@ import (
 // Halt is one halt of a session, as the fuse records it: under `claude
 // -p` Claude Code shows only that a hook stopped the run, so budget
 // status, the session's ledger row and context-budget run read it here.
+// Cap is the cap in force ("$5.00", "2m tokens") or the loop's length
+// ("5 calls"); At when it halted (RFC 3339, UTC); Words what was spent,
+// the call repeated, or the cause.
 type Halt struct {
-	// Reason is "cap" (the session's cap), "day" (the project's daily
-	// cap), "loop" (one call repeated) or "fuse" (armed, the fuse could
-	// not decide, so it denied).
 	Reason string `json:"reason"`
-	// Cap is the cap in force ("$5.00", "2m tokens"), or the loop's
-	// length ("5 calls"); "" when none applies.
-	Cap string `json:"cap"`
-	// At is when it halted (RFC 3339, UTC).
-	At string `json:"at"`
-	// Words say what was spent, the call repeated, or the cause.
-	Words string `json:"words"`
+	Cap    string `json:"cap"`
+	At     string `json:"at"`
+	Words  string `json:"words"`
 }
 
-// The halts' reasons.
+// The halts' reasons: the session's cap, the project's daily cap, one
+// call repeated, and an armed fuse that could not decide, so it denied.
 const (
 	HaltCap  = "cap"
 	HaltDay  = "day"

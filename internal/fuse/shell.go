@@ -11,6 +11,7 @@ package fuse
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -121,9 +122,7 @@ func (p *parser) script(s, dir string) {
 			}
 			pending = nil
 		case c == '<' || c == '>' || c == '&' && i+1 < len(s) && s[i+1] == '>' || isFD(s, i):
-			for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-				i++
-			}
+			i = len(s) - len(strings.TrimLeft(s[i:], digits))
 			op := redirection(s[i:])
 			if op == "" {
 				i++
@@ -148,7 +147,7 @@ func (p *parser) script(s, dir string) {
 				readNext = true
 			case ">&", "<&":
 				// >&2 duplicates a descriptor; >&file writes file.
-				if fd := len(s) - i - len(strings.TrimLeft(s[i:], "0123456789-")); fd > 0 {
+				if fd := len(s) - i - len(strings.TrimLeft(s[i:], digits+"-")); fd > 0 {
 					i += fd
 					continue
 				}
@@ -219,11 +218,7 @@ const waiting = -2
 // keyword reports the reserved words that open or close a command list
 // rather than run a program.
 func keyword(w string) bool {
-	switch w {
-	case "{", "}", "!", "if", "then", "else", "elif", "fi", "do", "done", "while", "until", "esac", "in":
-		return true
-	}
-	return false
+	return slices.Contains([]string{"{", "}", "!", "if", "then", "else", "elif", "fi", "do", "done", "while", "until", "esac", "in"}, w)
 }
 
 // isAssignment reports a NAME=value word.
@@ -251,12 +246,11 @@ func isFD(s string, i int) bool {
 	if i > 0 && !strings.ContainsRune(" \t\n;&|()", rune(s[i-1])) {
 		return false
 	}
-	j := i
-	for j < len(s) && s[j] >= '0' && s[j] <= '9' {
-		j++
-	}
-	return j > i && j < len(s) && (s[j] == '<' || s[j] == '>')
+	rest := strings.TrimLeft(s[i:], digits)
+	return len(rest) < len(s)-i && rest != "" && (rest[0] == '<' || rest[0] == '>')
 }
+
+const digits = "0123456789"
 
 // redirection returns the redirection operator s starts with, "" for
 // none.
