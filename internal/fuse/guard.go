@@ -695,24 +695,27 @@ func gitTouches(args []word, root, dir string) []word {
 }
 
 // wrappers are the programs that run a command given in their words
-// (env's is apart), each with its options that take a value.
-var wrappers = map[string][]string{
-	"sudo":    {"-u", "-g", "-h", "-p", "-C", "-D", "-r", "-t", "-U", "-T"},
-	"doas":    {"-u", "-C"},
-	"nice":    {"-n"},
-	"stdbuf":  {"-i", "-o", "-e"},
-	"ionice":  {"-c", "-n", "-p", "-P", "-u"},
-	"timeout": {"-s", "-k"},
-	"flock":   {"-w", "-E", "-c"},
-	"exec":    {"-a"},
-	"watch":   {"-n", "-d", "-q"},
-	"xargs":   {"-a", "-d", "-E", "-I", "-L", "-n", "-P", "-s"},
-	"su":      {"-c", "-s", "-g", "-G"},
-	"strace":  {"-o", "-e", "-p", "-s"},
-	"ltrace":  {"-o", "-e", "-p", "-s"},
-	"time":    {"-f", "-o"},
-	"nohup":   nil, "builtin": nil, "setsid": nil, "chrt": nil, "taskset": nil, "unbuffer": nil, "caffeinate": nil,
-	"command": nil, "busybox": nil,
+// (env's is apart), each with its options that take a value. A function:
+// a package-level map would run an init in the hot program.
+func wrappers() map[string][]string {
+	return map[string][]string{
+		"sudo":    {"-u", "-g", "-h", "-p", "-C", "-D", "-r", "-t", "-U", "-T"},
+		"doas":    {"-u", "-C"},
+		"nice":    {"-n"},
+		"stdbuf":  {"-i", "-o", "-e"},
+		"ionice":  {"-c", "-n", "-p", "-P", "-u"},
+		"timeout": {"-s", "-k"},
+		"flock":   {"-w", "-E", "-c"},
+		"exec":    {"-a"},
+		"watch":   {"-n", "-d", "-q"},
+		"xargs":   {"-a", "-d", "-E", "-I", "-L", "-n", "-P", "-s"},
+		"su":      {"-c", "-s", "-g", "-G"},
+		"strace":  {"-o", "-e", "-p", "-s"},
+		"ltrace":  {"-o", "-e", "-p", "-s"},
+		"time":    {"-f", "-o"},
+		"nohup":   nil, "builtin": nil, "setsid": nil, "chrt": nil, "taskset": nil, "unbuffer": nil, "caffeinate": nil,
+		"command": nil, "busybox": nil,
+	}
 }
 
 // shells run -c's script, a here-document or what a pipe feeds them.
@@ -728,7 +731,7 @@ func unwrap(c simple, getenv func(string) string) (args []word, dir string, xarg
 	for len(args) > 0 {
 		prog := filepath.Base(args[0].text)
 		skip := 1
-		_, wrapper := wrappers[prog]
+		withValue, wrapper := wrappers()[prog]
 		switch {
 		case prog == "env":
 		opts:
@@ -762,7 +765,7 @@ func unwrap(c simple, getenv func(string) string) (args []word, dir string, xarg
 				}
 			}
 			xargs = xargs || prog == "xargs"
-			skip = wrapped(prog, args)
+			skip = wrapped(prog, withValue, args)
 			if prog == "watch" && !slices.ContainsFunc(args[:skip], func(w word) bool { return w.text == "-x" }) {
 				sub(joined(args[skip:]))
 				return nil, dir, xargs, inner
@@ -817,7 +820,7 @@ func unwrap(c simple, getenv func(string) string) (args []word, dir string, xarg
 // past the wrapper's options (and the values of those that take one) and
 // its own operands (timeout's duration, flock's file, chrt's priority,
 // taskset's mask).
-func wrapped(prog string, args []word) int {
+func wrapped(prog string, withValue []string, args []word) int {
 	i := 1
 	for i < len(args) {
 		a := args[i].text
@@ -827,7 +830,7 @@ func wrapped(prog string, args []word) int {
 		if !strings.HasPrefix(a, "-") || a == "-" {
 			break
 		}
-		if slices.Contains(wrappers[prog], a) {
+		if slices.Contains(withValue, a) {
 			i++
 		}
 		i++
