@@ -3,11 +3,11 @@ package fuse
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"hash/fnv"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strconv"
 	"time"
 
 	"github.com/muthur/context-budget/internal/reading"
@@ -15,18 +15,13 @@ import (
 	"github.com/muthur/context-budget/internal/tuning"
 )
 
-// The names of the fuse's files in its folder (Dir). A session's files
-// are its id and a suffix, as in the state folder (state.PlainName ids
-// hold no dot).
+// The suffixes of a session's files in the fuse's folder (Dir), after
+// its id (state.PlainName ids hold no dot): what the CLI armed and a loop
+// halt standing; the spend tally; the halts, one JSON object a line.
 const (
-	// ArmSuffix: what the CLI armed, and a loop halt standing.
-	ArmSuffix = ".fuse"
-	// SpendSuffix: the spend tally, resumed from its offsets.
+	ArmSuffix   = ".fuse"
 	SpendSuffix = ".spend"
-	// HaltsSuffix: the halts, one JSON object a line.
 	HaltsSuffix = ".halts"
-	// lockSuffix: the lock the arm file and the tally change under.
-	lockSuffix = ArmSuffix + state.LockSuffix
 )
 
 // StateRoot is the fuse's own folder under the user's Claude Code config
@@ -78,35 +73,26 @@ func ProjectKey(root string) string {
 	b = b[:min(len(b), 80)]
 	h := fnv.New32a()
 	h.Write([]byte(root))
-	sum := strconv.FormatUint(uint64(h.Sum32()), 16)
-	for len(sum) < 8 {
-		sum = "0" + sum
-	}
-	return string(b) + "-" + sum
+	return fmt.Sprintf("%s-%08x", b, h.Sum32())
 }
 
-// Arm is what a session's arm file holds.
+// Arm is what a session's arm file holds. Set says the CLI armed or
+// disarmed the session: Cap (zero after a disarm) is then its cap in
+// place of MUTHUR_CONTEXT_BUDGET_SPEND; unset, the environment's holds.
+// Base is the session's spend when the cap was armed or reset (the cap
+// counts from there), At when (RFC 3339, UTC). Loop, when set, is a loop
+// halt standing.
 type Arm struct {
-	// Cap is the session cap armed from the CLI; it replaces
-	// MUTHUR_CONTEXT_BUDGET_SPEND for the session. Zero with Set false:
-	// the environment's cap holds.
-	Cap tuning.Amount `json:"cap"`
-	// Set says the CLI armed or disarmed the session: Cap (zero after a
-	// disarm) is its cap, whatever the environment says.
-	Set bool `json:"set"`
-	// Base is the session's spend when the cap was armed or reset: the
-	// cap counts from there.
-	Base Sum `json:"base"`
-	// At is when the cap was armed or reset (RFC 3339, UTC).
-	At string `json:"at,omitempty"`
-	// Loop, when set, is a loop halt: the call repeated, until the run
-	// ends.
-	Loop *Loop `json:"loop,omitempty"`
+	Cap  tuning.Amount `json:"cap"`
+	Set  bool          `json:"set"`
+	Base Sum           `json:"base"`
+	At   string        `json:"at,omitempty"`
+	Loop *Loop         `json:"loop,omitempty"`
 }
 
-// Loop is a run of one tool call repeated.
+// Loop is a run of one tool call repeated: the call named ("Bash: go
+// test ./...") and how many times it ran.
 type Loop struct {
-	// Call names the call, e.g. "Bash: go test ./...".
 	Call  string `json:"call"`
 	Count int    `json:"count"`
 }
@@ -123,7 +109,7 @@ func TallyName(dir, session string) string {
 
 // lockName is the lock the arm file and the tally change under.
 func lockName(dir, session string) string {
-	return filepath.Join(dir, session+lockSuffix)
+	return filepath.Join(dir, session+ArmSuffix+state.LockSuffix)
 }
 
 // LoadArm reads a session's arm file: ok false when there is none. Any
@@ -199,13 +185,10 @@ func ChangeArm(dir, session string, change func(a *Arm) error) error {
 	return saveArm(dir, session, a)
 }
 
-// saveTally writes a session's tally in place. The caller holds the
-// fuse's lock, so no other writer runs; an atomic replace (a new file and
-// a rename) would allocate an inode on every metered call, which on ext4
-// cost more than the rest of the call. A link at its name is refused
-// (state.WriteInPlace). A reader without the lock (budget status of
-// another session) may catch a write half done: the tally then does not
-// parse, and LoadSettled reads again.
+// saveTally writes a session's tally in place (state.WriteInPlace, which
+// refuses a link at its name): the caller holds the fuse's lock, so no
+// other writer runs, and an atomic replace would cost an inode on every
+// metered call.
 func saveTally(dir, session string, t *Tally) error {
 	return state.WriteInPlace(TallyName(dir, session), t.encode())
 }

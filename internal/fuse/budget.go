@@ -9,7 +9,6 @@ import (
 	"github.com/muthur/context-budget/internal/reading"
 	"github.com/muthur/context-budget/internal/state"
 	"github.com/muthur/context-budget/internal/tuning"
-	"github.com/muthur/context-budget/ledger"
 )
 
 // Target is the session the budget verbs of the CLI act on: its project,
@@ -20,36 +19,29 @@ type Target struct {
 	Now                  time.Time
 }
 
-// Status is what budget status shows.
+// Status is what budget status shows: the caps; the session's whole
+// spend and the part of it in subagents' own files; the spend of the
+// last 5 minutes (Burn); a loop halt standing; the halts, oldest first;
+// the models with no price (a dollar cap counts nothing of them); what
+// the tally refused to let lower it; whether the CLI disarmed the
+// session's cap; and the fuse's variables in force (the CLI's
+// environment, else what the hook last saw in the session).
 type Status struct {
-	Caps []CapStatus
-	// Total is the session's whole spend, Subagents the part of it in
-	// subagents' own files.
-	Total, Subagents Sum
-	// Burn is the spend of the last 5 minutes.
-	Burn float64
-	// Loop is a loop halt standing, if any.
-	Loop *Loop
-	// Halts are the session's halts, oldest first.
-	Halts []Halt
-	// Unpriced lists models with no price: a dollar cap counts nothing of
-	// their responses.
-	Unpriced []string
-	// Tampered lists what the tally refused to let lower it.
-	Tampered []string
-	// Disarmed says the session's cap was disarmed from the CLI.
-	Disarmed bool
-	// Tuning is the fuse's variables in force: the CLI's environment, else
-	// what the hook last saw in the session.
-	Tuning tuning.Fuse
+	Caps               []CapStatus
+	Total, Subagents   Sum
+	Burn               float64
+	Loop               *Loop
+	Halts              []Halt
+	Unpriced, Tampered []string
+	Disarmed           bool
+	Tuning             tuning.Fuse
 }
 
-// CapStatus is one cap and its spend.
+// CapStatus is one cap, "session" or "day" (Kind), and its spend.
 type CapStatus struct {
-	Kind   string // "session" or "day"
-	Source string
-	Cap    tuning.Amount
-	Spent  Sum
+	Kind, Source string
+	Cap          tuning.Amount
+	Spent        Sum
 }
 
 // Share is the part of the cap spent.
@@ -130,14 +122,8 @@ func ReadStatus(tg Target) (Status, error) {
 	dir := Dir(tg.Getenv, tg.Root)
 	err := update(tg, false, func(t *Tally, a *Arm, s tuning.Fuse) error {
 		for _, cs := range capsOf(s, *a) {
-			if cs.kind == "session" {
-				cs.spent = t.Total().Sub(a.Base)
-			} else {
-				day := tg.Now.UTC().Format(time.DateOnly)
-				var err error
-				if cs.spent, err = ProjectDay(dir, ledger.Dir(tg.Root), tg.ID, t.Day(day), day, time.Time{}); err != nil {
-					return err
-				}
+			if err := cs.count(t, a.Base, dir, tg.Root, tg.ID, tg.Now, time.Time{}); err != nil {
+				return err
 			}
 			st.Caps = append(st.Caps, CapStatus{Kind: cs.kind, Source: cs.source, Cap: cs.cap, Spent: cs.spent})
 		}

@@ -32,11 +32,10 @@ func dayName(dir, day string) string {
 
 // ProjectDay returns a project's spend on one UTC day (YYYY-MM-DD) and
 // records own, the asking session's spend of the day, in the fuse's
-// count: the count's sessions, with the ledger rows (under ledgerDir, the
-// day's month and the one before: a row lives in the month of its first
-// response) whose last response is on the day. A row holds a whole
-// session, so it counts whole on the day it records. The count is changed
-// under its lock, taken by by.
+// count: the count's sessions, with the ledger rows (under ledgerDir, in
+// the day's month or the one before, where their first response was)
+// whose last response is on the day, each counting whole. The count
+// changes under its lock, taken by by.
 func ProjectDay(dir, ledgerDir, session string, own Sum, day string, by time.Time) (Sum, error) {
 	start, err := time.Parse(time.DateOnly, day)
 	if err != nil {

@@ -1,19 +1,16 @@
 // Package fuse is the spend fuse (design §13): the tally of what a
-// session has spent, the caps a session and a project may spend, the
+// session has spent, the session's and the project's daily caps, the
 // warning at 80% of a cap, the halt at 100% (every tool call denied and
-// the turn ended), the loop of one tool call repeated, the burn rate, and
-// the guard against the tool calls by which an agent would lift its own
-// fuse.
+// the turn ended), the loop halt, the burn rate, and the guard against
+// the tool calls by which an agent would lift its own fuse.
 //
-// Its state lives outside the tree the agent works in, in the user's
-// Claude Code config folder (Dir): <session_id>.fuse holds the cap armed
-// from the CLI, its baseline, and a loop halt; <session_id>.spend the
-// tally; <session_id>.halts every halt; day-<date>.json the project's
-// spend of a day; prices.json the price table the CLI merged. Only the
-// loop's count of calls stays in the project's state folder. With no cap
-// in the environment and no arm file, the PreToolUse and Stop hooks
-// decide from the environment and one open. Armed, a call that cannot
-// decide denies (fails closed), naming why and how the user lifts it.
+// Its state lives in the user's Claude Code config folder (Dir), outside
+// the agent's tree: <session_id>.fuse (the CLI's cap, its baseline, a
+// loop halt), .spend (the tally), .halts, day-<date>.json (the project's
+// spend of a day) and prices.json (the CLI's merged price table); only
+// the loop's call count stays in the project's state folder. Unarmed, a
+// call costs an environment look-up and one open; armed, a call that
+// cannot decide denies (fails closed), naming why and the user's way out.
 package fuse
 
 import (
@@ -43,28 +40,21 @@ const (
 	SubagentStop = "SubagentStop"
 )
 
-// Call is one hook call, as the fuse sees it.
+// Call is one hook call, as the fuse sees it. Cwd is where a Bash
+// command starts; Agent the subagent's id ("" in the session's own
+// turns: the fuse applies inside subagents too); Now the time days and
+// warnings count at.
 type Call struct {
-	Event string
-	Root  string
-	// Cwd is the payload's working folder, where a Bash command starts.
-	Cwd        string
-	Session    string
-	Transcript string
-	// Agent is the subagent's id, "" in the session's own turns: the fuse
-	// applies inside subagents too.
-	Agent     string
-	ToolName  string
-	ToolInput json.RawMessage
-	ToolUseID string
-	// Now is the time the call counts days and warnings at.
-	Now    time.Time
-	Getenv func(string) string
+	Event, Root, Cwd, Session, Transcript, Agent string
+	ToolName, ToolUseID                          string
+	ToolInput                                    json.RawMessage
+	Now                                          time.Time
+	Getenv                                       func(string) string
 	// Armed, when set, is called once the fuse is found armed, before any
 	// of its work, with what the call must answer should its deadline
 	// come first (late records that halt and returns the answer): the
-	// hook starts its deadline's timers there, which the unarmed check,
-	// an environment look-up and one open, does not need.
+	// hook starts its deadline's timers there, which the unarmed check
+	// does not need.
 	Armed func(late func() Answer)
 	// Record, when set, is asked before the tally is written: false once
 	// the deadline has answered; true holds the deadline off until the
@@ -72,38 +62,31 @@ type Call struct {
 	Record func() bool
 }
 
-// Answer is what the fuse says; all empty is silence.
+// Answer is what the fuse says; all empty is silence. Deny is why a tool
+// call is denied, to the model; Context a notice to the model; System a
+// message to the user; Stop ends the turn (continue: false) with this
+// reason to the user (with Deny, at the denied call).
 type Answer struct {
-	// Deny is the reason a tool call is denied, shown to the model.
-	Deny string
-	// Context is a notice to the model, beside the call.
-	Context string
-	// System is a message to the user.
-	System string
-	// Stop ends the turn (continue: false) with this reason to the user;
-	// with Deny, the call is denied and the turn ends at it.
-	Stop string
+	Deny, Context, System, Stop string
 }
 
-// warnShare is the share of a cap at which the fuse warns.
-const warnShare = 0.8
-
-// burnWindow is the span the burn rate is measured over.
-const burnWindow = 5 * time.Minute
+const (
+	warnShare  = 0.8             // the share of a cap at which the fuse warns
+	burnWindow = 5 * time.Minute // the span the burn rate is measured over
+	// maxSubagentFiles bounds the subagent files an armed call reads:
+	// past it the fuse cannot count in time, and says so.
+	maxSubagentFiles = 4096
+)
 
 // The armed call's bounds, from its start: the wait for the call's own
-// record, the wait for the fuse's lock, and the reading of the
-// transcripts. The hook answers by one second whatever happens (its
-// deadline gives the answer Armed was handed).
+// record, for the fuse's lock, and the reading of the transcripts. The
+// hook answers by one second whatever happens (its deadline gives the
+// answer Armed was handed).
 const (
 	recordWait = 200 * time.Millisecond
 	lockWait   = 600 * time.Millisecond
 	readWait   = 750 * time.Millisecond
 )
-
-// maxSubagentFiles bounds the subagent files an armed call reads: past
-// it the fuse cannot count in time, and says so.
-const maxSubagentFiles = 4096
 
 // Decide answers one PreToolUse, Stop or SubagentStop call. Unmetered and
 // unarmed, it reads the environment and tries one file, and returns.
@@ -126,16 +109,15 @@ func Decide(c Call) (Answer, error) {
 			armErr = nil
 		}
 	}
-	capped := len(capsOf(s, arm)) > 0
+	caps := capsOf(s, arm)
+	capped := len(caps) > 0
 	switch {
 	case armErr != nil && dir == "" && !capped:
 		return Answer{}, nil
 	case armErr == nil && !capped && arm.Loop == nil && s.BurnUSD == 0:
 		return Answer{}, nil
 	}
-	began := time.Now()
-	f := &fused{Call: c, dir: dir, s: s, arm: arm, began: began}
-	f.caps = capsOf(s, arm)
+	f := &fused{Call: c, dir: dir, s: s, arm: arm, caps: caps, began: time.Now()}
 	if c.Armed != nil {
 		// The deadline's answer is made when it comes, from a copy: the
 		// call goes on changing f meanwhile.
@@ -164,7 +146,9 @@ func Decide(c Call) (Answer, error) {
 		// The one call open past the cap: it only reads.
 		return m.warnings, nil
 	case len(m.held) > 0:
-		f.recordHolds(m.held)
+		for _, cs := range m.held {
+			recordHalt(f.dir, f.Session, Halt{Reason: map[string]string{"session": HaltCap, "day": HaltDay}[cs.kind], Cap: cs.cap.String(), Words: cs.words("the", "spent")})
+		}
 		return f.stopped(haltText(m.held, true), haltText(m.held, false)), nil
 	case errors.Is(err, errBehind) && c.Event == PreToolUse:
 		// Still counting a long transcript (a session resumed under a cap
@@ -176,7 +160,8 @@ func Decide(c Call) (Answer, error) {
 	case err != nil:
 		return f.undecided(err.Error()), nil
 	case lift != "":
-		return Answer{Deny: liftText(lift), System: m.warnings.System}, nil
+		return Answer{Deny: "context-budget spend fuse: this call would " + lift + ", which lifts the spend cap; that is the user's act, from their own shell, and the call is denied while a cap holds. context-budget budget status shows the spend.",
+			System: m.warnings.System}, nil
 	case c.Event == PreToolUse:
 		return m.warnings, nil
 	}
@@ -207,7 +192,14 @@ func (f *fused) stopped(toModel, toUser string) Answer {
 // a halt.
 func (f *fused) undecided(cause string) Answer {
 	f.recordUndecided(cause)
-	return f.undecidedAnswer(cause)
+	caps := f.capsNamed()
+	armed := "a cap is armed"
+	if len(caps) > 0 {
+		armed = "a cap of " + strings.Join(caps, " and ") + " is armed"
+	}
+	text := "context-budget spend fuse: " + armed + ", and the fuse cannot decide this call: " + cause + "."
+	out := " From your own shell, context-budget budget status shows the spend and reads what the hook could not; context-budget budget disarm (or unsetting the variable) lifts the cap."
+	return f.stopped(text+" Every tool call is denied until it can: stop here and tell the user."+out, text+out)
 }
 
 // capsNamed names the caps in force.
@@ -221,29 +213,16 @@ func (f *fused) capsNamed() []string {
 
 func (f *fused) recordUndecided(cause string) {
 	if f.dir != "" {
-		recordHalt(f.dir, f.Session, Halt{Reason: HaltFuse, Cap: strings.Join(f.capsNamed(), ", "), At: time.Now().UTC().Format(time.RFC3339), Words: cause})
+		recordHalt(f.dir, f.Session, Halt{Reason: HaltFuse, Cap: strings.Join(f.capsNamed(), ", "), Words: cause})
 	}
 }
 
-func (f *fused) undecidedAnswer(cause string) Answer {
-	caps := f.capsNamed()
-	armed := "a cap is armed"
-	if len(caps) > 0 {
-		armed = "a cap of " + strings.Join(caps, " and ") + " is armed"
-	}
-	text := "context-budget spend fuse: " + armed + ", and the fuse cannot decide this call: " + cause + "."
-	out := " From your own shell, context-budget budget status shows the spend and reads what the hook could not; context-budget budget disarm (or unsetting the variable) lifts the cap."
-	return f.stopped(text+" Every tool call is denied until it can: stop here and tell the user."+out, text+out)
-}
-
-// capState is one cap in force and what counts against it.
+// capState is one cap in force and what counts against it; period names
+// the cap's period, so its warning fires once in it.
 type capState struct {
-	kind   string // "session" or "day"
-	cap    tuning.Amount
-	source string
-	spent  Sum
-	// period names the cap's period, so its warning fires once in it.
-	period string
+	kind, source, period string // kind: "session" or "day"
+	cap                  tuning.Amount
+	spent                Sum
 }
 
 // capsOf lists the caps in force: the session's (the CLI's, else the
@@ -262,6 +241,20 @@ func capsOf(s tuning.Fuse, arm Arm) []capState {
 		caps = append(caps, capState{kind: "day", cap: s.Day, source: tuning.EnvSpendDay})
 	}
 	return caps
+}
+
+// count sets what counts against the cap: the session's spend past
+// base, or the project's on the day of now, its count's lock taken by by.
+func (cs *capState) count(t *Tally, base Sum, dir, root, session string, now, by time.Time) error {
+	if cs.kind == "session" {
+		cs.spent = t.Total().Sub(base)
+		return nil
+	}
+	day := now.UTC().Format(time.DateOnly)
+	var err error
+	cs.spent, err = ProjectDay(dir, ledger.Dir(root), session, t.Day(day), day, by)
+	cs.period = day
+	return err
 }
 
 // metered is the outcome of one metered call.
@@ -320,7 +313,6 @@ func (f *fused) meter() (m metered, err error) {
 		p2 := t.Read(files, price, pass, "")
 		p.Changed, p.Behind = true, p2.Behind
 	}
-	day := f.Now.UTC().Format(time.DateOnly)
 	// The CLI runs in the user's shell, without the session's env: keep
 	// the caps from launch where budget status can read them.
 	setNote(t, "env session", noteOf(f.s.Spend))
@@ -329,11 +321,8 @@ func (f *fused) meter() (m metered, err error) {
 	var dayErr error
 	for i := range f.caps {
 		cs := &f.caps[i]
-		if cs.kind == "session" {
-			cs.spent = t.Total().Sub(f.arm.Base)
-		} else {
-			cs.spent, dayErr = ProjectDay(f.dir, ledger.Dir(f.Root), f.Session, t.Day(day), day, f.began.Add(lockWait))
-			cs.period = day
+		if err := cs.count(t, f.arm.Base, f.dir, f.Root, f.Session, f.Now, f.began.Add(lockWait)); err != nil {
+			dayErr = err
 		}
 		share := shareOf(cs.cap, cs.spent)
 		key := "warn " + cs.kind
@@ -350,7 +339,7 @@ func (f *fused) meter() (m metered, err error) {
 		switch {
 		case burn >= f.s.BurnUSD && t.Notes["burn"] == "":
 			setNote(t, "burn", f.Now.UTC().Format(time.RFC3339))
-			notes = append(notes, burnText(burn, f.s.BurnUSD))
+			notes = append(notes, fmt.Sprintf("context-budget burn notice: this session spent $%.2f in the last 5 minutes, above the $%.2f set by %s. Check that the work is going somewhere; a loop or a runaway subagent costs this much.", burn, f.s.BurnUSD, tuning.EnvBurn))
 		case burn < f.s.BurnUSD && t.Notes["burn"] != "":
 			delete(t.Notes, "burn")
 		}
@@ -414,17 +403,6 @@ func waitFor(name, toolUseID string, by time.Time) {
 	}
 }
 
-// recordHolds records the caps held as halts.
-func (f *fused) recordHolds(held []capState) {
-	for _, cs := range held {
-		reason := HaltCap
-		if cs.kind == "day" {
-			reason = HaltDay
-		}
-		recordHalt(f.dir, f.Session, Halt{Reason: reason, Cap: cs.cap.String(), At: time.Now().UTC().Format(time.RFC3339), Words: cs.words()})
-	}
-}
-
 // shareOf returns how much of cap a has been spent: 1 is the whole cap. A
 // dollar cap counts no spend that has no price.
 func shareOf(a tuning.Amount, s Sum) float64 {
@@ -480,32 +458,27 @@ func (f *fused) loopAnswer() (Answer, error) {
 		return f.undecided("a loop halt stands and cannot be released: " + err.Error()), nil
 	}
 	clearCalls(state.Dir(f.Root), f.Session)
-	recordHalt(f.dir, f.Session, Halt{Reason: HaltLoop, Cap: fmt.Sprintf("%d calls", l.Count), At: time.Now().UTC().Format(time.RFC3339), Words: what})
+	recordHalt(f.dir, f.Session, Halt{Reason: HaltLoop, Cap: fmt.Sprintf("%d calls", l.Count), Words: what})
 	text := "context-budget loop fuse: " + what + ", so the turn is halted; the next prompt starts afresh."
 	out := fmt.Sprintf(" To lift it at once: context-budget budget reset, from your own shell; to turn the loop halt off: %s=0.", tuning.EnvLoop)
 	return f.stopped(text+" Do not retry it: say what you were trying to do and what kept failing."+out, text+out), nil
 }
 
-// words says what a held cap spent, for the halts.
-func (cs capState) words() string {
+// words says what a cap's project or session spent of it: "the"
+// project "spent" for the halts, "this" project "has spent" for the
+// model and the user.
+func (cs capState) words(this, spent string) string {
 	if cs.kind == "day" {
-		return fmt.Sprintf("the project spent %s today (UTC) of its %s daily cap (%s)", spentIn(cs.cap, cs.spent), cs.cap, cs.source)
+		return fmt.Sprintf("%s project %s %s today (UTC) of its %s daily cap (%s)", this, spent, spentIn(cs.cap, cs.spent), cs.cap, cs.source)
 	}
-	return fmt.Sprintf("the session spent %s of its %s cap (%s)", spentIn(cs.cap, cs.spent), cs.cap, cs.source)
-}
-
-func (cs capState) what() string {
-	if cs.kind == "day" {
-		return fmt.Sprintf("this project has spent %s today (UTC) of its %s daily cap (%s)", spentIn(cs.cap, cs.spent), cs.cap, cs.source)
-	}
-	return fmt.Sprintf("this session has spent %s of its %s cap (%s)", spentIn(cs.cap, cs.spent), cs.cap, cs.source)
+	return fmt.Sprintf("%s session %s %s of its %s cap (%s)", this, spent, spentIn(cs.cap, cs.spent), cs.cap, cs.source)
 }
 
 // haltText is the reason of a halt: what was spent, the cap, what to do.
 func haltText(held []capState, toModel bool) string {
 	var parts []string
 	for _, cs := range held {
-		parts = append(parts, cs.what())
+		parts = append(parts, cs.words("this", "has spent"))
 	}
 	text := "context-budget spend fuse: " + strings.Join(parts, "; ") + "."
 	if toModel {
@@ -517,17 +490,9 @@ func haltText(held []capState, toModel bool) string {
 // warnText is the notice at 80% of a cap.
 func warnText(cs capState, unpriced []string) string {
 	text := fmt.Sprintf("context-budget spend notice: %s, %.0f%% of it. At the cap every tool call is denied and the run stops. Steer to a stopping point now: finish the step in hand, leave the work in a state another session can pick up, and write down what is left. Stopping partway releases the plan; running into the cap mid-step does not.",
-		cs.what(), 100*shareOf(cs.cap, cs.spent))
+		cs.words("this", "has spent"), 100*shareOf(cs.cap, cs.spent))
 	if cs.cap.USD > 0 && len(unpriced) > 0 {
 		text += fmt.Sprintf(" (Responses of %s have no price and count nothing against a dollar cap.)", strings.Join(unpriced, ", "))
 	}
 	return text
-}
-
-func burnText(burn, limit float64) string {
-	return fmt.Sprintf("context-budget burn notice: this session spent $%.2f in the last 5 minutes, above the $%.2f set by %s. Check that the work is going somewhere; a loop or a runaway subagent costs this much.", burn, limit, tuning.EnvBurn)
-}
-
-func liftText(why string) string {
-	return "context-budget spend fuse: this call would " + why + ", which lifts the spend cap; that is the user's act, from their own shell, and the call is denied while a cap holds. context-budget budget status shows the spend."
 }

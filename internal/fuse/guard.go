@@ -9,6 +9,7 @@ package fuse
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -34,25 +35,16 @@ type guard struct {
 	memo       map[string]string // resolve's
 }
 
-// newGuard lists what a call may not write, move or remove: the fuse's
-// folder, Claude Code's settings (user, project, local, managed), the
-// session's transcript and its subagents' folder, the project's ledger
-// rows, the price files and the installed programs.
-func newGuard(c Call) *guard {
-	g := &guard{getenv: c.Getenv, root: c.Root, cwd: c.Cwd, transcript: c.Transcript}
-	if g.cwd == "" {
-		g.cwd = c.Root
-	}
-	return g
-}
-
-// placeList makes the places, once a call names a path to check.
+// placeList lists, once a call names a path to check, what a call may
+// not write, move or remove: the fuse's folder, Claude Code's settings
+// (user, project, local, managed), the session's transcript and its
+// subagents' folder, the project's ledger rows, the price files and the
+// installed programs.
 func (g *guard) placeList() []place {
 	if g.places != nil {
 		return g.places
 	}
 	g.places = []place{}
-	c := Call{Root: g.root, Transcript: g.transcript, Getenv: g.getenv}
 	add := func(what string, paths ...string) {
 		for _, p := range paths {
 			if p != "" && filepath.IsAbs(p) {
@@ -60,19 +52,19 @@ func (g *guard) placeList() []place {
 			}
 		}
 	}
-	if base := StateRoot(c.Getenv); base != "" {
+	if base := StateRoot(g.getenv); base != "" {
 		cfg := filepath.Dir(base)
 		add("the fuse's own state", base)
 		add("a Claude Code settings file", filepath.Join(cfg, "settings.json"), filepath.Join(cfg, "settings.local.json"))
 	}
-	add("a Claude Code settings file", filepath.Join(c.Root, ".claude", "settings.json"),
-		filepath.Join(c.Root, ".claude", "settings.local.json"))
+	add("a Claude Code settings file", filepath.Join(g.root, ".claude", "settings.json"),
+		filepath.Join(g.root, ".claude", "settings.local.json"))
 	add("Claude Code's managed settings", "/etc/claude-code", "/Library/Application Support/ClaudeCode")
-	if c.Transcript != "" {
-		add("the session's transcripts", c.Transcript, strings.TrimSuffix(c.Transcript, ".jsonl"))
+	if g.transcript != "" {
+		add("the session's transcripts", g.transcript, strings.TrimSuffix(g.transcript, ".jsonl"))
 	}
-	add("the ledger's rows", ledger.Dir(c.Root))
-	add("a price file", prices.UserFile(c.Getenv), prices.ProjectFile(c.Root))
+	add("the ledger's rows", ledger.Dir(g.root))
+	add("a price file", prices.UserFile(g.getenv), prices.ProjectFile(g.root))
 	if exe, err := os.Executable(); err == nil {
 		dir := filepath.Dir(exe)
 		add("an installed context-budget program", exe, filepath.Join(dir, "context-budget"), filepath.Join(dir, "context-budget-cli"))
@@ -93,9 +85,6 @@ func (g *guard) resolve(path string) string {
 		}
 	} else if parent := filepath.Dir(path); parent != path {
 		r = filepath.Join(g.resolve(parent), filepath.Base(path))
-	}
-	if g.memo == nil {
-		g.memo = map[string]string{}
 	}
 	g.memo[path] = r
 	return r
@@ -172,17 +161,7 @@ func under(path, dir string) bool {
 
 // hasPart reports whether name is one of path's components.
 func hasPart(path, name string) bool {
-	for rest := path; ; {
-		i := strings.Index(rest, name)
-		if i < 0 {
-			return false
-		}
-		end := i + len(name)
-		if (i == 0 || rest[i-1] == filepath.Separator) && (end == len(rest) || rest[end] == filepath.Separator) {
-			return true
-		}
-		rest = rest[i+1:]
-	}
+	return slices.Contains(strings.Split(path, string(filepath.Separator)), name)
 }
 
 // relateGlob is relate for a pattern: within when it can name a path in
@@ -192,15 +171,8 @@ func (g *guard) relateGlob(pattern string) (int, place) {
 	for _, pl := range g.placeList() {
 		parts := strings.Split(filepath.ToSlash(pl.path), "/")
 		n := min(len(pat), len(parts))
-		ok := true
-		for i := range n {
-			if !matchPart(pat[i], parts[i]) {
-				ok = false
-				break
-			}
-		}
 		switch {
-		case !ok:
+		case !slices.EqualFunc(pat[:n], parts[:n], matchPart):
 		case len(pat) >= len(parts):
 			return within, pl
 		default:
@@ -260,12 +232,25 @@ func (g *guard) check(w word, dir string, how int) string {
 	return ""
 }
 
-// fileKeys are the input fields by which a tool names the paths it acts
-// on.
+// home expands a leading ~/ to the home folder.
+func (g *guard) home(p string) string {
+	if rest, ok := strings.CutPrefix(p, "~/"); ok {
+		return filepath.Join(g.getenv("HOME"), rest)
+	}
+	return p
+}
+
+// fileKeys are the input fields by which a tool names its paths.
 var fileKeys = []string{"file_path", "notebook_path", "path", "source", "destination", "target", "directory"}
 
-// readers are the tools that only read the paths they name.
-var readers = []string{"Read", "Glob", "Grep", "LS", "NotebookRead", "WebFetch", "WebSearch", "TodoWrite", "Task", "Agent"}
+// readers are the tools that only read; readVerbs start the names of
+// other tools that only read, removeVerbs are in those that remove or
+// move.
+var (
+	readers     = []string{"Read", "Glob", "Grep", "LS", "NotebookRead", "WebFetch", "WebSearch", "TodoWrite", "Task", "Agent"}
+	readVerbs   = []string{"read", "list", "get", "search", "find", "view", "stat", "directory_tree", "info"}
+	removeVerbs = []string{"delete", "remove", "move", "rename", "rm", "clean"}
+)
 
 // toolLifts says how a tool call other than Bash would lift the fuse: a
 // tool that writes naming a path within a place, or, by a name that
@@ -279,34 +264,27 @@ func (g *guard) toolLifts(tool string, input json.RawMessage) string {
 		name = name[i+2:]
 	}
 	name = strings.ToLower(name)
-	for _, verb := range []string{"read", "list", "get", "search", "find", "view", "stat", "directory_tree", "info"} {
-		if strings.HasPrefix(name, verb) {
-			return ""
-		}
+	if slices.ContainsFunc(readVerbs, func(v string) bool { return strings.HasPrefix(name, v) }) {
+		return ""
 	}
 	how := writes
-	for _, verb := range []string{"delete", "remove", "move", "rename", "rm", "clean"} {
-		if strings.Contains(name, verb) {
-			how = removes
-		}
+	if slices.ContainsFunc(removeVerbs, func(v string) bool { return strings.Contains(name, v) }) {
+		how = removes
 	}
 	var in map[string]json.RawMessage
 	if json.Unmarshal(input, &in) != nil {
 		return ""
 	}
 	for _, k := range fileKeys {
-		var one string
 		var many []string
+		var one string
 		if json.Unmarshal(in[k], &one) == nil {
-			many = append(many, one)
+			many = []string{one}
 		} else {
 			json.Unmarshal(in[k], &many)
 		}
 		for _, p := range many {
-			if strings.HasPrefix(p, "~/") {
-				p = filepath.Join(g.getenv("HOME"), p[2:])
-			}
-			if why := g.check(word{text: p}, g.cwd, how); why != "" {
+			if why := g.check(word{text: g.home(p)}, g.cwd, how); why != "" {
 				return why
 			}
 		}
@@ -314,22 +292,29 @@ func (g *guard) toolLifts(tool string, input json.RawMessage) string {
 	return ""
 }
 
+// bashCommand is a Bash call's command line.
+func bashCommand(input json.RawMessage) (string, bool) {
+	var in struct {
+		Command string `json:"command"`
+	}
+	err := json.Unmarshal(input, &in)
+	return in.Command, err == nil
+}
+
 // Lifts says how a tool call would lift the fuse while a cap is armed,
 // "" when it would not: a lifting verb of either program in any ordinary
 // spelling, uninstalling the hooks, starting a session the cap would not
 // cover, or writing, moving or removing what the fuse stands on.
 func Lifts(c Call) string {
-	g := newGuard(c)
+	g := &guard{getenv: c.Getenv, root: c.Root, cwd: cmp.Or(c.Cwd, c.Root), transcript: c.Transcript, memo: map[string]string{}}
 	if c.ToolName != "Bash" {
 		return g.toolLifts(c.ToolName, c.ToolInput)
 	}
-	var in struct {
-		Command string `json:"command"`
-	}
-	if json.Unmarshal(c.ToolInput, &in) != nil {
+	line, ok := bashCommand(c.ToolInput)
+	if !ok {
 		return ""
 	}
-	cmds := parse(in.Command, g.cwd, g.getenv)
+	cmds := parse(line, g.cwd, g.getenv)
 	for i := 0; i < len(cmds); i++ {
 		if why := g.command(cmds[i], &cmds); why != "" {
 			return why
@@ -337,6 +322,9 @@ func Lifts(c Call) string {
 	}
 	return ""
 }
+
+// budgetFlags are the options of budget that take a value.
+var budgetFlags = []string{"--session", "-session", "--project", "-project"}
 
 // StatusOnly reports whether a tool call is exactly our CLI's budget
 // status: `context-budget budget [status] [--session ID] [--project DIR]
@@ -346,13 +334,11 @@ func StatusOnly(tool string, input json.RawMessage) bool {
 	if tool != "Bash" || !bytes.Contains(input, []byte("budget")) {
 		return false
 	}
-	var in struct {
-		Command string `json:"command"`
-	}
-	if tool != "Bash" || json.Unmarshal(input, &in) != nil || strings.ContainsAny(in.Command, "$`;&|<>()\n\r\\*?[]{}=~#!") {
+	line, ok := bashCommand(input)
+	if !ok || strings.ContainsAny(line, "$`;&|<>()\n\r\\*?[]{}=~#!") {
 		return false
 	}
-	ws := parse(in.Command, "", func(string) string { return "" })
+	ws := parse(line, "", func(string) string { return "" })
 	if len(ws) != 1 || ws[0].assign || len(ws[0].writes) > 0 {
 		return false
 	}
@@ -366,7 +352,7 @@ func StatusOnly(tool string, input json.RawMessage) bool {
 		case a == "status" && !verb:
 			verb = true
 		case a == "--json" || a == "-json":
-		case (a == "--session" || a == "-session" || a == "--project" || a == "-project") && i+1 < len(w) && !strings.HasPrefix(w[i+1].text, "-"):
+		case slices.Contains(budgetFlags, a) && i+1 < len(w) && !strings.HasPrefix(w[i+1].text, "-"):
 			i++
 		default:
 			return false
@@ -375,8 +361,8 @@ func StatusOnly(tool string, input json.RawMessage) bool {
 	return true
 }
 
-// ours reports whether a program word names this program, either of its
-// names, as a name or a path.
+// isOurs reports whether a program word names this program, either of
+// its names, as a name or a path.
 func isOurs(w string) bool {
 	base := strings.TrimSuffix(filepath.Base(filepath.ToSlash(w)), ".exe")
 	return base == "context-budget" || base == "context-budget-cli"
@@ -397,6 +383,10 @@ var readOnly = []string{"cat", "less", "more", "head", "tail", "grep", "egrep", 
 var writers = []string{"tee", "truncate", "touch", "dd", "sed", "perl", "ruby", "mkdir", "mkfifo", "mknod", "curl",
 	"wget", "sort", "uniq", "patch", "split", "csplit", "tar", "unzip", "gzip", "gunzip", "zip", "xz", "bzip2"}
 
+// removers are programs that remove or lock out every path they are
+// given.
+var removers = []string{"rm", "rmdir", "unlink", "shred", "srm", "trash", "trash-put", "chmod", "chown", "chgrp", "chattr", "setfacl"}
+
 // command says how one simple command would lift the fuse. Commands
 // hidden inside it (a shell's -c, find -exec, xargs' input) are added to
 // cmds to be read in turn.
@@ -412,10 +402,10 @@ func (g *guard) command(c simple, cmds *[]simple) string {
 		return ""
 	}
 	prog := filepath.Base(args[0].text)
-	if isOurs(args[0].text) || prog == "go" && goRunsOurs(args) {
-		return g.ours(args, xargs)
+	if isOurs(args[0].text) || prog == "go" && len(args) > 2 && args[1].text == "run" && strings.Contains(args[2].text, "context-budget") {
+		return ours(args, xargs)
 	}
-	if why := nestedSession(args); why != "" {
+	if why := nestedSession(prog, args); why != "" {
 		return why
 	}
 	ops := operands(args)
@@ -435,61 +425,47 @@ func (g *guard) command(c simple, cmds *[]simple) string {
 		}
 	}
 	how := writes
-	switch prog {
-	case "rm", "rmdir", "unlink", "shred", "srm", "trash", "trash-put", "chmod", "chown", "chgrp", "chattr", "setfacl":
+	switch n := len(ops); {
+	case slices.Contains(removers, prog):
 		how = removes
 		check(ops, removes)
-	case "mv":
+	case prog == "mv" || prog == "ln":
+		// A link to what the fuse stands on is a way to write it.
 		how = removes
-		if n := len(ops); n > 1 {
+		if n > 1 {
 			check(ops[:n-1], removes)
 			into(ops[:n-1], ops[n-1])
 		} else {
 			check(ops, removes)
 		}
-	case "cp", "install", "rsync", "scp":
-		if n := len(ops); n > 1 {
+	case prog == "cp" || prog == "install" || prog == "rsync" || prog == "scp":
+		if n > 1 {
 			if prog == "rsync" && slices.ContainsFunc(args, func(a word) bool { return strings.HasPrefix(a.text, "--delete") }) {
 				check(ops[n-1:], removes)
 			}
 			into(ops[:n-1], ops[n-1])
 		}
-	case "ln":
-		// A link to what the fuse stands on is a way to write it.
-		how = removes
-		switch n := len(ops); {
-		case n == 1:
-			check(ops, removes)
-		case n > 1:
-			check(ops[:n-1], removes)
-			into(ops[:n-1], ops[n-1])
-		}
-	case "find":
+	case prog == "find":
 		if findWrites(args) {
 			how = removes
 			check(findStarts(args), removes)
 		}
-	case "git":
+	case prog == "git":
 		how = removes
 		check(gitTouches(args, g.root, dir), removes)
-	default:
+	case !slices.Contains(readOnly, prog):
 		// The rest may write any file they are given: the known writers
 		// (tee, truncate, touch, sed -i, dd of=, curl -o…) whatever it is
 		// called, any other program (a script's interpreter) a file that
 		// names a place; the guard does not tell their reads from writes.
-		if !slices.Contains(readOnly, prog) {
-			how := named
-			if slices.Contains(writers, prog) {
-				how = writes
-			}
-			check(ops, how)
-			for _, a := range args[1:] {
-				if v, ok := strings.CutPrefix(a.text, "of="); ok {
-					if strings.HasPrefix(v, "~/") {
-						v = filepath.Join(g.getenv("HOME"), v[2:])
-					}
-					check([]word{{text: v, dyn: a.dyn, glob: a.glob}}, writes)
-				}
+		how := named
+		if slices.Contains(writers, prog) {
+			how = writes
+		}
+		check(ops, how)
+		for _, a := range args[1:] {
+			if v, ok := strings.CutPrefix(a.text, "of="); ok {
+				check([]word{{text: g.home(v), dyn: a.dyn, glob: a.glob}}, writes)
 			}
 		}
 	}
@@ -501,8 +477,9 @@ func (g *guard) command(c simple, cmds *[]simple) string {
 	return why
 }
 
-// ours says how a command of our program would lift the fuse.
-func (g *guard) ours(args []word, xargs bool) string {
+// ours says how a command of our program (or go run of it) would lift
+// the fuse.
+func ours(args []word, xargs bool) string {
 	rest := args[1:]
 	if filepath.Base(args[0].text) == "go" {
 		rest = args[3:] // go run PKG …
@@ -541,7 +518,7 @@ func (g *guard) ours(args []word, xargs bool) string {
 		switch {
 		case a.dyn:
 			return "run context-budget budget with a verb built at run time"
-		case a.text == "--session" || a.text == "-session" || a.text == "--project" || a.text == "-project":
+		case slices.Contains(budgetFlags, a.text):
 			if len(rest) > 0 {
 				rest = rest[1:]
 			}
@@ -560,37 +537,20 @@ func (g *guard) ours(args []word, xargs bool) string {
 	return ""
 }
 
-// goRunsOurs reports `go run` of one of our commands.
-func goRunsOurs(args []word) bool {
-	return len(args) > 2 && args[1].text == "run" && strings.Contains(args[2].text, "context-budget")
-}
-
 // nestedSession says why a command starts a session the cap would not
 // cover: claude itself (not its --version or --help), or its package
 // through npx and the like.
-func nestedSession(args []word) string {
-	prog := filepath.Base(args[0].text)
+func nestedSession(prog string, args []word) string {
 	switch prog {
 	case "npx", "bunx", "pnpx", "npm", "pnpm", "yarn", "bun":
-		for _, a := range args[1:] {
-			if strings.Contains(a.text, "claude-code") {
-				return "start a nested Claude Code session, which this session's cap would not cover"
-			}
+		if slices.ContainsFunc(args[1:], func(a word) bool { return strings.Contains(a.text, "claude-code") }) {
+			return "start a nested Claude Code session, which this session's cap would not cover"
 		}
-		return ""
 	case "claude", "claude.exe":
-	default:
-		return ""
-	}
-	for _, a := range args[1:] {
-		switch a.text {
-		case "--version", "-v", "--help", "-h":
-		default:
+		runs := func(a word) bool { return !slices.Contains([]string{"--version", "-v", "--help", "-h"}, a.text) }
+		if len(args) == 1 || slices.ContainsFunc(args[1:], runs) {
 			return "start a nested claude session, which this session's cap would not cover"
 		}
-	}
-	if len(args) == 1 {
-		return "start a nested claude session, which this session's cap would not cover"
 	}
 	return ""
 }
@@ -617,38 +577,27 @@ func operands(args []word) []word {
 	return ops
 }
 
+// findActions are find's words that delete or run a command on what it
+// finds.
+var findActions = []string{"-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprint0", "-fprintf", "-fls"}
+
 // findWrites reports a find that deletes or runs a command on what it
 // finds, unless every -name it filters by spares the names the fuse
 // stands on (find . -name '*.o' -delete).
 func findWrites(args []word) bool {
-	acts, spared := false, false
-	for k := 1; k < len(args); k++ {
-		switch args[k].text {
-		case "-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprint0", "-fprintf", "-fls":
-			acts = true
-		case "-name", "-iname":
-			if k+1 < len(args) {
-				spared = true
-				for _, n := range standsOn {
-					if ok, _ := filepath.Match(strings.ToLower(args[k+1].text), n); ok {
-						return acts || findActs(args[k:])
-					}
+	acts := slices.ContainsFunc(args[1:], func(a word) bool { return slices.Contains(findActions, a.text) })
+	spared := false
+	for k := 1; k+1 < len(args); k++ {
+		if args[k].text == "-name" || args[k].text == "-iname" {
+			spared = true
+			for _, n := range standsOn {
+				if ok, _ := filepath.Match(strings.ToLower(args[k+1].text), n); ok {
+					return acts
 				}
 			}
 		}
 	}
 	return acts && !spared
-}
-
-// findActs reports an action among find's words.
-func findActs(args []word) bool {
-	for _, a := range args {
-		switch a.text {
-		case "-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprint0", "-fprintf", "-fls":
-			return true
-		}
-	}
-	return false
 }
 
 // standsOn are names of the files and folders the fuse stands on, for a
@@ -706,16 +655,13 @@ func gitTouches(args []word, root, dir string) []word {
 		tree = []word{{text: root}}
 	}
 	has := func(flags ...string) bool {
-		for _, a := range rest {
-			for _, f := range flags {
-				if a.text == f || len(f) == 2 && strings.HasPrefix(a.text, "-") && !strings.HasPrefix(a.text, "--") && strings.Contains(a.text, f[1:]) {
-					return true
-				}
-			}
-		}
-		return false
+		return slices.ContainsFunc(rest, func(a word) bool {
+			return slices.ContainsFunc(flags, func(f string) bool {
+				return a.text == f || len(f) == 2 && strings.HasPrefix(a.text, "-") && !strings.HasPrefix(a.text, "--") && strings.Contains(a.text, f[1:])
+			})
+		})
 	}
-	paths := abs(operands(append([]word{args[i]}, rest...)))
+	paths := abs(operands(args[i:]))
 	switch sub {
 	case "clean":
 		if has("-n", "--dry-run") {
@@ -734,45 +680,60 @@ func gitTouches(args []word, root, dir string) []word {
 			return tree
 		}
 	case "checkout", "restore":
-		for k, a := range rest {
-			if a.text == "--" {
-				return abs(rest[k+1:])
-			}
+		if k := slices.IndexFunc(rest, func(a word) bool { return a.text == "--" }); k >= 0 {
+			return abs(rest[k+1:])
 		}
 		if sub == "restore" {
 			return paths
 		}
 		// git checkout X: X is a branch unless it names a path.
-		var out []word
-		for _, p := range paths {
-			if _, err := os.Lstat(p.text); err == nil {
-				out = append(out, p)
-			}
-		}
-		return out
+		return slices.DeleteFunc(paths, func(p word) bool { _, err := os.Lstat(p.text); return err != nil })
 	case "rm", "mv":
 		return paths
 	}
 	return nil
 }
 
-// unwrap removes the wrappers before a command's program (env, sudo,
-// nice, nohup, timeout, time, command, exec, xargs and the like) and
+// wrappers are the programs that run a command given in their words
+// (env's is apart), each with its options that take a value. A function:
+// a package-level map would run an init in the hot program.
+func wrappers() map[string][]string {
+	return map[string][]string{
+		"sudo":    {"-u", "-g", "-h", "-p", "-C", "-D", "-r", "-t", "-U", "-T"},
+		"doas":    {"-u", "-C"},
+		"nice":    {"-n"},
+		"stdbuf":  {"-i", "-o", "-e"},
+		"ionice":  {"-c", "-n", "-p", "-P", "-u"},
+		"timeout": {"-s", "-k"},
+		"flock":   {"-w", "-E", "-c"},
+		"exec":    {"-a"},
+		"watch":   {"-n", "-d", "-q"},
+		"xargs":   {"-a", "-d", "-E", "-I", "-L", "-n", "-P", "-s"},
+		"su":      {"-c", "-s", "-g", "-G"},
+		"strace":  {"-o", "-e", "-p", "-s"},
+		"ltrace":  {"-o", "-e", "-p", "-s"},
+		"time":    {"-f", "-o"},
+		"nohup":   nil, "builtin": nil, "setsid": nil, "chrt": nil, "taskset": nil, "unbuffer": nil, "caffeinate": nil,
+		"command": nil, "busybox": nil,
+	}
+}
+
+// shells run -c's script, a here-document or what a pipe feeds them.
+var shells = []string{"bash", "sh", "zsh", "dash", "ksh", "mksh", "fish"}
+
+// unwrap removes env and the wrappers before a command's program and
 // returns its words from the program on, the folder it runs in, whether
-// xargs feeds it, and the commands hidden in it: a shell's -c script,
-// here-document or piped words, eval's words, find's -exec.
+// xargs feeds it, and the commands hidden in it (a shell's script,
+// eval's words, find's -exec).
 func unwrap(c simple, getenv func(string) string) (args []word, dir string, xargs bool, inner []simple) {
 	args, dir = c.words, c.dir
-	sub := func(script string) {
-		p := &parser{getenv: getenv}
-		p.script(script, dir)
-		inner = append(inner, p.out...)
-	}
+	sub := func(script string) { inner = append(inner, parse(script, dir, getenv)...) }
 	for len(args) > 0 {
 		prog := filepath.Base(args[0].text)
 		skip := 1
-		switch prog {
-		case "env":
+		withValue, wrapper := wrappers()[prog]
+		switch {
+		case prog == "env":
 		opts:
 			for skip < len(args) {
 				a := args[skip].text
@@ -793,8 +754,7 @@ func unwrap(c simple, getenv func(string) string) (args []word, dir string, xarg
 					break opts
 				}
 			}
-		case "sudo", "doas", "nice", "nohup", "time", "builtin", "setsid", "stdbuf", "ionice", "chrt", "taskset",
-			"unbuffer", "caffeinate", "timeout", "flock", "exec", "command", "watch", "xargs", "su", "strace", "ltrace", "busybox":
+		case wrapper:
 			if prog == "command" && len(args) > 1 && (args[1].text == "-v" || args[1].text == "-V") {
 				return nil, dir, xargs, inner // a look-up, not a run
 			}
@@ -805,12 +765,12 @@ func unwrap(c simple, getenv func(string) string) (args []word, dir string, xarg
 				}
 			}
 			xargs = xargs || prog == "xargs"
-			skip = wrapped(prog, args)
-			if prog == "watch" && !hasWord(args[:skip], "-x") {
+			skip = wrapped(prog, withValue, args)
+			if prog == "watch" && !slices.ContainsFunc(args[:skip], func(w word) bool { return w.text == "-x" }) {
 				sub(joined(args[skip:]))
 				return nil, dir, xargs, inner
 			}
-		case "bash", "sh", "zsh", "dash", "ksh", "mksh", "fish":
+		case slices.Contains(shells, prog):
 			switch s, ok := dashC(args); {
 			case ok:
 				sub(s)
@@ -825,10 +785,10 @@ func unwrap(c simple, getenv func(string) string) (args []word, dir string, xarg
 				}
 			}
 			return nil, dir, xargs, inner
-		case "eval":
+		case prog == "eval":
 			sub(joined(args[1:]))
 			return nil, dir, xargs, inner
-		case "find":
+		case prog == "find":
 			for k := 1; k < len(args); k++ {
 				switch args[k].text {
 				case "-exec", "-execdir", "-ok", "-okdir":
@@ -860,23 +820,7 @@ func unwrap(c simple, getenv func(string) string) (args []word, dir string, xarg
 // past the wrapper's options (and the values of those that take one) and
 // its own operands (timeout's duration, flock's file, chrt's priority,
 // taskset's mask).
-func wrapped(prog string, args []word) int {
-	withValue := map[string][]string{
-		"sudo":    {"-u", "-g", "-h", "-p", "-C", "-D", "-r", "-t", "-U", "-T"},
-		"doas":    {"-u", "-C"},
-		"nice":    {"-n"},
-		"stdbuf":  {"-i", "-o", "-e"},
-		"ionice":  {"-c", "-n", "-p", "-P", "-u"},
-		"timeout": {"-s", "-k"},
-		"flock":   {"-w", "-E", "-c"},
-		"exec":    {"-a"},
-		"watch":   {"-n", "-d", "-q"},
-		"xargs":   {"-a", "-d", "-E", "-I", "-L", "-n", "-P", "-s"},
-		"su":      {"-c", "-s", "-g", "-G"},
-		"strace":  {"-o", "-e", "-p", "-s"},
-		"ltrace":  {"-o", "-e", "-p", "-s"},
-		"time":    {"-f", "-o"},
-	}[prog]
+func wrapped(prog string, withValue []string, args []word) int {
 	i := 1
 	for i < len(args) {
 		a := args[i].text
@@ -910,15 +854,6 @@ func dashC(args []word) (string, bool) {
 		}
 	}
 	return "", false
-}
-
-func hasWord(ws []word, text string) bool {
-	for _, w := range ws {
-		if w.text == text {
-			return true
-		}
-	}
-	return false
 }
 
 // joined is words as one line, for eval and the like.

@@ -14,21 +14,18 @@ import (
 // Halt is one halt of a session, as the fuse records it: under `claude
 // -p` Claude Code shows only that a hook stopped the run, so budget
 // status, the session's ledger row and context-budget run read it here.
+// Cap is the cap in force ("$5.00", "2m tokens") or the loop's length
+// ("5 calls"); At when it halted (RFC 3339, UTC); Words what was spent,
+// the call repeated, or the cause.
 type Halt struct {
-	// Reason is "cap" (the session's cap), "day" (the project's daily
-	// cap), "loop" (one call repeated) or "fuse" (armed, the fuse could
-	// not decide, so it denied).
 	Reason string `json:"reason"`
-	// Cap is the cap in force ("$5.00", "2m tokens"), or the loop's
-	// length ("5 calls"); "" when none applies.
-	Cap string `json:"cap"`
-	// At is when it halted (RFC 3339, UTC).
-	At string `json:"at"`
-	// Words say what was spent, the call repeated, or the cause.
-	Words string `json:"words"`
+	Cap    string `json:"cap"`
+	At     string `json:"at"`
+	Words  string `json:"words"`
 }
 
-// The halts' reasons.
+// The halts' reasons: the session's cap, the project's daily cap, one
+// call repeated, and an armed fuse that could not decide, so it denied.
 const (
 	HaltCap  = "cap"
 	HaltDay  = "day"
@@ -44,12 +41,13 @@ func haltsName(dir, session string) string {
 	return filepath.Join(dir, session+HaltsSuffix)
 }
 
-// recordHalt appends h to the session's halts unless the last one is the
-// same halt (its reason, cap and words but for the figures): a cap held
-// over many calls is one halt. It takes no lock: a fail-closed deny may
-// record one because the lock could not be taken. One short line written
-// with O_APPEND lands whole.
+// recordHalt appends h, stamped now, to the session's halts unless the
+// last one is the same halt (its reason, cap and words but for the
+// figures): a cap held over many calls is one halt. It takes no lock: a
+// fail-closed deny may record one because the lock could not be taken.
+// One short line written with O_APPEND lands whole.
 func recordHalt(dir, session string, h Halt) {
+	h.At = time.Now().UTC().Format(time.RFC3339)
 	last := Halts(dir, session)
 	if n := len(last); n > 0 && sameHalt(last[n-1], h) || n >= maxHalts {
 		return

@@ -15,14 +15,12 @@ import (
 	"github.com/muthur/context-budget/internal/tuning"
 )
 
-// maxCallKey bounds the input a calls file keeps as it came; a larger one
-// (a Write's content) is kept as its hash, which a model repeating such a
-// call repeats too.
+// maxCallKey bounds the input a calls file keeps as it came.
 const maxCallKey = 4 << 10
 
 // callKey is what the calls file keeps of a call: its tool and its input
-// as they came ("=" …), or their hash when the two are larger than
-// maxCallKey ("#" …), so that the file, with its count, always fits
+// as they came ("=" …), or when the two are larger than maxCallKey (a
+// Write's content) their Signature ("#" …), so that the file always fits
 // LoadCalls' read.
 func callKey(tool string, input json.RawMessage) string {
 	raw := bytes.TrimSpace(input)
@@ -56,7 +54,10 @@ func callsName(dir, session, agent string) string {
 	return filepath.Join(dir, session+state.CallsSuffix)
 }
 
-// maxCanonical is the largest input whose keys Signature sorts.
+// maxCanonical is the largest input whose keys Signature sorts: a larger
+// one (a Write's content) is hashed as it came, since sorting it would
+// cost more than the whole hook and a model repeating it repeats its
+// bytes.
 const maxCanonical = 16 << 10
 
 // Signature is a tool call's identity: its name and its input with keys
@@ -65,9 +66,6 @@ func Signature(tool string, input json.RawMessage) string {
 	h := fnv.New64a()
 	h.Write([]byte(tool))
 	h.Write([]byte{0})
-	// A large input (a Write's content) is hashed as it came: sorting its
-	// keys would cost more than the whole hook, and a model repeating such
-	// a call repeats its bytes.
 	var v any
 	if len(input) <= maxCanonical && json.Unmarshal(input, &v) == nil {
 		canon, _ := json.Marshal(v)
@@ -94,9 +92,8 @@ func Describe(tool string, input json.RawMessage) string {
 	return tool
 }
 
-// Calls is a session's calls file as a call found it: the latest tool
-// call and how many times in a row it ran. The PostToolUse hook keeps it,
-// so the PreToolUse hook, on its hot path, reads one fuse file at most.
+// Calls is a session's calls file, which the PostToolUse hook keeps:
+// the latest tool call and how many times in a row it ran.
 type Calls struct {
 	count int
 	prev  string // the last call's key (callKey)
@@ -134,11 +131,8 @@ func RecordCall(getenv func(string) string, root, session, agent, tool string, i
 	dir := state.Dir(root)
 	name := callsName(dir, session, agent)
 	was := LoadCalls(root, session, agent)
-	// No lock: parallel calls are different calls, so a lost update only
-	// restarts a count that the next call restarts anyway; the file is
-	// rewritten in place (state.WriteInPlace), and a reader that catches
-	// a write half done reads no count, which restarts it too. This keeps
-	// the step to a read and a write on every PostToolUse call.
+	// No lock: parallel calls are different calls, so a lost update, or a
+	// write read half done, only restarts a count the next call restarts.
 	key, count := callKey(tool, input), 1
 	if was.count > 0 && sameCall(was.prev, key) {
 		count = was.count + 1

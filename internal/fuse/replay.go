@@ -14,43 +14,34 @@ import (
 )
 
 // Outcome is what the fuse would have done in one past session, for
-// replay: where it would have warned and halted at a session cap counted
-// from launch, and where a loop of one tool call would have halted it.
+// replay: at the session cap Cap (counted from launch; "" for none), the
+// responses after which the spend passed 80% (Warn) and 100% (Halt) of
+// it; the tool call at which a run of LoopLength identical calls would
+// have halted it (Loop); the responses after which the spend of the last
+// 5 minutes reached BurnUSD, one a spell (Burns); and the whole spend,
+// subagents included. The fuse acts at the tool call after each.
 type Outcome struct {
-	// Cap is the session cap replayed ("" with a loop alone).
-	Cap string `json:"cap,omitempty"`
-	// Warn and Halt are the responses after which the spend passed 80%
-	// and 100% of the cap; the fuse acts at the next tool call.
-	Warn *Event `json:"warn,omitempty"`
-	Halt *Event `json:"halt,omitempty"`
-	// Loop is the tool call at which a run of Loop identical calls would
-	// have halted the session, with LoopLength the run replayed.
-	Loop       *Event `json:"loop,omitempty"`
-	LoopLength int    `json:"loop_length,omitempty"`
-	// Burns are the responses after which the spend of the last 5
-	// minutes reached BurnUSD, one per spell: the fuse warns once a
-	// spell, at the next tool call, and a spell ends when the rate falls
-	// back under the line.
-	BurnUSD float64 `json:"burn_usd,omitempty"`
-	Burns   []Event `json:"burns,omitempty"`
-	// Spent is the whole session's spend, subagents included.
-	Spent Sum `json:"spent"`
+	Cap        string  `json:"cap,omitempty"`
+	Warn       *Event  `json:"warn,omitempty"`
+	Halt       *Event  `json:"halt,omitempty"`
+	Loop       *Event  `json:"loop,omitempty"`
+	LoopLength int     `json:"loop_length,omitempty"`
+	BurnUSD    float64 `json:"burn_usd,omitempty"`
+	Burns      []Event `json:"burns,omitempty"`
+	Spent      Sum     `json:"spent"`
 }
 
-// Event locates one act of the fuse in a session.
+// Event locates one act of the fuse in a session: the session's own
+// response it follows, counted from 0 (a subagent's response falls after
+// the own response before it in time), its timestamp, the session's
+// spend there, the repeated call of a loop, and a burn warning's spend
+// over the 5 minutes before it.
 type Event struct {
-	// Response counts the session's own responses from 0, as the rest of
-	// replay does; a subagent's response is placed after the own response
-	// before it in time.
-	Response int `json:"response"`
-	// At is the response's timestamp.
-	At string `json:"at,omitempty"`
-	// SpentUSD and Tokens are the session's spend there.
-	SpentUSD float64 `json:"spent_usd"`
-	Tokens   int64   `json:"tokens"`
-	// Call names the repeated call of a loop.
-	Call string `json:"call,omitempty"`
-	// WindowUSD is a burn warning's spend over the 5 minutes before it.
+	Response  int     `json:"response"`
+	At        string  `json:"at,omitempty"`
+	SpentUSD  float64 `json:"spent_usd"`
+	Tokens    int64   `json:"tokens"`
+	Call      string  `json:"call,omitempty"`
 	WindowUSD float64 `json:"window_usd,omitempty"`
 }
 
@@ -99,10 +90,7 @@ func ReplaySession(main string, subs []string, cap tuning.Amount, loop int, burn
 	var all []replayed
 	index := map[string]int{} // message id → position in all
 	own := 0                  // own responses so far, for the loop's place
-	run := struct {
-		sig   string
-		count int
-	}{}
+	runSig, runCount := "", 0 // the run of identical calls
 	seenTool := map[string]bool{}
 	for fi, name := range append([]string{main}, subs...) {
 		f, _, err := reading.Open(name)
@@ -143,21 +131,26 @@ func ReplaySession(main string, subs []string, cap tuning.Amount, loop int, burn
 						all = append(all, replayed{id: m.ID, at: rec.Timestamp, own: isOwn, sum: s})
 					}
 				}
-				if fi == 0 && !rec.IsSidechain && loop > 0 && o.Loop == nil {
-					for _, tu := range toolUses(m.Content) {
-						if seenTool[tu.ID] {
-							continue
-						}
-						seenTool[tu.ID] = true
-						sig := Signature(tu.Name, tu.Input)
-						if sig == run.sig {
-							run.count++
-						} else {
-							run.sig, run.count = sig, 1
-						}
-						if run.count >= loop && o.Loop == nil {
-							o.Loop = &Event{Response: max(own-1, 0), At: rec.Timestamp, Call: Describe(tu.Name, tu.Input)}
-						}
+				var blocks []struct {
+					ID, Type, Name string
+					Input          json.RawMessage
+				}
+				if fi != 0 || rec.IsSidechain || loop <= 0 || o.Loop != nil || json.Unmarshal(m.Content, &blocks) != nil {
+					return
+				}
+				for _, tu := range blocks {
+					if tu.Type != "tool_use" || tu.Name == "" || seenTool[tu.ID] {
+						continue
+					}
+					seenTool[tu.ID] = true
+					sig := Signature(tu.Name, tu.Input)
+					if sig == runSig {
+						runCount++
+					} else {
+						runSig, runCount = sig, 1
+					}
+					if runCount >= loop && o.Loop == nil {
+						o.Loop = &Event{Response: max(own-1, 0), At: rec.Timestamp, Call: Describe(tu.Name, tu.Input)}
 					}
 				}
 			})
@@ -218,46 +211,20 @@ func ReplaySession(main string, subs []string, cap tuning.Amount, loop int, burn
 	return o
 }
 
-type toolUse struct {
-	ID    string          `json:"id"`
-	Type  string          `json:"type"`
-	Name  string          `json:"name"`
-	Input json.RawMessage `json:"input"`
-}
-
-// toolUses returns the tool_use blocks of a message's content.
-func toolUses(content json.RawMessage) []toolUse {
-	if len(content) == 0 || content[0] != '[' {
-		return nil
-	}
-	var blocks []toolUse
-	if json.Unmarshal(content, &blocks) != nil {
-		return nil
-	}
-	out := blocks[:0]
-	for _, b := range blocks {
-		if b.Type == "tool_use" && b.Name != "" {
-			out = append(out, b)
-		}
-	}
-	return out
-}
-
-// Summary totals the outcomes of a replay.
+// Summary totals the outcomes of a replay. Burned counts the sessions
+// with a burn warning, Burns the warnings; SpentAfterHaltUSD is what the
+// halted sessions spent past their halt: what the cap would have saved,
+// at most (the fuse acts one response behind).
 type Summary struct {
-	Cap        string  `json:"cap,omitempty"`
-	LoopLength int     `json:"loop_length,omitempty"`
-	BurnUSD    float64 `json:"burn_usd,omitempty"`
-	Sessions   int     `json:"sessions"`
-	Warned     int     `json:"warned"`
-	Halted     int     `json:"halted"`
-	Loops      int     `json:"loops"`
-	// Burned counts the sessions with a burn warning, Burns the warnings.
-	Burned int `json:"burned,omitempty"`
-	Burns  int `json:"burns,omitempty"`
-	// SpentAfterHaltUSD is what the halted sessions spent past their halt:
-	// what the cap would have saved, at most (the fuse acts one response
-	// behind).
+	Cap               string  `json:"cap,omitempty"`
+	LoopLength        int     `json:"loop_length,omitempty"`
+	BurnUSD           float64 `json:"burn_usd,omitempty"`
+	Sessions          int     `json:"sessions"`
+	Warned            int     `json:"warned"`
+	Halted            int     `json:"halted"`
+	Loops             int     `json:"loops"`
+	Burned            int     `json:"burned,omitempty"`
+	Burns             int     `json:"burns,omitempty"`
 	SpentAfterHaltUSD float64 `json:"spent_after_halt_usd"`
 }
 

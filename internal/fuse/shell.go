@@ -1,18 +1,17 @@
 package fuse
 
-// A small shell reader for the guard (guard.go): it splits a Bash tool
-// call's command into the simple commands it runs, with their words
-// unquoted, the files their redirections write, and the folder each runs
-// in, so that the guard can see through ordinary spellings: quotes,
-// ; && || | &, $(…) and backticks, ( … ) and { …; }, here-documents fed
-// to a shell, bash -c '…', eval, cd DIR && …. It expands ~ and the
-// variables the hook itself knows (HOME, PWD, CLAUDE_PROJECT_DIR, …); a
-// word built from anything else is marked dynamic. It is not a shell: a
-// command built at run time (a variable holding a command, base64, a
-// script written and then run) is out of its reach, and of any hook's.
+// A small shell reader for the guard (guard.go): it splits a Bash
+// command into the simple commands it runs, with their words unquoted,
+// the files their redirections write and the folder each runs in, so the
+// guard sees through ordinary spellings (quotes, ; && || | &, $(…),
+// backticks, ( … ), { …; }, here-documents, cd DIR && …). It expands ~
+// and the variables the hook knows (HOME, PWD, CLAUDE_PROJECT_DIR, …);
+// a word built from anything else is marked dynamic. It is not a shell:
+// a command built at run time is out of its reach, and of any hook's.
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -24,21 +23,17 @@ type word struct {
 	dyn, glob bool
 }
 
-// simple is one simple command.
+// simple is one simple command: its words, the assignments before the
+// program dropped (assign says there were some); the files its
+// redirections write; the folder it runs in ("" when a cd made it
+// unknowable); the text of its here-document or here-string; and the
+// words of the commands before it in its pipeline (what xargs reads).
 type simple struct {
-	// words are the command's words, the assignments before the program
-	// dropped (assign says there were some).
-	words  []word
-	assign bool
-	// writes are the files its redirections write.
-	writes []word
-	// dir is the folder it runs in ("" when a cd made it unknowable).
-	dir string
-	// input is the text of its here-document or here-string.
-	input string
-	// piped are the words of the commands before it in its pipeline:
-	// what xargs reads.
-	piped []word
+	words      []word
+	assign     bool
+	writes     []word
+	dir, input string
+	piped      []word
 }
 
 // parser reads a command line into simple commands.
@@ -116,6 +111,7 @@ func (p *parser) script(s, dir string) {
 		case c == '\n':
 			end(false)
 			i++
+			heredocNext = false // a << with no delimiter on its line
 			// Here-documents' bodies follow the line that named them.
 			for _, h := range pending {
 				body, next := heredocBody(s, i, h)
@@ -126,9 +122,7 @@ func (p *parser) script(s, dir string) {
 			}
 			pending = nil
 		case c == '<' || c == '>' || c == '&' && i+1 < len(s) && s[i+1] == '>' || isFD(s, i):
-			for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-				i++
-			}
+			i = len(s) - len(strings.TrimLeft(s[i:], digits))
 			op := redirection(s[i:])
 			if op == "" {
 				i++
@@ -153,10 +147,8 @@ func (p *parser) script(s, dir string) {
 				readNext = true
 			case ">&", "<&":
 				// >&2 duplicates a descriptor; >&file writes file.
-				if i < len(s) && (s[i] >= '0' && s[i] <= '9' || s[i] == '-') {
-					for i < len(s) && (s[i] >= '0' && s[i] <= '9' || s[i] == '-') {
-						i++
-					}
+				if fd := len(s) - i - len(strings.TrimLeft(s[i:], digits+"-")); fd > 0 {
+					i += fd
 					continue
 				}
 				writeNext, readNext = op == ">&", op == "<&"
@@ -226,11 +218,7 @@ const waiting = -2
 // keyword reports the reserved words that open or close a command list
 // rather than run a program.
 func keyword(w string) bool {
-	switch w {
-	case "{", "}", "!", "if", "then", "else", "elif", "fi", "do", "done", "while", "until", "esac", "in":
-		return true
-	}
-	return false
+	return slices.Contains([]string{"{", "}", "!", "if", "then", "else", "elif", "fi", "do", "done", "while", "until", "esac", "in"}, w)
 }
 
 // isAssignment reports a NAME=value word.
@@ -240,11 +228,17 @@ func isAssignment(w string) bool {
 		return false
 	}
 	for i, c := range []byte(name) {
-		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && c >= '0' && c <= '9') {
+		if !nameByte(c, i == 0) {
 			return false
 		}
 	}
 	return true
+}
+
+// nameByte reports a byte a variable's name may hold: a letter, _, or
+// past the first byte a digit.
+func nameByte(c byte, first bool) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || !first && c >= '0' && c <= '9'
 }
 
 // isFD reports digits at i followed by a redirection: 2>file.
@@ -252,12 +246,11 @@ func isFD(s string, i int) bool {
 	if i > 0 && !strings.ContainsRune(" \t\n;&|()", rune(s[i-1])) {
 		return false
 	}
-	j := i
-	for j < len(s) && s[j] >= '0' && s[j] <= '9' {
-		j++
-	}
-	return j > i && j < len(s) && (s[j] == '<' || s[j] == '>')
+	rest := strings.TrimLeft(s[i:], digits)
+	return len(rest) < len(s)-i && rest != "" && (rest[0] == '<' || rest[0] == '>')
 }
+
+const digits = "0123456789"
 
 // redirection returns the redirection operator s starts with, "" for
 // none.
@@ -275,26 +268,15 @@ func redirection(s string) string {
 func heredocBody(s string, i int, h heredoc) (body string, next int) {
 	start := i
 	for i < len(s) {
-		j := strings.IndexByte(s[i:], '\n')
-		line := s[i:]
-		if j >= 0 {
-			line = s[i : i+j]
-		}
-		check := line
+		line, _, _ := strings.Cut(s[i:], "\n")
+		next := min(i+len(line)+1, len(s))
 		if h.strip {
-			check = strings.TrimLeft(line, "\t")
+			line = strings.TrimLeft(line, "\t")
 		}
-		if check == h.delim {
-			body = s[start:i]
-			if j < 0 {
-				return body, len(s)
-			}
-			return body, i + j + 1
+		if line == h.delim {
+			return s[start:i], next
 		}
-		if j < 0 {
-			return s[start:], len(s)
-		}
-		i += j + 1
+		i = next
 	}
 	return s[start:], len(s)
 }
@@ -340,6 +322,15 @@ func (p *parser) word(s string, i int, dir string) (word, int) {
 	start := i
 	subs := 0     // substitutions met
 	subHint := "" // the last word of the last one
+	expand := func() {
+		text, hint, dyn, next := p.expand(s, i, dir)
+		b.WriteString(text)
+		w.dyn = w.dyn || dyn
+		if hint != "" {
+			subs, subHint = subs+1, hint
+		}
+		i = next
+	}
 loop:
 	for i < len(s) {
 		c := s[i]
@@ -368,13 +359,7 @@ loop:
 					b.WriteByte(s[i+1])
 					i += 2
 				case s[i] == '$' || s[i] == '`':
-					text, hint, dyn, next := p.expand(s, i, dir)
-					b.WriteString(text)
-					w.dyn = w.dyn || dyn
-					if hint != "" {
-						subs, subHint = subs+1, hint
-					}
-					i = next
+					expand()
 				default:
 					b.WriteByte(s[i])
 					i++
@@ -382,13 +367,7 @@ loop:
 			}
 			i++
 		case c == '$' || c == '`':
-			text, hint, dyn, next := p.expand(s, i, dir)
-			b.WriteString(text)
-			w.dyn = w.dyn || dyn
-			if hint != "" {
-				subs, subHint = subs+1, hint
-			}
-			i = next
+			expand()
 		case c == '~' && i == start:
 			// ~ and ~/… are the home folder; ~user is not known.
 			if home := p.getenv("HOME"); home != "" && (i+1 == len(s) || s[i+1] == '/' || strings.IndexByte(" \t\r\n;&|()<>", s[i+1]) >= 0) {
@@ -447,9 +426,9 @@ func (p *parser) expand(s string, i int, dir string) (text, hint string, dyn boo
 		}
 		v, ok := p.variable(s[i+2:i+j], dir)
 		return v, "", !ok, i + j + 1
-	case c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
+	case nameByte(c, true):
 		j := i + 1
-		for j < len(s) && (s[j] == '_' || s[j] >= 'a' && s[j] <= 'z' || s[j] >= 'A' && s[j] <= 'Z' || s[j] >= '0' && s[j] <= '9') {
+		for j < len(s) && nameByte(s[j], false) {
 			j++
 		}
 		v, ok := p.variable(s[i+1:j], dir)

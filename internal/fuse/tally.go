@@ -1,20 +1,16 @@
 package fuse
 
 // The tally counts what a session has spent, in dollars at API rates and
-// in tokens. It reads the session's transcript and its subagents'
-// transcripts forwards from where the last call stopped, so a call costs
-// what was appended since, not the file's size. One response is one
-// message.id, the last record of the id counting (its output count is the
-// final one), and a response held in two files (an inline sidechain and
-// its subagents/ file) counts once. Each response is priced at its own
-// model's rates; a model the price table does not know counts its tokens
-// and no dollars.
+// in tokens, reading the session's transcript and its subagents' forwards
+// from where the last call stopped: a call costs what was appended since.
+// One response is one message.id, its last record counting; a response
+// held in two files (an inline sidechain and its subagents/ file) counts
+// once; a model the price table does not know counts tokens, no dollars.
 //
-// Spend only grows (design §13). A file that shrank or was rewritten is
-// read again, and what it counted before is kept (Kept) rather than
-// forgotten; a record with negative, absurd or unpriceable usage counts
-// nothing; a later record of a response never counts less than an
-// earlier one. Each is noted in Tampered, which budget status shows.
+// Spend only grows (design §13): what a file that shrank or was rewritten
+// counted is kept (Kept); a record with negative, absurd or unpriceable
+// usage counts nothing; a later record of a response never counts less.
+// Each is noted in Tampered, which budget status shows.
 
 import (
 	"bytes"
@@ -22,6 +18,7 @@ import (
 	"errors"
 	"hash/fnv"
 	"io/fs"
+	"maps"
 	"math"
 	"slices"
 	"time"
@@ -52,13 +49,18 @@ func (s Sum) Sub(t Sum) Sum {
 	return Sum{s.USD - t.USD, s.Tokens - t.Tokens, s.UnpricedTokens - t.UnpricedTokens, s.Responses - t.Responses}
 }
 
+// sumOK reports whether s is spend counting can make: finite, not
+// negative.
+func sumOK(s Sum) bool {
+	return !math.IsNaN(s.USD) && !math.IsInf(s.USD, 0) && s.USD >= 0 && s.Tokens >= 0 && s.UnpricedTokens >= 0 && s.Responses >= 0
+}
+
 // Pricer prices one response's usage for its model; ok false for a model
 // it does not know.
 type Pricer func(model string, u *transcript.Usage) (usd float64, ok bool)
 
-// sum is the spend of one response (a message with usage): its tokens,
-// and its dollars when price knows its model (priced), else the same
-// tokens unpriced.
+// sum is the spend of one response: its tokens, and its dollars when
+// price knows its model (priced), else the same tokens unpriced.
 func (price Pricer) sum(m *transcript.Message) (s Sum, priced bool) {
 	u := m.Usage
 	s = Sum{Tokens: u.InputTokens + u.CacheCreationInputTokens + u.CacheReadInputTokens + u.OutputTokens, Responses: 1}
@@ -69,8 +71,7 @@ func (price Pricer) sum(m *transcript.Message) (s Sum, priced bool) {
 }
 
 // Tally is a session's spend so far and where each of its files was read
-// to. It is saved between hook calls as one JSON object
-// (<session_id>.spend in the state folder).
+// to, saved between hook calls as one JSON object (<session_id>.spend).
 type Tally struct {
 	// Format is tallyFormat in a saved tally.
 	Format int `json:"format"`
@@ -78,19 +79,14 @@ type Tally struct {
 	Transcript string `json:"transcript"`
 	// Files holds one entry per transcript read, keyed by its path.
 	Files map[string]*File `json:"files"`
-	// Inline holds the hashes (idHash, hashSize bytes each, one after
-	// another: one short string in the saved tally) of the message ids of
-	// the latest sidechain responses counted in the main transcript: the
-	// same response in a subagent's file is skipped. The latest
-	// keepInline suffice (a subagent's file is written when it ends, at
-	// the latest), and the tally stays small however long the session
-	// runs.
+	// Inline holds the hashes (idHash, hashSize bytes each) of the
+	// latest keepInline sidechain responses counted in the main
+	// transcript, so that their copies in a subagent's file are skipped.
 	Inline []byte `json:"inline,omitempty"`
 	// Unpriced lists the models met that have no price.
 	Unpriced []string `json:"unpriced,omitempty"`
 	// Notes are what the fuse has announced and for which period, so a
-	// warning fires once; the tally carries them because both change
-	// under the same lock on every metered call.
+	// warning fires once; they change under the tally's lock.
 	Notes map[string]string `json:"notes,omitempty"`
 	// Kept is, by UTC day, what files counted before they shrank or were
 	// rewritten: it stays counted.
@@ -99,23 +95,29 @@ type Tally struct {
 	Tampered []string `json:"tampered,omitempty"`
 }
 
-// File is how far one transcript was read and what it held.
+// File is how far one transcript was read (a file rewritten under the
+// same name is read again) and what it held: its spend by UTC day
+// (YYYY-MM-DD) and, for the burn rate, by Unix minute over the last
+// burnKeep minutes; its latest responses; Sub marks a subagent's file.
 type File struct {
-	// Mark is where the next unread line starts, and a check that the
-	// file is still the one read: a file rewritten under the same name is
-	// read again.
 	reading.Mark
-	// Days splits the file's spend by UTC day (YYYY-MM-DD) of the
-	// response, and Minutes by UTC minute (Unix minutes) for the burn
-	// rate; only the last burnKeep minutes are kept.
 	Days    map[string]Sum `json:"days"`
 	Minutes map[int64]Sum  `json:"minutes,omitempty"`
 	Recent  []recentRecord `json:"recent,omitempty"`
-	// Sub marks a subagent's own file.
-	Sub bool `json:"sub,omitempty"`
+	Sub     bool           `json:"sub,omitempty"`
 }
 
-// keepInline is how many inline sidechain responses a tally remembers.
+// total is the file's spend over all days.
+func (f *File) total() Sum {
+	var s Sum
+	for _, d := range f.Days {
+		s = s.Add(d)
+	}
+	return s
+}
+
+// keepInline is how many inline sidechain responses a tally remembers: a
+// subagent's file is written when it ends, at the latest.
 const keepInline = 512
 
 // hashSize is the size of an idHash.
@@ -130,8 +132,8 @@ func idHash(id string) []byte {
 
 // countedInline reports whether a response was counted inline.
 func (t *Tally) countedInline(h []byte) bool {
-	for i := 0; i+hashSize <= len(t.Inline); i += hashSize {
-		if bytes.Equal(t.Inline[i:i+hashSize], h) {
+	for c := range slices.Chunk(t.Inline, hashSize) {
+		if bytes.Equal(c, h) {
 			return true
 		}
 	}
@@ -147,10 +149,9 @@ type recentRecord struct {
 	Sum    Sum    `json:"sum"`
 }
 
-// keepRecent is how many recent responses a file remembers. Claude Code
-// writes the records of one response together, with at most the tool
-// results of a parallel call between them; a few spare cover a record
-// written out of turn.
+// keepRecent is how many recent responses a file remembers: Claude Code
+// writes the records of one response together, with at most a parallel
+// call's tool results between them.
 const keepRecent = 4
 
 // burnKeep is how many minutes of per-minute spend a file keeps.
@@ -163,9 +164,7 @@ func (t *Tally) Total() Sum {
 		s = s.Add(k)
 	}
 	for _, f := range t.Files {
-		for _, d := range f.Days {
-			s = s.Add(d)
-		}
+		s = s.Add(f.total())
 	}
 	return s
 }
@@ -184,9 +183,7 @@ func (t *Tally) Subagents() Sum {
 	var s Sum
 	for _, f := range t.Files {
 		if f.Sub {
-			for _, d := range f.Days {
-				s = s.Add(d)
-			}
+			s = s.Add(f.total())
 		}
 	}
 	return s
@@ -219,23 +216,18 @@ func (t *Tally) Update(files []string, price Pricer) (changed bool) {
 	return t.Read(files, price, &reading.Pass{}, "").Changed
 }
 
-// Progress is what one Read did.
+// Progress is what one Read did: whether the tally changed, whether a
+// line read held the tool_use_id asked for, and whether the pass ended
+// before some file's end (its budget or deadline spent).
 type Progress struct {
-	// Changed says the tally changed.
-	Changed bool
-	// Seen says a line read held the tool_use_id asked for.
-	Seen bool
-	// Behind says the pass ended before some file's end: its budget or
-	// deadline spent.
-	Behind bool
+	Changed, Seen, Behind bool
 }
 
 // Read is Update within pass's bounds, also looking for the tool call
 // toolUseID ("" for none) in the lines it reads. The first of files is
-// the session's own transcript; the others are subagents'. A file that
-// shrank or whose bytes before the offset changed is read again from its
-// start, what it counted kept. A file that cannot be read keeps what it
-// held.
+// the session's own transcript, the others subagents'. A file that
+// shrank or was rewritten is read again from its start, what it counted
+// kept; a file that cannot be read keeps what it held.
 func (t *Tally) Read(files []string, price Pricer, pass *reading.Pass, toolUseID string) (p Progress) {
 	if t.Files == nil {
 		t.Files = map[string]*File{}
@@ -337,11 +329,9 @@ func (t *Tally) count(st *File, rec *transcript.Record, sub bool, price Pricer) 
 		return
 	}
 	id := rec.Message.ID
-	// Claude Code up to 2.0 wrote a subagent's responses inline, as
-	// sidechains of the main transcript, as they came, and into its own
-	// file when it finished; 2.1 writes only the file. So the inline copy
-	// comes first: it is the one remembered, and a subagent file's copy of
-	// it is skipped.
+	// Claude Code up to 2.0 wrote a subagent's responses inline as they
+	// came, and into its own file when it finished (2.1 writes only the
+	// file): the inline copy is the one remembered and counted.
 	if id != "" && rec.IsSidechain && !sub {
 		if h := idHash(id); !t.countedInline(h) {
 			t.Inline = append(t.Inline, h...)
@@ -358,29 +348,27 @@ func (t *Tally) count(st *File, rec *transcript.Record, sub bool, price Pricer) 
 		return
 	}
 	s, priced := price.sum(rec.Message)
-	if math.IsNaN(s.USD) || math.IsInf(s.USD, 0) || s.USD < 0 {
+	if !sumOK(s) {
 		t.tamper("a record whose price is not a number counted nothing")
 		return
 	}
-	if !priced {
-		t.noteUnpriced(rec.Message.Model)
+	if !priced && !slices.Contains(t.Unpriced, rec.Message.Model) && len(t.Unpriced) < 8 {
+		t.Unpriced = append(t.Unpriced, rec.Message.Model)
 	}
 	day, minute := stamp(rec.Timestamp)
 	if id != "" {
-		for i := range st.Recent {
-			if old := st.Recent[i]; old.ID == id {
-				// The last record of an id counts, never for less: its
-				// output count only grows.
-				if s.USD < old.Sum.USD || s.Tokens < old.Sum.Tokens {
-					return
-				}
-				st.Days[old.Day] = st.Days[old.Day].Sub(old.Sum)
-				if m, ok := st.Minutes[old.Minute]; ok {
-					st.Minutes[old.Minute] = m.Sub(old.Sum)
-				}
-				st.Recent = append(st.Recent[:i], st.Recent[i+1:]...)
-				break
+		if i := slices.IndexFunc(st.Recent, func(r recentRecord) bool { return r.ID == id }); i >= 0 {
+			// The last record of an id counts, never for less: its output
+			// count only grows.
+			old := st.Recent[i]
+			if s.USD < old.Sum.USD || s.Tokens < old.Sum.Tokens {
+				return
 			}
+			st.Days[old.Day] = st.Days[old.Day].Sub(old.Sum)
+			if m, ok := st.Minutes[old.Minute]; ok {
+				st.Minutes[old.Minute] = m.Sub(old.Sum)
+			}
+			st.Recent = slices.Delete(st.Recent, i, i+1)
 		}
 		st.Recent = append(st.Recent, recentRecord{id, day, minute, s})
 		if len(st.Recent) > keepRecent {
@@ -396,17 +384,6 @@ func (t *Tally) count(st *File, rec *transcript.Record, sub bool, price Pricer) 
 			st.Minutes = map[int64]Sum{}
 		}
 		st.Minutes[minute] = st.Minutes[minute].Add(s)
-	}
-}
-
-func (t *Tally) noteUnpriced(model string) {
-	for _, m := range t.Unpriced {
-		if m == model {
-			return
-		}
-	}
-	if len(t.Unpriced) < 8 {
-		t.Unpriced = append(t.Unpriced, model)
 	}
 }
 
@@ -479,32 +456,16 @@ func loadTally(name string) (*Tally, error) {
 }
 
 // sane reports whether every figure of a loaded tally is one counting
-// could make: finite and not negative. A tally that is not is refused at
-// the border, never summed.
+// could make (sumOK): a tally that is not is refused, never summed.
 func (t *Tally) sane() bool {
-	ok := sumOK
-	for _, s := range t.Kept {
-		if !ok(s) {
-			return false
-		}
-	}
+	sums := slices.Collect(maps.Values(t.Kept))
 	for _, f := range t.Files {
 		if f == nil {
 			return false
 		}
-		for _, s := range f.Days {
-			if !ok(s) {
-				return false
-			}
-		}
+		sums = slices.AppendSeq(sums, maps.Values(f.Days))
 	}
-	return true
-}
-
-// sumOK reports whether s is spend counting can make: finite, not
-// negative.
-func sumOK(s Sum) bool {
-	return !math.IsNaN(s.USD) && !math.IsInf(s.USD, 0) && s.USD >= 0 && s.Tokens >= 0 && s.UnpricedTokens >= 0 && s.Responses >= 0
+	return !slices.ContainsFunc(sums, func(s Sum) bool { return !sumOK(s) })
 }
 
 // encode is the saved form of t.
