@@ -119,13 +119,9 @@ func update(h *Object, event, command, exe, want string) []string {
 // hooks key that is not an object, or an event that is not an array, is a
 // ShapeError; any other misshapen part is passed over.
 func eachOurs(o *Object, r Role, fn func(h *Object, command, exe string) (remove bool)) error {
-	hv, ok := o.Get("hooks")
-	if !ok {
-		return nil
-	}
-	hooks, ok := hv.(*Object)
-	if !ok {
-		return &ShapeError{"hooks", "an object"}
+	hooks, err := hooksOf(o)
+	if hooks == nil {
+		return err
 	}
 	ev, ok := hooks.Get(r.Event)
 	if !ok {

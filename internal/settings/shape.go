@@ -13,13 +13,9 @@ import (
 // whose hooks it cannot read, so registering ours into one would do
 // nothing: install refuses it instead, naming the first bad place.
 func CheckHooks(o *Object) error {
-	hv, ok := o.Get("hooks")
-	if !ok {
-		return nil
-	}
-	hooks, ok := hv.(*Object)
-	if !ok {
-		return &ShapeError{"hooks", "an object"}
+	hooks, err := hooksOf(o)
+	if hooks == nil {
+		return err
 	}
 	for _, event := range hooks.Keys() {
 		ev, _ := hooks.Get(event)
@@ -53,6 +49,20 @@ func CheckHooks(o *Object) error {
 		}
 	}
 	return nil
+}
+
+// hooksOf returns o's hooks object, nil when there is none; a hooks key
+// that is not an object is a ShapeError.
+func hooksOf(o *Object) (*Object, error) {
+	hv, ok := o.Get("hooks")
+	if !ok {
+		return nil, nil
+	}
+	hooks, ok := hv.(*Object)
+	if !ok {
+		return nil, &ShapeError{"hooks", "an object"}
+	}
+	return hooks, nil
 }
 
 func checkHandler(h any, path string) error {
