@@ -43,16 +43,9 @@ type machine struct {
 // of the repetitions' (the peak memory their largest), and the verdict
 // on the median ratio.
 type caseResult struct {
-	Name        string       `json:"name"`
-	Size        string       `json:"size"`
-	FloorMS     float64      `json:"floor_ms"`
-	HookMS      float64      `json:"hook_ms"`
-	Ratio       float64      `json:"ratio"`
-	P90MS       float64      `json:"p90_ms"`
-	CPURatio    float64      `json:"cpu_ratio"`
-	Faults      int64        `json:"faults"`
-	FloorFaults int64        `json:"floor_faults"`
-	PeakRSS     int64        `json:"peak_rss_bytes"`
+	Name string `json:"name"`
+	Size string `json:"size"`
+	repeatStat
 	Budget      *float64     `json:"budget"` // null: reported without a budget
 	Verdict     string       `json:"verdict"`
 	Repetitions []repeatStat `json:"repetitions"`
@@ -103,15 +96,17 @@ func summarize(c benchCase, reps []repeatStat) caseResult {
 		return median(v)
 	}
 	res := caseResult{
-		Name:        c.name,
-		Size:        gen.FormatSize(c.size),
-		FloorMS:     med(func(r repeatStat) float64 { return r.FloorMS }),
-		HookMS:      med(func(r repeatStat) float64 { return r.HookMS }),
-		Ratio:       med(func(r repeatStat) float64 { return r.Ratio }),
-		P90MS:       med(func(r repeatStat) float64 { return r.P90MS }),
-		CPURatio:    med(func(r repeatStat) float64 { return r.CPURatio }),
-		Faults:      int64(math.Round(med(func(r repeatStat) float64 { return float64(r.Faults) }))),
-		FloorFaults: int64(math.Round(med(func(r repeatStat) float64 { return float64(r.FloorFaults) }))),
+		Name: c.name,
+		Size: gen.FormatSize(c.size),
+		repeatStat: repeatStat{
+			FloorMS:     med(func(r repeatStat) float64 { return r.FloorMS }),
+			HookMS:      med(func(r repeatStat) float64 { return r.HookMS }),
+			Ratio:       med(func(r repeatStat) float64 { return r.Ratio }),
+			P90MS:       med(func(r repeatStat) float64 { return r.P90MS }),
+			CPURatio:    med(func(r repeatStat) float64 { return r.CPURatio }),
+			Faults:      int64(math.Round(med(func(r repeatStat) float64 { return float64(r.Faults) }))),
+			FloorFaults: int64(math.Round(med(func(r repeatStat) float64 { return float64(r.FloorFaults) }))),
+		},
 		Repetitions: reps,
 	}
 	for _, r := range reps {

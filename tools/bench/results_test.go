@@ -96,8 +96,8 @@ func TestMedian(t *testing.T) {
 func TestTableRendersNoBudgetAsDash(t *testing.T) {
 	b := 1.35
 	r := results{Runs: 3, Repeat: 1, Init: map[string]initCost{}, Cases: []caseResult{
-		{Name: "a", Size: "1MB", Ratio: 1.5, Budget: &b, Verdict: verdictMiss, Repetitions: []repeatStat{{Ratio: 1.5}}},
-		{Name: "b", Size: "1MB", Ratio: 1.7, Verdict: verdictNone, Repetitions: []repeatStat{{Ratio: 1.7}}},
+		{Name: "a", Size: "1MB", repeatStat: repeatStat{Ratio: 1.5}, Budget: &b, Verdict: verdictMiss, Repetitions: []repeatStat{{Ratio: 1.5}}},
+		{Name: "b", Size: "1MB", repeatStat: repeatStat{Ratio: 1.7}, Verdict: verdictNone, Repetitions: []repeatStat{{Ratio: 1.7}}},
 	}}
 	out, err := render("table", r)
 	if err != nil {
