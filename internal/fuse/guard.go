@@ -18,6 +18,7 @@ import (
 	"strings"
 
 	"github.com/muthur/context-budget/internal/prices"
+	"github.com/muthur/context-budget/internal/reading"
 	"github.com/muthur/context-budget/ledger"
 )
 
@@ -292,13 +293,12 @@ func (g *guard) toolLifts(tool string, input json.RawMessage) string {
 	return ""
 }
 
-// bashCommand is a Bash call's command line.
+// bashCommand is a Bash call's command line, taken by the hook's
+// streaming reader: the key exactly as the Bash tool reads it.
 func bashCommand(input json.RawMessage) (string, bool) {
-	var in struct {
-		Command string `json:"command"`
-	}
-	err := json.Unmarshal(input, &in)
-	return in.Command, err == nil
+	var cmd string
+	err := reading.NewPick(reading.Field{Path: "command", To: &cmd, Strict: true, Max: len(input)}).Decode(input)
+	return cmd, err == nil
 }
 
 // Lifts says how a tool call would lift the fuse while a cap is armed,

@@ -67,7 +67,9 @@ func ParseAmount(s string) (Amount, error) {
 	if v == "" {
 		return Amount{}, ErrEmpty
 	}
-	bad := fmt.Errorf("%.40q is not an amount such as '$5', 5usd or 2m (tokens)", s)
+	// The error is made only when it is returned: the hook parses an
+	// armed cap on every call.
+	bad := func() error { return fmt.Errorf("%.40q is not an amount such as '$5', 5usd or 2m (tokens)", s) }
 	dollars := false
 	switch {
 	case strings.HasPrefix(v, "$"):
@@ -81,7 +83,7 @@ func ParseAmount(s string) (Amount, error) {
 	if dollars {
 		f, err := strconv.ParseFloat(v, 64)
 		if err != nil || !(f > 0) || math.IsInf(f, 0) {
-			return Amount{}, bad
+			return Amount{}, bad()
 		}
 		if f > maxUSD {
 			return Amount{}, fmt.Errorf("%.40q is more than the largest cap, $%.0f", s, float64(maxUSD))
@@ -99,7 +101,7 @@ func ParseAmount(s string) (Amount, error) {
 	}
 	f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
 	if err != nil || !(f > 0) || math.IsInf(f, 0) {
-		return Amount{}, bad
+		return Amount{}, bad()
 	}
 	if !unit {
 		return Amount{}, fmt.Errorf("%w: %.40q is neither '$%s' nor %sk tokens", ErrNoUnit, s, v, v)
@@ -109,7 +111,7 @@ func ParseAmount(s string) (Amount, error) {
 	}
 	n := int64(math.Round(f * mult))
 	if n <= 0 {
-		return Amount{}, bad
+		return Amount{}, bad()
 	}
 	return Amount{Tokens: n}, nil
 }
