@@ -34,6 +34,7 @@ type guard struct {
 	places     []place
 	transcript string
 	memo       map[string]string // resolve's
+	code       []string          // what the line's commands run as code (codeOf)
 }
 
 // placeList lists, once a call names a path to check, what a call may
@@ -320,17 +321,17 @@ func Lifts(c Call) string {
 			return why
 		}
 	}
-	return g.text(cmds)
+	return g.text()
 }
 
 // text reads as plain text what the line hands to a program that runs it
-// as code, beyond the parse (code): our program's name followed on the
+// as code, beyond the parse (codeOf, gathered by command): our program's name followed on the
 // same line by budget and a lifting verb, or by uninstall, is a lift
 // however it is run, and a place's path in it is a write the guard
 // cannot rule out.
-func (g *guard) text(cmds []simple) string {
+func (g *guard) text() string {
 	home := g.getenv("HOME")
-	for _, t := range code(cmds, g.getenv) {
+	for _, t := range g.code {
 		for rest := t; ; {
 			i := strings.Index(rest, "context-budget")
 			if i < 0 {
@@ -376,30 +377,29 @@ func (g *guard) text(cmds []simple) string {
 var interpreters = []string{"python", "python2", "python3", "perl", "ruby", "node", "nodejs", "deno", "bun", "php", "lua",
 	"Rscript", "osascript", "tclsh", "awk", "gawk", "mawk", "script", "expect"}
 
-// code is the text a line hands to programs that run it as code: an
-// interpreter's arguments and here-document, a here-document or the
-// words piped into a shell, a git alias of a shell command.
-func code(cmds []simple, getenv func(string) string) []string {
+// codeOf is the text one command hands to programs that run it as code:
+// an interpreter's arguments and here-document, a here-document or the
+// words piped into a shell, a git alias of a shell command. args are its
+// words from the program on (unwrap's; none for a shell, whose script
+// unwrap reads).
+func codeOf(c simple, args []word) []string {
 	var out []string
-	for _, c := range cmds {
-		for _, w := range c.words {
-			if strings.Contains(w.text, "=!") {
-				out = append(out, w.text) // git -c alias.x='!cmd'
-			}
+	for _, w := range c.words {
+		if strings.Contains(w.text, "=!") {
+			out = append(out, w.text) // git -c alias.x='!cmd'
 		}
-		args, _, _, _ := unwrap(c, getenv)
-		prog := ""
-		if len(args) > 0 {
-			prog = strings.TrimRight(filepath.Base(args[0].text), "0123456789.")
-		} else if len(c.words) > 0 {
-			prog = filepath.Base(c.words[0].text)
-		}
-		switch {
-		case slices.Contains(interpreters, prog):
-			out = append(out, joined(args[1:]), c.input)
-		case slices.Contains(shells, prog):
-			out = append(out, c.input, joined(c.piped))
-		}
+	}
+	prog := ""
+	if len(args) > 0 {
+		prog = strings.TrimRight(filepath.Base(args[0].text), "0123456789.")
+	} else if len(c.words) > 0 {
+		prog = filepath.Base(c.words[0].text)
+	}
+	switch {
+	case slices.Contains(interpreters, prog):
+		out = append(out, joined(args[1:]), c.input)
+	case slices.Contains(shells, prog):
+		out = append(out, c.input, joined(c.piped))
 	}
 	return out
 }
@@ -479,6 +479,7 @@ func (g *guard) command(c simple, cmds *[]simple) string {
 	}
 	args, dir, xargs, inner := unwrap(c, g.getenv)
 	*cmds = append(*cmds, inner...)
+	g.code = append(g.code, codeOf(c, args)...)
 	if len(args) == 0 {
 		return ""
 	}

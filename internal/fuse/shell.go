@@ -10,7 +10,7 @@ package fuse
 // a command built at run time is out of its reach, and of any hook's.
 
 import (
-	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -450,30 +450,13 @@ func (p *parser) substitute(inner, dir string) string {
 		if len(ws) == 2 && ws[0].text == "which" || len(ws) == 3 && ws[0].text == "command" && ws[1].text == "-v" {
 			// $(which NAME) is NAME's path on PATH: a write to it is one
 			// to the program.
-			if path := lookPath(ws[len(ws)-1].text, p.getenv("PATH")); path != "" {
+			name := ws[len(ws)-1].text
+			if path, err := exec.LookPath(name); err == nil && !strings.ContainsRune(name, '/') && filepath.IsAbs(path) {
 				return path
 			}
 		}
 		if len(ws) > 0 {
 			return ws[len(ws)-1].text
-		}
-	}
-	return ""
-}
-
-// lookPath finds name, a plain name, in the folders of path as the shell
-// would: the first regular file there that someone may execute.
-func lookPath(name, path string) string {
-	if name == "" || strings.ContainsRune(name, '/') {
-		return ""
-	}
-	for _, dir := range filepath.SplitList(path) {
-		if !filepath.IsAbs(dir) {
-			continue
-		}
-		candidate := filepath.Join(dir, name)
-		if fi, err := os.Stat(candidate); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
-			return candidate
 		}
 	}
 	return ""
