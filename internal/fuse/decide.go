@@ -147,7 +147,7 @@ func Decide(c Call) (Answer, error) {
 		return m.warnings, nil
 	case len(m.held) > 0:
 		for _, cs := range m.held {
-			recordHalt(f.dir, f.Session, Halt{Reason: map[string]string{"session": HaltCap, "day": HaltDay}[cs.kind], Cap: cs.cap.String(), Words: cs.words("the", "spent")})
+			recordHalt(f.dir, f.Session, Halt{Reason: cs.reason(), Cap: cs.cap.String(), Words: cs.words("the", "spent")})
 		}
 		return f.stopped(haltText(m.held, true), haltText(m.held, false)), nil
 	case errors.Is(err, errBehind) && c.Event == PreToolUse:
@@ -223,6 +223,14 @@ type capState struct {
 	kind, source, period string // kind: "session" or "day"
 	cap                  tuning.Amount
 	spent                Sum
+}
+
+// reason is the halt a held cap records.
+func (cs capState) reason() string {
+	if cs.kind == "day" {
+		return HaltDay
+	}
+	return HaltCap
 }
 
 // capsOf lists the caps in force: the session's (the CLI's, else the
@@ -372,7 +380,7 @@ var errBehind = errors.New("it has not finished reading the session's transcript
 // ownFile is the transcript the call's own record lands in.
 func (f *fused) ownFile() string {
 	if f.Agent != "" && state.PlainName(f.Agent) {
-		return filepath.Join(strings.TrimSuffix(f.Transcript, ".jsonl"), "subagents", "agent-"+f.Agent+".jsonl")
+		return transcript.SubagentFile(f.Transcript, f.Agent)
 	}
 	return f.Transcript
 }
@@ -396,10 +404,14 @@ func onDisk(name, toolUseID string) bool {
 	return bytes.Contains(buf, []byte(`"`+toolUseID+`"`))
 }
 
-// waitFor waits until the transcript holds the tool call or until by.
+// waitFor waits until the transcript holds the tool call or until by. Its
+// caller has just looked (onDisk), so it sleeps before each look.
 func waitFor(name, toolUseID string, by time.Time) {
-	for time.Now().Before(by) && !onDisk(name, toolUseID) {
+	for time.Now().Before(by) {
 		time.Sleep(3 * time.Millisecond)
+		if onDisk(name, toolUseID) {
+			return
+		}
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"github.com/muthur/context-budget/internal/notice"
 	"github.com/muthur/context-budget/internal/reading"
 	"github.com/muthur/context-budget/internal/state"
+	"github.com/muthur/context-budget/internal/transcript"
 	"github.com/muthur/context-budget/internal/tuning"
 	"github.com/muthur/context-budget/internal/window"
 )
@@ -30,7 +31,7 @@ func subagent(p reading.Payload, getenv func(string) string, g *guard) (string, 
 	if root == "" {
 		return "", nil
 	}
-	path := strings.TrimSuffix(p.TranscriptPath, ".jsonl") + "/subagents/agent-" + p.AgentID + ".jsonl"
+	path := transcript.SubagentFile(p.TranscriptPath, p.AgentID)
 	opt := reading.DefaultOptions(p.ToolUseID)
 	opt.Wait, opt.Subagent = min(opt.Wait, time.Until(g.start.Add(recordWait))), true
 	r, err := reading.Read(path, opt)

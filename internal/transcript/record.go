@@ -226,11 +226,24 @@ func SubagentFiles(transcriptPath string) []string {
 	return files
 }
 
+// subagentDir is the folder Claude Code writes a session's subagents'
+// transcripts in: <transcript without .jsonl>/subagents.
+func subagentDir(transcriptPath string) string {
+	return filepath.Join(strings.TrimSuffix(transcriptPath, ".jsonl"), "subagents")
+}
+
+// SubagentFile is the transcript of the session's subagent agent:
+// <transcript without .jsonl>/subagents/agent-<agent>.jsonl. agent must
+// be a plain name (the caller checks it).
+func SubagentFile(transcriptPath, agent string) string {
+	return filepath.Join(subagentDir(transcriptPath), "agent-"+agent+".jsonl")
+}
+
 // SubagentFilesMax is SubagentFiles reading at most max names of the
 // folder (0: no bound), so that a folder of a million files costs a
 // bounded read; more reports that it held others.
 func SubagentFilesMax(transcriptPath string, max int) (files []string, more bool) {
-	dir := filepath.Join(strings.TrimSuffix(transcriptPath, ".jsonl"), "subagents")
+	dir := subagentDir(transcriptPath)
 	f, err := os.Open(dir)
 	if err != nil {
 		return nil, false
