@@ -89,8 +89,10 @@ func Successor(in SuccessorInputs) Reorientation {
 		if ok && relayed {
 			return reorientation(own.ContextTokens, own.Spend.CostUSD, OwnRelayed, 0)
 		}
-		if m, ok := LedgerMean(in.Root); ok && !in.SkipLedger {
-			return reorientation(m.W, m.R, LedgerRelayed, m.Count)
+		if !in.SkipLedger {
+			if m, ok := LedgerMean(in.Root); ok {
+				return reorientation(m.W, m.R, LedgerRelayed, m.Count)
+			}
 		}
 		if ok {
 			return reorientation(own.ContextTokens, own.Spend.CostUSD, Own, 0)
