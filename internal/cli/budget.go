@@ -90,7 +90,7 @@ func runBudget(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		if err := fuse.ArmCap(tg, cap); err != nil {
 			return fail(stderr, err, "")
 		}
-		fmt.Fprintf(stdout, "armed: session %s may spend %s from now\n", tg.ID, cap)
+		printf(stdout, "armed: session %s may spend %s from now\n", tg.ID, cap)
 	case "reset":
 		err := fuse.Reset(tg)
 		if errors.Is(err, fuse.ErrNoCap) {
@@ -99,12 +99,12 @@ func runBudget(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		if err != nil {
 			return fail(stderr, err, "")
 		}
-		fmt.Fprintf(stdout, "reset: session %s counts its cap from now\n", tg.ID)
+		printf(stdout, "reset: session %s counts its cap from now\n", tg.ID)
 	case "disarm":
 		if err := fuse.Disarm(tg); err != nil {
 			return fail(stderr, err, "")
 		}
-		fmt.Fprintf(stdout, "disarmed: session %s has no session cap (a daily cap from %s still holds)\n", tg.ID, tuning.EnvSpendDay)
+		printf(stdout, "disarmed: session %s has no session cap (a daily cap from %s still holds)\n", tg.ID, tuning.EnvSpendDay)
 	}
 	st, err := fuse.ReadStatus(tg)
 	if err != nil {
@@ -135,9 +135,9 @@ func capWords(c fuse.CapStatus) (what, standing string) {
 
 // printBudget writes budget status.
 func printBudget(w io.Writer, id string, st fuse.Status) {
-	fmt.Fprintf(w, "session %s: spent $%.2f, %s tokens", id, st.Total.USD, tuning.FormatTokens(st.Total.Tokens))
+	printf(w, "session %s: spent $%.2f, %s tokens", id, st.Total.USD, tuning.FormatTokens(st.Total.Tokens))
 	if st.Subagents.Responses > 0 {
-		fmt.Fprintf(w, " (subagents $%.2f)", st.Subagents.USD)
+		printf(w, " (subagents $%.2f)", st.Subagents.USD)
 	}
 	fmt.Fprintln(w)
 	if len(st.Caps) == 0 {
@@ -149,27 +149,27 @@ func printBudget(w io.Writer, id string, st fuse.Status) {
 	}
 	for _, c := range st.Caps {
 		what, standing := capWords(c)
-		fmt.Fprintf(w, "  %s %s (%s): spent %s, %.0f%%, %s\n", what, c.Cap, c.Source, c.SpentText(), 100*c.Share(), standing)
+		printf(w, "  %s %s (%s): spent %s, %.0f%%, %s\n", what, c.Cap, c.Source, c.SpentText(), 100*c.Share(), standing)
 		if c.Cap.USD > 0 && c.Spent.UnpricedTokens > 0 {
-			fmt.Fprintf(w, "    %s tokens on unpriced models (%s) count nothing against this dollar cap\n",
+			printf(w, "    %s tokens on unpriced models (%s) count nothing against this dollar cap\n",
 				tuning.FormatTokens(c.Spent.UnpricedTokens), strings.Join(st.Unpriced, ", "))
 		}
 	}
 	if st.Loop != nil {
-		fmt.Fprintf(w, "  loop halt: %s ran %d times in a row; released at the turn's end or by budget reset\n", st.Loop.Call, st.Loop.Count)
+		printf(w, "  loop halt: %s ran %d times in a row; released at the turn's end or by budget reset\n", st.Loop.Call, st.Loop.Count)
 	}
 	for _, h := range lastHalts(st.Halts) {
-		fmt.Fprintf(w, "  halted %s (%s", h.At, h.Reason)
+		printf(w, "  halted %s (%s", h.At, h.Reason)
 		if h.Cap != "" {
-			fmt.Fprintf(w, ", %s", h.Cap)
+			printf(w, ", %s", h.Cap)
 		}
-		fmt.Fprintf(w, "): %s\n", h.Words)
+		printf(w, "): %s\n", h.Words)
 	}
 	for _, t := range st.Tampered {
-		fmt.Fprintf(w, "  the tally saw tampering: %s (budget reset clears this)\n", t)
+		printf(w, "  the tally saw tampering: %s (budget reset clears this)\n", t)
 	}
 	if st.Tuning.BurnUSD > 0 {
-		fmt.Fprintf(w, "  burn: $%.2f in the last 5 minutes (warns at $%.2f)\n", st.Burn, st.Tuning.BurnUSD)
+		printf(w, "  burn: $%.2f in the last 5 minutes (warns at $%.2f)\n", st.Burn, st.Tuning.BurnUSD)
 	}
 }
 
@@ -217,7 +217,7 @@ func printBudgetJSON(w io.Writer, id string, st fuse.Status) {
 		out.Halts = []fuse.Halt{}
 	}
 	data, _ := json.MarshalIndent(out, "", "  ")
-	fmt.Fprintf(w, "%s\n", data)
+	writeJSON(w, data)
 }
 
 // findSession resolves the session the budget verbs act on: the flag,

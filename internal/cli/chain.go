@@ -110,7 +110,7 @@ func runChain(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 // runUsageError prints a usage error with its own hint and returns exit
 // status 2: bad input found before anything started.
 func runUsageError(stderr io.Writer, err error, hint string) int {
-	fmt.Fprintf(stderr, "context-budget: error: %v\ncontext-budget: hint: %s\n", err, hint)
+	printf(stderr, "context-budget: error: %v\ncontext-budget: hint: %s\n", err, hint)
 	return 2
 }
 
@@ -199,17 +199,17 @@ func decideAt(root, transcript, session string) (lines.Decision, int64, bool) {
 // spend, and beside it what one session carrying on would have cost by
 // the forecast.
 func printChain(w io.Writer, sum chain.Summary) {
-	fmt.Fprintf(w, "\nchain %s stopped: %s (exit %d): %s\n", sum.Chain, sum.Stopped, sum.Stopped.Exit(), stoppedWords(sum.Stopped))
+	printf(w, "\nchain %s stopped: %s (exit %d): %s\n", sum.Chain, sum.Stopped, sum.Stopped.Exit(), stoppedWords(sum.Stopped))
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "#\tsession\tprompt\tended\tcost")
 	for _, s := range sum.Sessions {
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\n", s.Place, s.ID, clip(oneLine(s.Prompt), 40), s.Ended, notice.USD(s.CostUSD))
+		printf(tw, "%d\t%s\t%s\t%s\t%s\n", s.Place, s.ID, clip(oneLine(s.Prompt), 40), s.Ended, notice.USD(s.CostUSD))
 	}
-	fmt.Fprintf(tw, "\tchain\t%d sessions\t\t%s\n", len(sum.Sessions), notice.USD(sum.CostUSD))
+	printf(tw, "\tchain\t%d sessions\t\t%s\n", len(sum.Sessions), notice.USD(sum.CostUSD))
 	tw.Flush()
 	for _, s := range sum.Sessions {
 		if s.Note != "" {
-			fmt.Fprintf(w, "session %d: %s\n", s.Place, s.Note)
+			printf(w, "session %d: %s\n", s.Place, s.Note)
 		}
 	}
 	if f := sum.Forecast; f != nil {
@@ -220,7 +220,7 @@ func printChain(w io.Writer, sum chain.Summary) {
 		case d <= -0.005:
 			diff = notice.USD(-d) + " more"
 		}
-		fmt.Fprintf(w, "One session carrying on would have cost about %s by the cost model's forecast (not measured): session 1's %s, then the successors' %s tokens of work carried on from its %s at %s's pace and prices. The chain cost %s, %s.\n",
+		printf(w, "One session carrying on would have cost about %s by the cost model's forecast (not measured): session 1's %s, then the successors' %s tokens of work carried on from its %s at %s's pace and prices. The chain cost %s, %s.\n",
 			notice.USD(f.USD), notice.USD(f.FirstUSD), notice.K(f.Growth), notice.K(f.From), f.Model, notice.USD(sum.CostUSD), diff)
 	}
 }
@@ -274,7 +274,7 @@ func printChainJSON(w io.Writer, sum chain.Summary) {
 			HandedOver: s.HandedOver, Ended: string(s.Ended), CostUSD: *dollars(s.CostUSD), Exit: s.Exit, Note: s.Note})
 	}
 	data, _ := json.MarshalIndent(out, "", "  ")
-	w.Write(append(data, '\n'))
+	writeJSON(w, data)
 }
 
 // oneLine collapses whitespace.
