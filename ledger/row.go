@@ -70,7 +70,8 @@ type Row struct {
 // Halt is one halt of the spend fuse: Reason is "cap" (the session's
 // cap), "day" (the project's daily cap), "loop" (one tool call repeated)
 // or "fuse" (armed, it could not decide a call, so it denied it); Cap is
-// the cap in force, At when (RFC 3339), Words what was spent or why.
+// the cap in force ("$5.00", "2m tokens", or the loop's "5 calls"), At
+// when (RFC 3339, UTC), Words what was spent, the call repeated, or why.
 type Halt struct {
 	Reason string `json:"reason"`
 	Cap    string `json:"cap"`

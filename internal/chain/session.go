@@ -12,6 +12,7 @@ import (
 	"github.com/muthur/context-budget/internal/operator"
 	"github.com/muthur/context-budget/internal/settings"
 	"github.com/muthur/context-budget/internal/state"
+	"github.com/muthur/context-budget/internal/tuning"
 )
 
 // Claude Code's words in a result event: its own budget ends a session
@@ -30,9 +31,6 @@ const grace = 5 * time.Second
 // drain bounds the wait for the session's output once it has exited: a
 // process it started may still hold the pipe.
 const drain = 2 * time.Second
-
-// envSpend is the spend fuse's cap from launch (package fuse reads it).
-const envSpend = "MUTHUR_CONTEXT_BUDGET_SPEND"
 
 // session runs one session, s, with budget dollars left (0: no budget),
 // and decides from how it ended whether the chain stops, and why: ""
@@ -184,14 +182,14 @@ func (r *runner) announce(s *Session, budget float64) {
 func (r *runner) sessionEnv(s *Session, budget float64) []string {
 	env := make([]string, 0, len(r.env)+3)
 	for _, kv := range r.env {
-		if budget > 0 && strings.HasPrefix(kv, envSpend+"=") {
+		if budget > 0 && strings.HasPrefix(kv, tuning.EnvSpend+"=") {
 			continue
 		}
 		env = append(env, kv)
 	}
 	env = append(env, EnvChain+"="+r.sum.Chain, EnvPlace+"="+strconv.Itoa(s.Place))
 	if budget > 0 {
-		env = append(env, envSpend+"=$"+dollars(budget))
+		env = append(env, tuning.EnvSpend+"=$"+dollars(budget))
 	}
 	return env
 }

@@ -232,9 +232,7 @@ func recordRow(root, transcriptPath, session string, getenv func(string) string,
 	if warning != "" {
 		row.Warnings = append(row.Warnings, warning)
 	}
-	for _, h := range fuse.Halts(fuse.Dir(getenv, root), s.ID) {
-		row.Halts = append(row.Halts, ledger.Halt{Reason: h.Reason, Cap: h.Cap, At: h.At, Words: h.Words})
-	}
+	row.Halts = fuse.Halts(fuse.Dir(getenv, root), s.ID)
 	if mark != nil {
 		mark(&row)
 	}

@@ -9,20 +9,14 @@ import (
 
 	"github.com/muthur/context-budget/internal/reading"
 	"github.com/muthur/context-budget/internal/state"
+	"github.com/muthur/context-budget/ledger"
 )
 
-// Halt is one halt of a session, as the fuse records it: under `claude
-// -p` Claude Code shows only that a hook stopped the run, so budget
-// status, the session's ledger row and context-budget run read it here.
-// Cap is the cap in force ("$5.00", "2m tokens") or the loop's length
-// ("5 calls"); At when it halted (RFC 3339, UTC); Words what was spent,
-// the call repeated, or the cause.
-type Halt struct {
-	Reason string `json:"reason"`
-	Cap    string `json:"cap"`
-	At     string `json:"at"`
-	Words  string `json:"words"`
-}
+// Halt is one halt of a session, as the fuse records it and the session's
+// ledger row keeps it (one type: the row holds what the fuse wrote):
+// under `claude -p` Claude Code shows only that a hook stopped the run,
+// so budget status, the ledger row and context-budget run read it here.
+type Halt = ledger.Halt
 
 // The halts' reasons: the session's cap, the project's daily cap, one
 // call repeated, and an armed fuse that could not decide, so it denied.
