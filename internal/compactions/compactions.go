@@ -13,7 +13,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/muthur/context-budget/internal/reading"
 	"github.com/muthur/context-budget/internal/state"
@@ -137,7 +136,7 @@ func (f *File) add(line []byte) bool {
 		return true
 	}
 	transcript.Decode(line, func(r *transcript.Record) {
-		if transcript.Says1M(r, line) || strings.HasSuffix(strings.ToLower(r.RequestedModel), "[1m]") {
+		if transcript.Says1M(r, line) || transcript.Asks1M(r.RequestedModel) {
 			f.Saw1M = true
 		}
 		if c, ok := Of(r, f.Saw1M); ok {

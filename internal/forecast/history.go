@@ -9,8 +9,6 @@
 package forecast
 
 import (
-	"strings"
-
 	"github.com/muthur/context-budget/internal/reading"
 	"github.com/muthur/context-budget/internal/restart"
 	"github.com/muthur/context-budget/internal/transcript"
@@ -90,7 +88,7 @@ func (h *History) Add(r *transcript.Record) bool {
 	}
 	resp := &Response{ID: msg.ID, Model: msg.Model, Speed: u.Speed,
 		Context: u.Context(), CacheRead: u.CacheReadInputTokens}
-	if strings.HasSuffix(strings.ToLower(r.RequestedModel), "[1m]") {
+	if transcript.Asks1M(r.RequestedModel) {
 		h.Window1M = true
 	}
 	if u.Write1h() > 0 {

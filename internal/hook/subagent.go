@@ -1,7 +1,6 @@
 package hook
 
 import (
-	"strings"
 	"time"
 
 	"github.com/muthur/context-budget/internal/climb"
@@ -61,7 +60,7 @@ func subagent(p reading.Payload, getenv func(string) string, g *guard) (string, 
 // and the user's sessions); else the shipped table's for the subagent's
 // own window and version.
 func subagentWindow(dir, session string, r reading.Reading, getenv func(string) string) window.Window {
-	w := window.Detect(window.Evidence{Transcript1M: strings.HasSuffix(strings.ToLower(r.RequestedModel), "[1m]"),
+	w := window.Detect(window.Evidence{Transcript1M: transcript.Asks1M(r.RequestedModel),
 		Peak: r.Tokens, Version: r.Version}, getenv)
 	if q, ok := lines.LoadQuick(dir, session); ok && q.Decision.Window.Tokens == w.Tokens && q.Decision.Window.CompactsAt > 0 {
 		return q.Decision.Window

@@ -1,12 +1,11 @@
 package lines
 
 import (
-	"strings"
-
 	"github.com/muthur/context-budget/internal/forecast"
 	"github.com/muthur/context-budget/internal/orientation"
 	"github.com/muthur/context-budget/internal/prices"
 	"github.com/muthur/context-budget/internal/restart"
+	"github.com/muthur/context-budget/internal/transcript"
 	"github.com/muthur/context-budget/internal/tuning"
 	"github.com/muthur/context-budget/internal/window"
 )
@@ -96,7 +95,7 @@ func Decide(in Input) Decision {
 		getenv = func(string) string { return "" }
 	}
 	ev := window.Evidence{Env: s.Window, Peak: in.Reading, Statusline: in.StatuslineWindow,
-		Transcript1M: strings.HasSuffix(strings.ToLower(in.RequestedModel), "[1m]"),
+		Transcript1M: transcript.Asks1M(in.RequestedModel),
 		Version:      in.Version, Settings: in.CompactWindow, Seen: in.Seen, Before: in.Time}
 	if h := in.History; h != nil {
 		ev.Transcript1M = ev.Transcript1M || h.Window1M

@@ -19,7 +19,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
-	"strings"
 
 	"time"
 
@@ -259,7 +258,7 @@ func (sc *scanner) assistant(r *transcript.Record, sub bool) {
 	}
 	m := r.Message
 	sub = sub || r.IsSidechain
-	if !sub && (m.Usage.Context() > window.Standard || strings.HasSuffix(strings.ToLower(r.RequestedModel), "[1m]")) {
+	if !sub && (m.Usage.Context() > window.Standard || transcript.Asks1M(r.RequestedModel)) {
 		sc.saw1M = true
 	}
 	acts := transcript.ActingCalls(m.Content)

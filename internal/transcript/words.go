@@ -1,6 +1,9 @@
 package transcript
 
-import "bytes"
+import (
+	"bytes"
+	"strings"
+)
 
 // The filter words: what a line must hold to be worth decoding. Searching
 // is much cheaper than decoding, and most of a transcript's bytes are tool
@@ -48,6 +51,12 @@ func MayHoldHistory(line []byte) bool {
 func MayHoldPrompt(line []byte) bool {
 	return bytes.Contains(line, []byte(UserWord)) &&
 		(!bytes.Contains(line, []byte(ToolResultWord)) || bytes.Contains(line, []byte(TextWord)))
+}
+
+// Asks1M reports whether a requested model asks for the 1M window: its
+// name ends in [1m], in any case (claude-opus-4-6[1m]).
+func Asks1M(requestedModel string) bool {
+	return strings.HasSuffix(strings.ToLower(requestedModel), "[1m]")
 }
 
 // Says1M reports whether a decoded record of line says the 1M window is
