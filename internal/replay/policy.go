@@ -181,9 +181,9 @@ func predict(d *lines.Decision, reading int64) *Prediction {
 	}
 	c := d.At(reading)
 	read, write, output := c.Parts(reading)
-	p := &Prediction{SavingUSD: c.Saving(reading), CarryOnUSD: c.CarryOn(reading), Requests: c.N(),
-		Parts: Parts{Read: read, Write: write, Output: output}}
 	m := d.Money(reading)
+	p := &Prediction{SavingUSD: m.SavingUSD, CarryOnUSD: m.CarryOnUSD, Requests: c.N(),
+		Parts: Parts{Read: read, Write: write, Output: output}}
 	if m.Compacts {
 		p.CompactUSD = ptr(m.CompactUSD)
 	}
