@@ -478,12 +478,12 @@ func writeReplayTable(w io.Writer, rep replay.Report) error {
 	t := rep.Totals
 	printf(w, "\nThese %d sessions cost %s at API rates, subagents included", t.PricedSessions, notice.USD(t.CostUSD))
 	if t.ForecastPauses > 0 {
-		printf(w, "; by the forecast, relaying at their %d priced pauses would have %s over the next 100k tokens of each", t.ForecastPauses, savedWords(t.ForecastSavingUSD))
+		printf(w, "; by the forecast, relaying at their %d priced pauses would have %s over the next 100k tokens of each", t.ForecastPauses, notice.SavedWords(t.ForecastSavingUSD))
 	}
 	fmt.Fprintln(w, ".")
 	if t.CarryOnPoints > 0 {
 		printf(w, "Checked: after %d of those pauses the session went on 100k tokens; there, by what carrying on really cost, relaying would have %s (the forecast said %s).\n",
-			t.CarryOnPoints, savedWords(t.CheckedSavingUSD), notice.USD(t.CheckedForecastUSD))
+			t.CarryOnPoints, notice.SavedWords(t.CheckedSavingUSD), notice.USD(t.CheckedForecastUSD))
 	}
 	printf(w, "%d sessions (%.1f MB, %d responses), %d notices: %d warnings, %d pauses; %d compacted before any notice",
 		t.Sessions, float64(t.Bytes)/1e6, t.Responses, t.Notices, t.Warnings, t.Pauses, t.CompactedBeforeAnyNotice)
@@ -510,15 +510,6 @@ func writeReplayTable(w io.Writer, rep replay.Report) error {
 		}
 	}
 	return nil
-}
-
-// savedWords says a saving one way: "saved $0.81", or "cost $0.46 more
-// than carrying on".
-func savedWords(v float64) string {
-	if v < 0 {
-		return "cost " + notice.USD(-v) + " more than carrying on"
-	}
-	return "saved " + notice.USD(v)
 }
 
 // cheapestCounts says how many pauses each choice was cheapest at:

@@ -139,8 +139,8 @@ func TestReportInChromium(t *testing.T) {
 	tot := rep.Totals
 	for id, want := range map[string][]string{
 		"answer-cost":     {fmt.Sprint(tot.PricedSessions), notice.USD(tot.CostUSD)},
-		"answer-forecast": {fmt.Sprint(tot.ForecastPauses), savedWords(tot.ForecastSavingUSD)},
-		"answer-checked":  {fmt.Sprint(tot.CarryOnPoints), savedWords(tot.CheckedSavingUSD)},
+		"answer-forecast": {fmt.Sprint(tot.ForecastPauses), notice.SavedWords(tot.ForecastSavingUSD)},
+		"answer-checked":  {fmt.Sprint(tot.CarryOnPoints), notice.SavedWords(tot.CheckedSavingUSD)},
 	} {
 		m := regexp.MustCompile(`<p class="answer" id="` + id + `">.*?<span class="n">([^<]*)</span>.*?<strong class="usd">([^<]*)</strong>`).FindStringSubmatch(dom)
 		if m == nil || m[1] != want[0] || m[2] != want[1] {

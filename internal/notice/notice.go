@@ -209,6 +209,15 @@ func MoneyWords(m *lines.Money) string {
 	return s + ": carrying on is cheapest."
 }
 
+// SavedWords says a past saving one way: "saved $0.81", or "cost $0.46
+// more than carrying on" when it is negative.
+func SavedWords(v float64) string {
+	if v < 0 {
+		return "cost " + USD(-v) + " more than carrying on"
+	}
+	return "saved " + USD(v)
+}
+
 // RelayWords says what relaying now does over the next 100k tokens:
 // "saves $0.12" or "costs $2.76".
 func RelayWords(m *lines.Money) string {

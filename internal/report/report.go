@@ -26,6 +26,7 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
 
+	"github.com/muthur/context-budget/internal/lines"
 	"github.com/muthur/context-budget/internal/notice"
 	"github.com/muthur/context-budget/internal/replay"
 )
@@ -204,10 +205,10 @@ func (it *item) Notes() []note {
 			}
 		}
 		if priced > 0 {
-			line += fmt.Sprintf(". By the forecast, relaying at its %s would have %s", count(priced, "pause"), saved(forecast))
+			line += fmt.Sprintf(". By the forecast, relaying at its %s would have %s", count(priced, "pause"), notice.SavedWords(forecast))
 			if known > 0 {
 				line += fmt.Sprintf("; checked at %d where it went on 100k tokens, %s by what carrying on really cost (the forecast said %s)",
-					known, saved(checked), notice.USD(said))
+					known, notice.SavedWords(checked), notice.USD(said))
 			}
 		}
 		for _, r := range s.Rooms {
@@ -218,15 +219,6 @@ func (it *item) Notes() []note {
 		out = append(out, note{s.SessionID, line + "."})
 	}
 	return out
-}
-
-// saved says a saving one way: "saved $0.81", or "cost $0.46 more than
-// carrying on" when it is negative.
-func saved(v float64) string {
-	if v < 0 {
-		return "cost " + notice.USD(-v) + " more than carrying on"
-	}
-	return "saved " + notice.USD(v)
 }
 
 func usd(v *float64) string {
@@ -278,7 +270,7 @@ func cold(t replay.ColdTotals) string {
 var pageTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
 	"k":     notice.K,
 	"usd":   notice.USD,
-	"saved": saved,
+	"saved": notice.SavedWords,
 	"pct":   pct,
 	"pctv":  func(v float64) string { return pct(&v) },
 	"cold":  cold,
@@ -286,7 +278,7 @@ var pageTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
 	"short": short,
 	"cheap": func(m map[string]int) string {
 		var parts []string
-		for _, k := range []string{"relay", "compact", "carry on"} {
+		for _, k := range []string{lines.ChoiceRelay, lines.ChoiceCompact, lines.ChoiceCarryOn} {
 			if m[k] > 0 {
 				parts = append(parts, fmt.Sprintf("%s at %d", k, m[k]))
 			}
