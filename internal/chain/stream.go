@@ -81,9 +81,9 @@ func take(st *streamed, line []byte, out io.Writer) {
 		case "informational":
 			var text string
 			if json.Unmarshal(e.Content, &text) == nil && text != "" {
-				io.WriteString(out, "Claude Code: "+oneLine(text)+"\n")
+				io.WriteString(out, "Claude Code: "+OneLine(text)+"\n")
 				if strings.Contains(text, " says: ") {
-					st.hookSaid = oneLine(text)
+					st.hookSaid = OneLine(text)
 				}
 			}
 		}
@@ -129,7 +129,7 @@ func relayName(commands []string) string {
 	return ""
 }
 
-// oneLine collapses whitespace, for a message on one line.
-func oneLine(s string) string {
+// OneLine collapses whitespace, for a message or a prompt on one line.
+func OneLine(s string) string {
 	return strings.Join(strings.Fields(s), " ")
 }

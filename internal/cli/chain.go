@@ -203,7 +203,7 @@ func printChain(w io.Writer, sum chain.Summary) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "#\tsession\tprompt\tended\tcost")
 	for _, s := range sum.Sessions {
-		printf(tw, "%d\t%s\t%s\t%s\t%s\n", s.Place, s.ID, clip(oneLine(s.Prompt), 40), s.Ended, notice.USD(s.CostUSD))
+		printf(tw, "%d\t%s\t%s\t%s\t%s\n", s.Place, s.ID, clip(chain.OneLine(s.Prompt), 40), s.Ended, notice.USD(s.CostUSD))
 	}
 	printf(tw, "\tchain\t%d sessions\t\t%s\n", len(sum.Sessions), notice.USD(sum.CostUSD))
 	tw.Flush()
@@ -276,6 +276,3 @@ func printChainJSON(w io.Writer, sum chain.Summary) {
 	data, _ := json.MarshalIndent(out, "", "  ")
 	writeJSON(w, data)
 }
-
-// oneLine collapses whitespace.
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
