@@ -8,7 +8,6 @@ package compactions
 import (
 	"bytes"
 	"cmp"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
@@ -44,25 +43,15 @@ type File struct {
 
 // Load reads the index at name; a missing or unreadable one is empty.
 func Load(name string) *Index {
-	ix := &Index{Files: map[string]*File{}}
-	data, err := reading.ReadFile(name, reading.MaxCompactionIndex)
-	if err != nil || json.Unmarshal(data, ix) != nil || ix.Files == nil {
+	ix, ok := state.FromJSON[Index](reading.ReadFile(name, reading.MaxCompactionIndex))
+	if !ok || ix.Files == nil {
 		return &Index{Files: map[string]*File{}}
 	}
-	return ix
+	return &ix
 }
 
 // Save writes the index at name, a file of a state folder, atomically.
-func (ix *Index) Save(name string) error {
-	if err := state.Ensure(filepath.Dir(name)); err != nil {
-		return err
-	}
-	data, err := json.Marshal(ix)
-	if err != nil {
-		return err
-	}
-	return state.WriteFile(name, data)
-}
+func (ix *Index) Save(name string) error { return state.WriteJSON(name, ix) }
 
 // Transcripts lists the main transcripts under Claude Code's projects
 // folder: <projects>/<project>/<session>.jsonl.
