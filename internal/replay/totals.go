@@ -46,6 +46,11 @@ func Total(sessions []Session) Totals {
 		if compactedFirst(s) {
 			t.CompactedBeforeAnyNotice++
 		}
+		sums := SumPauses(s.Pauses)
+		t.ForecastSavingUSD += sums.Forecast
+		t.ForecastPauses += sums.Priced
+		t.CheckedForecastUSD += sums.Said
+		t.CheckedSavingUSD += sums.Checked
 		for _, p := range s.Pauses {
 			if p.Cheapest != "" {
 				if t.Cheapest == nil {
@@ -53,20 +58,10 @@ func Total(sessions []Session) Totals {
 				}
 				t.Cheapest[p.Cheapest]++
 			}
-			if p.SavingUSD != nil {
-				t.ForecastSavingUSD += *p.SavingUSD
-				t.ForecastPauses++
-			}
 			if p.PredictedCarryOnUSD == nil || p.ActualCarryOnUSD == nil {
 				continue
 			}
 			t.CarryOnPoints++
-			if p.SavingUSD != nil {
-				// Relaying costs what the forecast said (carrying on less
-				// the saving); carrying on cost what the session spent.
-				t.CheckedForecastUSD += *p.SavingUSD
-				t.CheckedSavingUSD += *p.SavingUSD + *p.ActualCarryOnUSD - *p.PredictedCarryOnUSD
-			}
 			predicted += *p.PredictedCarryOnUSD
 			actual += *p.ActualCarryOnUSD
 			if *p.ActualCarryOnUSD > 0 {
@@ -201,4 +196,34 @@ func coldTotals(sessions []Session) ColdTotals {
 	}
 	t.MedianIdleSeconds, t.MedianContext = median(idles), median(contexts)
 	return t
+}
+
+// PauseSums are a session's priced pauses summed: the forecast's saving
+// over the Priced ones and, over the Known ones the session went on past
+// far enough to check, what the forecast Said and the saving Checked
+// against what carrying on really cost.
+type PauseSums struct {
+	Forecast      float64
+	Priced        int
+	Checked, Said float64
+	Known         int
+}
+
+// SumPauses sums ps. Relaying costs what the forecast said (carrying on
+// less the saving); carrying on cost what the session spent.
+func SumPauses(ps []Pause) PauseSums {
+	var out PauseSums
+	for _, p := range ps {
+		if p.SavingUSD == nil {
+			continue
+		}
+		out.Forecast += *p.SavingUSD
+		out.Priced++
+		if p.ActualCarryOnUSD != nil && p.PredictedCarryOnUSD != nil {
+			out.Said += *p.SavingUSD
+			out.Checked += *p.SavingUSD + *p.ActualCarryOnUSD - *p.PredictedCarryOnUSD
+			out.Known++
+		}
+	}
+	return out
 }

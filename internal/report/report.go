@@ -190,25 +190,11 @@ func (it *item) Notes() []note {
 		if s.Place > 0 {
 			line = fmt.Sprintf("%d. %s", s.Place, line)
 		}
-		var forecast, checked, said float64
-		priced, known := 0, 0
-		for _, pa := range s.Pauses {
-			if pa.SavingUSD == nil {
-				continue
-			}
-			forecast += *pa.SavingUSD
-			priced++
-			if pa.ActualCarryOnUSD != nil && pa.PredictedCarryOnUSD != nil {
-				said += *pa.SavingUSD
-				checked += *pa.SavingUSD + *pa.ActualCarryOnUSD - *pa.PredictedCarryOnUSD
-				known++
-			}
-		}
-		if priced > 0 {
-			line += fmt.Sprintf(". By the forecast, relaying at its %s would have %s", count(priced, "pause"), notice.SavedWords(forecast))
-			if known > 0 {
+		if ps := replay.SumPauses(s.Pauses); ps.Priced > 0 {
+			line += fmt.Sprintf(". By the forecast, relaying at its %s would have %s", count(ps.Priced, "pause"), notice.SavedWords(ps.Forecast))
+			if ps.Known > 0 {
 				line += fmt.Sprintf("; checked at %d where it went on 100k tokens, %s by what carrying on really cost (the forecast said %s)",
-					known, notice.SavedWords(checked), notice.USD(said))
+					ps.Known, notice.SavedWords(ps.Checked), notice.USD(ps.Said))
 			}
 		}
 		for _, r := range s.Rooms {
