@@ -8,13 +8,18 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/muthur/context-budget/internal/fuse"
+	"github.com/muthur/context-budget/internal/prices"
 )
 
 // fakeClaude is a claude for the runner's own tests: it logs its session
 // id, budget, fuse cap, place and prompt, writes a transcript where Claude
-// Code would, commits a line of work (every time, or only in the first
-// session when FAKE_WORK=first) and a hand-over summary, and reports a
-// result that cost $0.04.
+// Code would with one response that cost $0.04 (80k tokens of cache
+// reads at claude-opus-4-6's rates), commits a line of work (every time,
+// or only in the first session when FAKE_WORK=first) and a hand-over
+// summary, and reports a result that says it cost nothing: the runner
+// takes spend from the transcripts.
 const fakeClaude = `#!/bin/sh
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -26,7 +31,8 @@ while [ $# -gt 0 ]; do
 done
 echo "$id|$budget|$MUTHUR_CONTEXT_BUDGET_SPEND|$CONTEXT_BUDGET_CHAIN_PLACE|$prompt" >> "$FAKE_LOG"
 n=$(wc -l < "$FAKE_LOG" | tr -d ' ')
-mkdir -p "$HOME/.claude/projects/p" && echo '{}' > "$HOME/.claude/projects/p/$id.jsonl"
+mkdir -p "$HOME/.claude/projects/p"
+printf '{"type":"assistant","cwd":"%s","message":{"id":"msg_%s","model":"claude-opus-4-6","usage":{"input_tokens":0,"cache_creation_input_tokens":0,"cache_read_input_tokens":80000,"output_tokens":0}}}\n' "$PWD" "$id" > "$HOME/.claude/projects/p/$id.jsonl"
 if [ "$FAKE_WORK" != first ] || [ "$n" = 1 ]; then
 	echo "work $n" >> work.txt && git add work.txt && git commit -qm "work $n"
 fi
@@ -34,7 +40,7 @@ mkdir -p .claude/context-budget/relay && echo "hand-over $n" > .claude/context-b
 git add .claude/context-budget/relay && git commit -qm "hand over $n"
 echo '{"type":"system","subtype":"init","slash_commands":["context-budget:relay"]}'
 echo '{"type":"assistant","message":{"content":[{"type":"text","text":"Session '$n' handed over."}]},"parent_tool_use_id":null}'
-echo '{"type":"result","subtype":"success","session_id":"'$id'","total_cost_usd":0.04,"terminal_reason":"completed"}'
+echo '{"type":"result","subtype":"success","session_id":"'$id'","total_cost_usd":0,"terminal_reason":"completed"}'
 `
 
 // runFake runs a chain of the fake claude in a new repository and
@@ -52,7 +58,11 @@ func runFake(t *testing.T, cfg Config, work string) (Summary, string, []string) 
 		t.Fatal(err)
 	}
 	log := filepath.Join(tmp, "log")
-	cfg.Claude, cfg.Dir, cfg.Prompt = claude, dir, "Carry out the plan."
+	tab, err := prices.Embedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Claude, cfg.Dir, cfg.Prompt, cfg.Price = claude, dir, "Carry out the plan.", fuse.TablePricer(tab)
 	cfg.Environ = append(os.Environ(), "HOME="+filepath.Join(tmp, "home"), "FAKE_LOG="+log, "FAKE_WORK="+work,
 		"MUTHUR_CONTEXT_BUDGET_SPEND=$99", "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.invalid",
 		"GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.invalid")
@@ -79,7 +89,7 @@ func TestRunBudgetCarriesOver(t *testing.T) {
 		if !strings.HasSuffix(log[i], want[i]) || !strings.HasPrefix(log[i], s.ID+"|") {
 			t.Errorf("session %d ran as %q, want %s…%s", i+1, log[i], s.ID, want[i])
 		}
-		if !s.HandedOver || s.Ended != EndHandedOver || s.CostUSD != 0.04 || s.Place != i+1 {
+		if !s.HandedOver || s.Ended != EndHandedOver || !near(s.CostUSD, 0.04) || s.Place != i+1 {
 			t.Errorf("session %d: %+v", i+1, s)
 		}
 	}
