@@ -269,8 +269,11 @@ type runner struct {
 // run runs the sessions, one after another, and says why it stopped.
 func (r *runner) run() Reason {
 	prompt, why, resume := r.cfg.Prompt, "the prompt given", r.cfg.Resume
-	if resume != "" {
+	switch {
+	case resume != "":
 		why = "the answer given to session " + resume
+	case r.cfg.Chain != "":
+		why = "the prompt that carries it on"
 	}
 	for place := r.first; ; place++ {
 		if r.signalled() {

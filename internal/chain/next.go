@@ -24,7 +24,8 @@ const AnswerPlaceholder = "YOUR ANSWER"
 
 // next says what carries the chain on: nil when it finished. After a
 // limit, the same step under that limit raised (another as many places;
-// the budget spent plus the budget again); after waiting (or a pause in
+// with the budget spent, whatever stopped the chain, the spend plus the
+// budget again); after waiting (or a pause in
 // manual mode), the person's answer to the session that asked, resumed
 // as the next place; after any other stop, a successor from the branch.
 func (r *runner) next() *Next {
@@ -51,7 +52,9 @@ func (r *runner) next() *Next {
 		}
 	case MaxRelays:
 		n.MaxRelays = 2*r.cfg.MaxRelays + 1
-	case MaxUSD:
+	}
+	if _, left := r.remaining(); !left {
+		// Spent, whatever stopped the chain: the next place needs more.
 		n.MaxUSD = math.Ceil((r.spent()+r.cfg.MaxUSD)*100) / 100
 	}
 	if r.sum.Stopped != MaxRelays {

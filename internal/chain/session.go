@@ -1,6 +1,7 @@
 package chain
 
 import (
+	"cmp"
 	"fmt"
 	"os"
 	"os/exec"
@@ -162,15 +163,14 @@ func transient(out outcome, own fuse.Sum) string {
 		said = strings.Join(append([]string{res.Result}, res.Errors...), " ") + " " + said
 	}
 	lower := strings.ToLower(said)
-	for _, w := range []string{"overloaded", "529", "500", "502", "503", "504", "internal server error", "server_error", "api_error",
-		"connection error", "econnrefused", "econnreset", "etimedout", "socket hang up", "fetch failed", "network"} {
+	for _, w := range []string{"overloaded", "api error: 5", "internal server error", "server_error", "service unavailable",
+		"bad gateway", "gateway timeout", "connection error", "econnrefused", "econnreset", "etimedout", "socket hang up",
+		"fetch failed", "request timed out"} {
 		if strings.Contains(lower, w) {
-			if line := OneLine(said); len(line) > 160 {
-				return line[:160] + "…"
-			} else if line != "" {
-				return line
+			if line := []rune(OneLine(said)); len(line) > 160 {
+				return string(line[:160]) + "…"
 			}
-			return w
+			return cmp.Or(OneLine(said), w)
 		}
 	}
 	return ""
@@ -194,8 +194,14 @@ func (r *runner) ended(s *Session, out outcome, start tree, env []string, began 
 		return Interrupted
 	case halt != "" && (ends || hookStopped):
 		s.Ended, s.Note = EndHalted, halt
+		if !left {
+			// The fuse's cap was the chain's budget left: it is spent.
+			return MaxUSD
+		}
 		return Halted
-	case res != nil && res.Subtype == subtypeOverBudget, out.exit != 0 && !left:
+	case out.exit != 0 && (!left || res != nil && res.Subtype == subtypeOverBudget):
+		// Claude Code's own budget ends a session with exit status 1: a
+		// result line saying so on a session that exited 0 is not its.
 		s.Ended, s.Note = EndOverBudget, "the chain's budget is spent"
 		if res != nil && res.Subtype == subtypeOverBudget {
 			s.Note = "Claude Code's --max-budget-usd ended it"

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/muthur/context-budget/internal/fuse"
 )
 
 // TestWaits: the last marker decides; without one, a last sentence that
@@ -61,5 +63,31 @@ func TestLastMessage(t *testing.T) {
 	}
 	if got := lastMessage(filepath.Join(t.TempDir(), "none.jsonl")); got != "" {
 		t.Errorf("no transcript: %q", got)
+	}
+}
+
+// TestTransient: a start that failed before its first response for a
+// cause that passes is started again; one that failed otherwise, or
+// after a response, or by a signal, is not.
+func TestTransient(t *testing.T) {
+	overloaded := &result{Result: "API Error: 529 Overloaded. This is a server-side issue"}
+	for _, tc := range []struct {
+		out       outcome
+		responses int64
+		want      bool
+	}{
+		{outcome{exit: 1, result: overloaded}, 0, true},
+		{outcome{exit: 1, stderr: "API Error: 503 Service Unavailable"}, 0, true},
+		{outcome{exit: 1, stderr: "Connection error: connect ECONNREFUSED 127.0.0.1:443"}, 0, true},
+		{outcome{exit: 1, result: overloaded}, 1, false},
+		{outcome{exit: 0, result: overloaded}, 0, false},
+		{outcome{exit: 1, stderr: "Invalid API key · Please run /login"}, 0, false},
+		{outcome{exit: 1, stderr: "API Error: 400 prompt is too long"}, 0, false},
+		{outcome{exit: 1, result: overloaded, signal: os.Interrupt}, 0, false},
+	} {
+		got := transient(tc.out, fuse.Sum{Responses: tc.responses})
+		if (got != "") != tc.want {
+			t.Errorf("%+v with %d responses: %q, want transient %v", tc.out, tc.responses, got, tc.want)
+		}
 	}
 }

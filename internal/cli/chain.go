@@ -340,7 +340,7 @@ func printChain(w io.Writer, sum chain.Summary, c carryOn) {
 	}
 	total := fmt.Sprintf("%d sessions", len(sum.Sessions))
 	printf(tw, "\tchain\t%s\t\t%s\n", total, notice.USD(sum.CostUSD))
-	if sum.EarlierUSD > 0 || sum.Next != nil && sum.MaxUSD > 0 {
+	if sum.EarlierUSD > 0 {
 		budget := "no budget"
 		if sum.MaxUSD > 0 {
 			budget = "of its " + notice.USD(sum.MaxUSD)
