@@ -11,6 +11,7 @@ import (
 
 	"github.com/muthur/context-budget/internal/fuse"
 	"github.com/muthur/context-budget/internal/prices"
+	"github.com/muthur/context-budget/ledger"
 )
 
 // fakeClaude is a claude for the runner's own tests: it logs its session
@@ -48,10 +49,15 @@ echo '{"type":"result","subtype":"success","session_id":"'$id'","total_cost_usd"
 // session: id|budget|cap|place|prompt.
 func runFake(t *testing.T, cfg Config, work string) (Summary, string, []string) {
 	t.Helper()
+	return runFakeIn(t, repo(t), cfg, work)
+}
+
+// runFakeIn is runFake in the repository dir.
+func runFakeIn(t *testing.T, dir string, cfg Config, work string) (Summary, string, []string) {
+	t.Helper()
 	if runtime.GOOS == "windows" {
 		t.Skip("the fake claude is a shell script")
 	}
-	dir := repo(t)
 	tmp := t.TempDir()
 	claude := filepath.Join(tmp, "claude")
 	if err := os.WriteFile(claude, []byte(fakeClaude), 0o755); err != nil {
@@ -116,5 +122,51 @@ func TestRunBounds(t *testing.T) {
 	}
 	if got := []string{sum.Sessions[0].Note, sum.Sessions[1].Note}; !slices.Equal(got, []string{"", "it changed nothing outside .claude/"}) {
 		t.Errorf("notes %q", got)
+	}
+}
+
+// record writes a row for a session of the fake, as the Stop hook would:
+// the fake's sessions each cost $0.04.
+func record(root, _, session, chainID string, place int) error {
+	row := ledger.Row{SessionID: session, FirstResponseAt: "2026-12-01T10:00:00Z", Chain: chainID, Place: place}
+	row.Total.CostUSD = 0.04
+	_, err := ledger.Write(root, &row)
+	return err
+}
+
+// TestRunNext: each stop but finished says what carries the chain on;
+// after a limit, that limit raised.
+func TestRunNext(t *testing.T) {
+	sum, _, _ := runFake(t, Config{MaxRelays: 1, Record: record}, "")
+	n := sum.Next
+	if sum.Stopped != MaxRelays || n == nil || n.MaxRelays != 3 || n.Resume != "" || n.Answer || n.Prompt != "/context-budget:relay take main" {
+		t.Errorf("after max-relays: %+v", n)
+	}
+	sum, _, _ = runFake(t, Config{MaxRelays: 10, MaxUSD: 0.10, Record: record}, "")
+	if n := sum.Next; sum.Stopped != MaxUSD || n == nil || n.MaxUSD != 0.22 || n.MaxRelays != 10 {
+		t.Errorf("after max-usd: %+v", n)
+	}
+}
+
+// TestRunCarriesChainOn: run --chain ID counts on from the chain's rows:
+// its places and what they spent against the whole chain's budget.
+func TestRunCarriesChainOn(t *testing.T) {
+	dir := repo(t)
+	for place := 1; place <= 2; place++ {
+		if err := record(dir, "", "earlier"+string(rune('0'+place)), "c1", place); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := record(dir, "", "other", "c2", 7); err != nil {
+		t.Fatal(err)
+	}
+	gitOut(dir, nil, "add", "-A")
+	gitOut(dir, nil, "commit", "-qm", "rows")
+	sum, _, log := runFakeIn(t, dir, Config{Chain: "c1", MaxRelays: 10, MaxUSD: 0.16, Record: record}, "")
+	if sum.Chain != "c1" || !near(sum.EarlierUSD, 0.08) || len(sum.Sessions) != 2 || sum.Sessions[0].Place != 3 || sum.Stopped != MaxUSD {
+		t.Fatalf("carried on: chain %q, earlier %v, stopped %q, sessions %+v", sum.Chain, sum.EarlierUSD, sum.Stopped, sum.Sessions)
+	}
+	if !strings.HasSuffix(log[0], "|0.0800|$0.0800|3|Carry out the plan.") {
+		t.Errorf("the first session of the run ran as %q: the budget less the rows' spend, at place 3", log[0])
 	}
 }
