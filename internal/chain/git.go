@@ -86,10 +86,7 @@ type tree struct {
 func snapshot(dir string) (tree, error) {
 	var t tree
 	t.head, _ = gitOut(dir, nil, "rev-parse", "-q", "--verify", "HEAD^{commit}")
-	top, err := gitOut(dir, nil, "rev-parse", "--show-toplevel")
-	if err != nil {
-		return t, err
-	}
+	top := workTree(dir)
 	names, err := gitRun(dir, nil, "ls-files", "-z", "--cached", "--others", "--exclude-standard", "--full-name", "--", ":/")
 	if err != nil {
 		return t, err

@@ -2,6 +2,7 @@ package chain
 
 import (
 	"path/filepath"
+	"sync"
 
 	"github.com/muthur/context-budget/ledger"
 )
@@ -37,10 +38,19 @@ func projectsDir(env []string) string {
 }
 
 // workTree is the top of the work tree dir is in; dir itself when git
-// cannot say.
+// cannot say. A folder's top is asked of git once: every step of a
+// session looks for files under it.
 func workTree(dir string) string {
-	if top, err := gitOut(dir, nil, "rev-parse", "--show-toplevel"); err == nil && top != "" {
-		return top
+	if top, ok := tops.Load(dir); ok {
+		return top.(string)
 	}
-	return dir
+	top, err := gitOut(dir, nil, "rev-parse", "--show-toplevel")
+	if err != nil || top == "" {
+		return dir
+	}
+	tops.Store(dir, top)
+	return top
 }
+
+// tops holds the work trees' tops workTree found, by folder.
+var tops sync.Map

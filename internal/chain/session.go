@@ -448,7 +448,7 @@ func pauseOf(dir, session string) (operator.Pause, bool) {
 // its work tree.
 func candidates(dir string) []string {
 	out := []string{dir}
-	if top, err := gitOut(dir, nil, "rev-parse", "--show-toplevel"); err == nil && top != "" && top != dir {
+	if top := workTree(dir); top != dir {
 		out = append(out, top)
 	}
 	return out
