@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+
+	"github.com/muthur/context-budget/internal/reading"
 )
 
 // prSetChildSubreaper is prctl's PR_SET_CHILD_SUBREAPER.
@@ -21,7 +23,7 @@ func descendants() []int {
 	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
 	children := map[int][]int{}
 	for _, name := range stats {
-		data, err := os.ReadFile(name)
+		data, err := reading.ReadFile(name, reading.MaxSideFile)
 		if err != nil {
 			continue
 		}
