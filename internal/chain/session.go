@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -112,13 +113,15 @@ func (r *runner) session(s *Session, budget float64) Reason {
 			s.Counted = append(s.Counted, Counted{ID: id, CostUSD: sum.Sub(beforeEach[id]).USD})
 		}
 	}
+	slices.SortFunc(s.Counted, func(a, b Counted) int { return strings.Compare(a.ID, b.ID) })
 	s.Transcript = r.spend.Transcript(s.ID)
 	if s.Transcript == "" {
 		s.Transcript = findTranscript(env, s.ID)
 	}
 	root := r.cfg.Dir
-	if rowOf(root, s.ID) == nil && s.Transcript != "" && r.cfg.Record != nil {
-		// Its Stop hook did not run: every session of a chain has its row.
+	if row := rowOf(root, s.ID); (row == nil || row.Place != s.Place) && s.Transcript != "" && r.cfg.Record != nil {
+		// Its Stop hook did not run (a resumed session's row still names
+		// its earlier place): every session of a chain has its row.
 		if err := r.cfg.Record(root, s.Transcript, s.ID, r.sum.Chain, s.Place); err != nil {
 			fmt.Fprintf(r.cfg.Notes, "context-budget run: the ledger row of session %s: %v\n", s.ID, err)
 		}
