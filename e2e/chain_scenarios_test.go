@@ -164,9 +164,12 @@ func TestChainHalted(t *testing.T) {
 
 // TestChainInterrupt: SIGINT while a session runs a long tool call
 // reaches the session, which ends within a few seconds; the runner
-// exits 130 and starts no successor.
+// commits its row, exits 130 and starts no successor; the next command
+// it prints starts the successor from the branch as the chain's next
+// place.
 func TestChainInterrupt(t *testing.T) {
-	sc := Script{Main: append([]Turn{turn(20_000, bash("echo working && sleep 60 && echo worked"))}, handOverTurns(30_000, "one")...)}
+	sc := Script{Main: []Turn{turn(20_000, bash("echo working && sleep 60 && echo worked")),
+		done("Picked up from the branch; the work is done.")}}
 	var sent time.Time
 	run := runChain(t, sc, chainOptions{During: func(t *testing.T, cmd *exec.Cmd, m *Mock) {
 		deadline := time.Now().Add(time.Minute)
@@ -190,14 +193,20 @@ func TestChainInterrupt(t *testing.T) {
 	if answered(run.Mock, 1) || received(run.Session, "take main") {
 		t.Errorf("the session carried on, or a successor started, after SIGINT\n%s", run.Timeline())
 	}
-	// Its Stop hook did not run: the runner wrote its row, and left the
-	// branch as it was.
-	if row, ok := ledgerRows(t, run.Project)[sum.Sessions[0].SessionID]; !ok || row.Chain != sum.Chain || row.Place != 1 {
-		t.Errorf("the interrupted session's row: %+v, %v", row, ok)
-	}
-	if got := subjects(t, run.Project); !slices.Equal(got, []string{"init"}) {
+	// Its Stop hook did not run: the runner wrote its row and committed
+	// it, alone; the branch is otherwise as the session left it.
+	checkChainRecorded(t, run)
+	if got := subjects(t, run.Project); !slices.Equal(got, []string{"ledger: row of " + sum.Sessions[0].SessionID, "init"}) {
 		t.Errorf("commits after SIGINT: %q", got)
 	}
+	if !slices.Contains(sum.Next, "/relay take main") || slices.Contains(sum.Next, "--resume") {
+		t.Fatalf("next %q, want a successor from the branch", sum.Next)
+	}
+	next := run.carryOn(t, sum.Next, nil)
+	if s := next.Summary; next.Code != 0 || s.Chain != sum.Chain || len(s.Sessions) != 1 || s.Sessions[0].Place != 2 {
+		t.Fatalf("the next run: exit %d, %+v\n%s", next.Code, s, next.Timeline())
+	}
+	checkChainRecorded(t, next)
 }
 
 // answered reports whether the mock answered with turn i of its script.

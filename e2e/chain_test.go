@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -38,6 +39,11 @@ type chainOptions struct {
 	Text bool
 	// During, when set, runs while the runner runs.
 	During func(t *testing.T, cmd *exec.Cmd, m *Mock)
+	// Files are written into the project before its first commit, and
+	// committed with it.
+	Files map[string]string
+	// NoCommit makes the project a repository on main with no commit.
+	NoCommit bool
 }
 
 // chainRun is one run of context-budget run.
@@ -47,8 +53,15 @@ type chainRun struct {
 	Code int
 	// Summary is what --json printed.
 	Summary chainSummary
-	// Calls are the claude invocations the wrapper saw, in order.
+	// Calls are the claude invocations the wrapper saw in this run, in
+	// order.
 	Calls []claudeCall
+	// AllCalls are those of every run against the same folders so far.
+	AllCalls []claudeCall
+
+	dir, calls string
+	environ    []string
+	text       bool
 }
 
 // chainSummary is the runner's --json object.
@@ -57,6 +70,7 @@ type chainSummary struct {
 	Stopped     string   `json:"stopped"`
 	Exit        int      `json:"exit"`
 	CostUSD     float64  `json:"cost_usd"`
+	EarlierUSD  float64  `json:"earlier_usd"`
 	ForecastUSD *float64 `json:"forecast_usd"`
 	Sessions    []struct {
 		SessionID  string  `json:"session_id"`
@@ -65,9 +79,16 @@ type chainSummary struct {
 		HandedOver bool    `json:"handed_over"`
 		Ended      string  `json:"ended"`
 		CostUSD    float64 `json:"cost_usd"`
-		Exit       int     `json:"exit"`
-		Note       string  `json:"note"`
+		Counted    []struct {
+			SessionID string  `json:"session_id"`
+			CostUSD   float64 `json:"cost_usd"`
+		} `json:"counted"`
+		Retried   []string `json:"retried"`
+		Exit      int      `json:"exit"`
+		Note      string   `json:"note"`
+		LastWords string   `json:"last_words"`
 	} `json:"sessions"`
+	Next []string `json:"next"`
 }
 
 // claudeCall is one start of claude: its arguments and environment.
@@ -110,7 +131,20 @@ func runChain(t *testing.T, sc Script, o chainOptions) *chainRun {
 		}
 	}
 	install(t, sess, o.Env)
-	gitRepo(t, sess.Project)
+	for name, data := range o.Files {
+		p := filepath.Join(sess.Project, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if o.NoCommit {
+		gitIn(t, sess.Project, "init", "-q", "-b", "main")
+	} else {
+		gitRepo(t, sess.Project)
+	}
 	calls := filepath.Join(dir, "calls")
 	wrapper := claudeWrapper(t, dir, calls)
 	prompt := o.Prompt
@@ -122,40 +156,86 @@ func runChain(t *testing.T, sc Script, o chainOptions) *chainRun {
 		args = append(args, "--json")
 	}
 	args = append(append(args, o.Flags...), prompt, "--", "--permission-mode", "bypassPermissions", "--model", "claude-opus-4-6")
-	ctx, cancel := context.WithTimeout(context.Background(), chainTimeout)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, hookBin, args...)
-	cmd.Dir = sess.Project
-	cmd.Env = append([]string{
+	// The runner's own folder on PATH: a stop's next command runs as it
+	// is printed, context-budget first.
+	run := &chainRun{Session: sess, dir: dir, calls: calls, text: o.Text, environ: append([]string{
 		"HOME=" + sess.Home,
-		"PATH=" + os.Getenv("PATH"),
+		"PATH=" + filepath.Dir(hookBin) + string(os.PathListSeparator) + os.Getenv("PATH"),
 		"TMPDIR=" + dir,
 		"IS_SANDBOX=1",
 		"ANTHROPIC_BASE_URL=" + m.URL(),
 		"ANTHROPIC_API_KEY=sk-ant-e2e-not-a-key",
 		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
-	}, o.Environ...)
+	}, o.Environ...)}
+	return run.invoke(t, hookBin, args, o.During)
+}
+
+// carryOn runs a stop's next command as printed, in the same folders
+// against the same mock, and returns that run.
+func (prev *chainRun) carryOn(t *testing.T, argv []string, during func(t *testing.T, cmd *exec.Cmd, m *Mock)) *chainRun {
+	t.Helper()
+	if len(argv) < 2 || argv[0] != "context-budget" {
+		t.Fatalf("the next command %q does not run context-budget", argv)
+	}
+	next := &chainRun{Session: &Session{Mock: prev.Mock, Home: prev.Home, Project: prev.Project},
+		dir: prev.dir, calls: prev.calls, environ: prev.environ, text: !slices.Contains(argv, "--json")}
+	return next.invoke(t, argv[0], argv[1:], during)
+}
+
+// invoke runs the runner with args and reads what it left.
+func (run *chainRun) invoke(t *testing.T, prog string, args []string, during func(t *testing.T, cmd *exec.Cmd, m *Mock)) *chainRun {
+	t.Helper()
+	before := len(readCalls(t, run.calls))
+	if prog == "context-budget" {
+		// Found on the run's PATH, as a person's shell finds it.
+		path, err := lookPathIn(prog, run.environ)
+		if err != nil {
+			t.Fatal(err)
+		}
+		prog = path
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), chainTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, prog, args...)
+	cmd.Dir = run.Project
+	cmd.Env = run.environ
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	start := time.Now()
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	if o.During != nil {
-		o.During(t, cmd, m)
+	if during != nil {
+		during(t, cmd, run.Mock)
 	}
-	sess.Err = cmd.Wait()
-	sess.Elapsed = time.Since(start)
-	sess.Stdout, sess.Stderr = stdout.String(), stderr.String()
-	run := &chainRun{Session: sess, Code: cmd.ProcessState.ExitCode(), Calls: readCalls(t, calls)}
-	t.Logf("context-budget run: exit %d after %v, %d claude starts, %d requests\nstderr:\n%s\nstdout:\n%s",
-		run.Code, sess.Elapsed.Round(time.Millisecond), len(run.Calls), len(m.Requests()), sess.Stderr, sess.Stdout)
-	if !o.Text {
+	run.Err = cmd.Wait()
+	run.Elapsed = time.Since(start)
+	run.Stdout, run.Stderr = stdout.String(), stderr.String()
+	run.Code = cmd.ProcessState.ExitCode()
+	run.AllCalls = readCalls(t, run.calls)
+	run.Calls = run.AllCalls[before:]
+	t.Logf("context-budget %s: exit %d after %v, %d claude starts, %d requests\nstderr:\n%s\nstdout:\n%s",
+		strings.Join(args[:min(len(args), 4)], " "), run.Code, run.Elapsed.Round(time.Millisecond), len(run.Calls), len(run.Mock.Requests()), run.Stderr, run.Stdout)
+	if !run.text {
 		if err := json.Unmarshal(stdout.Bytes(), &run.Summary); err != nil {
 			t.Fatalf("stdout is not the one JSON object --json prints: %v", err)
 		}
 	}
 	return run
+}
+
+// lookPathIn finds prog on the PATH of an environment list.
+func lookPathIn(prog string, environ []string) (string, error) {
+	for _, kv := range environ {
+		if path, ok := strings.CutPrefix(kv, "PATH="); ok {
+			for _, d := range filepath.SplitList(path) {
+				if fi, err := os.Stat(filepath.Join(d, prog)); err == nil && fi.Mode()&0o111 != 0 {
+					return filepath.Join(d, prog), nil
+				}
+			}
+		}
+	}
+	return "", fmt.Errorf("no %s on the run's PATH", prog)
 }
 
 // gitRepo makes dir a git repository on main with one commit, and an
@@ -284,41 +364,46 @@ func checkChainRecorded(t *testing.T, run *chainRun) {
 	rows := ledgerRows(t, run.Project)
 	for i, s := range sum.Sessions {
 		c := run.Calls[i]
-		if got := c.arg("--session-id"); got != s.SessionID {
-			t.Errorf("session %d ran as %q, the summary names %q", i+1, got, s.SessionID)
+		id := c.arg("--session-id")
+		if id == "" {
+			id = c.arg("--resume")
+		}
+		if id != s.SessionID {
+			t.Errorf("session %d ran as %q, the summary names %q", s.Place, id, s.SessionID)
 		}
 		if got := c.Env["CONTEXT_BUDGET_CHAIN"]; got != sum.Chain {
-			t.Errorf("session %d's CONTEXT_BUDGET_CHAIN = %q, want %q", i+1, got, sum.Chain)
+			t.Errorf("session %d's CONTEXT_BUDGET_CHAIN = %q, want %q", s.Place, got, sum.Chain)
 		}
-		if got := c.Env["CONTEXT_BUDGET_CHAIN_PLACE"]; got != fmt.Sprint(i+1) {
-			t.Errorf("session %d's CONTEXT_BUDGET_CHAIN_PLACE = %q", i+1, got)
+		if got := c.Env["CONTEXT_BUDGET_CHAIN_PLACE"]; got != fmt.Sprint(s.Place) {
+			t.Errorf("session %d's CONTEXT_BUDGET_CHAIN_PLACE = %q", s.Place, got)
 		}
 		if c.arg("--output-format") != "stream-json" || c.Args[0] != "-p" || c.Args[len(c.Args)-1] != s.Prompt {
-			t.Errorf("session %d's arguments: %q", i+1, c.Args)
+			t.Errorf("session %d's arguments: %q", s.Place, c.Args)
 		}
 		row, ok := rows[s.SessionID]
 		if !ok {
-			t.Errorf("session %d (%s) has no ledger row", i+1, s.SessionID)
+			t.Errorf("session %d (%s) has no ledger row", s.Place, s.SessionID)
 			continue
 		}
-		if row.Chain != sum.Chain || row.Place != i+1 {
-			t.Errorf("session %d's row: chain %q place %d, want %q %d", i+1, row.Chain, row.Place, sum.Chain, i+1)
+		if row.Chain != sum.Chain || row.Place != s.Place {
+			t.Errorf("session %d's row: chain %q place %d, want %q %d", s.Place, row.Chain, row.Place, sum.Chain, s.Place)
 		}
 		if files := rowCommit(t, run.Project, s.SessionID); len(files) != 1 || !strings.HasSuffix(files[0], s.SessionID+".json") {
-			t.Errorf("the commit of session %d's row holds %q, want the row alone", i+1, files)
+			t.Errorf("the commit of session %d's row holds %q, want the row alone", s.Place, files)
 		}
 	}
-	if st := gitIn(t, run.Project, "status", "--porcelain"); st != "" {
+	// The test's own look: an fsmonitor the agent planted stays off.
+	if st := gitIn(t, run.Project, "-c", "core.fsmonitor=false", "status", "--porcelain"); st != "" {
 		t.Errorf("left uncommitted:\n%s", st)
 	}
 }
 
-// rowCommit returns the files of the commit "ledger: row of <id>".
+// rowCommit returns the files of the newest commit "ledger: row of <id>".
 func rowCommit(t *testing.T, dir, id string) []string {
 	t.Helper()
-	hash := gitIn(t, dir, "log", "--format=%H", "--fixed-strings", "--grep", "ledger: row of "+id)
-	if hash == "" || strings.Contains(hash, "\n") {
-		t.Errorf("commits of session %s's row: %q, want one", id, hash)
+	hash, _, _ := strings.Cut(gitIn(t, dir, "log", "--format=%H", "--fixed-strings", "--grep", "ledger: row of "+id), "\n")
+	if hash == "" {
+		t.Errorf("no commit of session %s's row", id)
 		return nil
 	}
 	return strings.Fields(gitIn(t, dir, "show", "--format=", "--name-only", hash))

@@ -40,12 +40,13 @@ type Mock struct {
 	srv    *httptest.Server
 	script Script
 
-	mu       sync.Mutex
-	reqs     []Request
-	main     int
-	sub      int
-	nextTool int
-	nextMsg  int
+	mu         sync.Mutex
+	reqs       []Request
+	overloaded int
+	main       int
+	sub        int
+	nextTool   int
+	nextMsg    int
 }
 
 // NewMock starts a mock answering from s. Close it when done.
@@ -149,6 +150,14 @@ func (m *Mock) messages(w http.ResponseWriter, req *Request) {
 			t = Turn{Usage: at(20_000), Blocks: []Block{text("Subagent done.")}}
 		}
 	default:
+		if m.overloaded < m.script.Overloaded {
+			m.overloaded++
+			m.mu.Unlock()
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(529)
+			io.WriteString(w, `{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`)
+			return
+		}
 		if m.main < len(m.script.Main) {
 			t, req.Turn = m.script.Main[m.main], m.main
 			m.main++

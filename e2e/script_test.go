@@ -118,6 +118,10 @@ type Script struct {
 	Sub []Turn
 	// Summary answers a compaction request.
 	Summary Turn
+	// Overloaded is how many of the first main requests are answered
+	// 529 overloaded_error, as the API answers when it is busy, before
+	// the Main queue answers any.
+	Overloaded int
 }
 
 // toolID names the n-th tool call of a run.

@@ -2,13 +2,18 @@ package chain
 
 import (
 	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
+	"slices"
 	"strings"
+	"time"
 
 	"github.com/muthur/context-budget/internal/reading"
 	"github.com/muthur/context-budget/ledger"
@@ -30,8 +35,12 @@ var ErrNotTree = errors.New("not inside a git work tree")
 // takes the work up by the branch's name.
 var ErrDetached = errors.New("HEAD is not on a branch")
 
+// ErrNoCommit reports a branch with no commit yet: a successor starts
+// from the branch's head, and the runner commits the ledger rows on it.
+var ErrNoCommit = errors.New("the branch has no commit yet")
+
 // CheckTree checks that dir is in a git work tree whose HEAD is on a
-// branch, and returns the branch.
+// branch that has a commit, and returns the branch.
 func CheckTree(dir string) (branch string, err error) {
 	inside, err := gitOut(dir, nil, "rev-parse", "--is-inside-work-tree")
 	if err != nil || inside != "true" {
@@ -40,7 +49,13 @@ func CheckTree(dir string) (branch string, err error) {
 		}
 		return "", ErrNotTree
 	}
-	return currentBranch(dir)
+	if branch, err = currentBranch(dir); err != nil {
+		return "", err
+	}
+	if _, err := gitOut(dir, nil, "rev-parse", "-q", "--verify", "HEAD^{commit}"); err != nil {
+		return branch, ErrNoCommit
+	}
+	return branch, nil
 }
 
 // currentBranch is the branch HEAD is on.
@@ -56,54 +71,51 @@ func currentBranch(dir string) (string, error) {
 type tree struct {
 	// head is HEAD's commit, "" on a branch with no commit yet.
 	head string
-	// work is the id of the tree the work tree holds outside .claude/,
-	// committed or not (untracked files included, ignored ones not).
+	// work identifies what the work tree holds outside .claude/: each
+	// file git tracks or would add (ignored ones not), by its name, mode,
+	// size and modification time.
 	work string
 }
 
-// snapshot takes the work tree's state. The work tree's content is
-// written as a git tree through a scratch copy of the index, so neither
-// the index nor the branch is touched; .claude/ anywhere in it is left
-// out, where the hand-over summaries, the ledger rows and other state
-// live.
+// snapshot takes the work tree's state. It reads names from git and the
+// files' metadata from the file system, never their content: nothing is
+// written to the repository (a large untracked file costs one lstat),
+// and no filter or hook of the repository's runs. .claude/ anywhere in
+// it is left out, where the hand-over summaries, the ledger rows and
+// other state live.
 func snapshot(dir string) (tree, error) {
 	var t tree
 	t.head, _ = gitOut(dir, nil, "rev-parse", "-q", "--verify", "HEAD^{commit}")
-	index, err := gitOut(dir, nil, "rev-parse", "--git-path", "index")
+	top := workTree(dir)
+	names, err := gitRun(dir, nil, "ls-files", "-z", "--cached", "--others", "--exclude-standard", "--full-name", "--", ":/")
 	if err != nil {
 		return t, err
 	}
-	if !filepath.IsAbs(index) {
-		index = filepath.Join(dir, index)
-	}
-	scratch, err := os.CreateTemp("", "context-budget-index-")
-	if err != nil {
-		return t, err
-	}
-	name := scratch.Name()
-	defer os.Remove(name)
-	// The index is copied, not read into memory: its size is the work
-	// tree's, and a scratch copy leaves the user's untouched.
-	if src, _, err := reading.Open(index); err == nil {
-		_, err = io.Copy(scratch, src)
-		src.Close()
-		if err != nil {
-			scratch.Close()
-			return t, err
+	list := strings.Split(string(names), "\x00")
+	slices.Sort(list)
+	h := sha256.New()
+	last := ""
+	for _, name := range list {
+		if name == "" || name == last || underClaude(name) {
+			continue
+		}
+		last = name
+		fmt.Fprintf(h, "%s\x00", name)
+		if fi, err := os.Lstat(filepath.Join(top, filepath.FromSlash(name))); err == nil {
+			fmt.Fprintf(h, "%o %d %d\x00", fi.Mode(), fi.Size(), fi.ModTime().UnixNano())
+		} else {
+			fmt.Fprint(h, "gone\x00")
 		}
 	}
-	if err := scratch.Close(); err != nil {
-		return t, err
-	}
-	env := []string{"GIT_INDEX_FILE=" + name}
-	if _, err := gitOut(dir, env, "add", "-A", "--", ":/"); err != nil {
-		return t, err
-	}
-	if _, err := gitOut(dir, env, "rm", "-r", "-q", "--cached", "--ignore-unmatch", "--", ":(top,glob)**/.claude/**"); err != nil {
-		return t, err
-	}
-	t.work, err = gitOut(dir, env, "write-tree")
-	return t, err
+	t.work = hex.EncodeToString(h.Sum(nil))
+	return t, nil
+}
+
+// underClaude reports whether a path of the work tree (slash-separated)
+// lies under a folder named .claude.
+func underClaude(name string) bool {
+	dir, _ := path.Split(name)
+	return slices.Contains(strings.Split(dir, "/"), ".claude")
 }
 
 // handedOver returns the newest hand-over summary committed since from
@@ -163,9 +175,12 @@ func commitRow(dir, session string) string {
 	if name == "" {
 		return "no ledger row of session " + session + " to commit (its Stop hook wrote none)"
 	}
-	_, err := gitOut(dir, nil, "add", "--", name)
+	off, err := noFilters(dir)
 	if err == nil {
-		_, err = gitOut(dir, nil, "commit", "-q", "-m", "ledger: row of "+session, "--only", "--", name)
+		_, err = gitOut(dir, nil, append(off, "add", "--", name)...)
+	}
+	if err == nil {
+		_, err = gitOut(dir, nil, append(off, "commit", "-q", "--no-verify", "-m", "ledger: row of "+session, "--only", "--", name)...)
 	}
 	if err != nil {
 		return fmt.Sprintf("the ledger row of session %s is not committed: %v", session, err)
@@ -173,22 +188,95 @@ func commitRow(dir, session string) string {
 	return ""
 }
 
+// gitGuard is the configuration every git command of the runner runs
+// with, over the repository's own: the agent may have planted hooks, an
+// fsmonitor program or a signing program in it, and the runner's git is
+// the runner's, not the agent's. Hooks are looked for in a folder that
+// cannot hold any; the other programs are turned off; no automatic
+// housekeeping starts.
+var gitGuard = []string{
+	"-c", "core.hooksPath=" + os.DevNull,
+	"-c", "core.fsmonitor=false",
+	"-c", "core.untrackedCache=false",
+	"-c", "commit.gpgSign=false",
+	"-c", "tag.gpgSign=false",
+	"-c", "log.showSignature=false",
+	"-c", "gc.auto=0",
+	"-c", "maintenance.auto=false",
+}
+
+// gitDeadline bounds each git command of the runner; past it the command
+// is killed, so a repository that makes git hang cannot hold the chain.
+var gitDeadline = 2 * time.Minute
+
 // gitOut runs git in dir with env added to the process's, and returns
 // its output trimmed; an error carries git's first line on stderr.
 func gitOut(dir string, env []string, args ...string) (string, error) {
-	cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
-	if env != nil {
-		cmd.Env = append(os.Environ(), env...)
-	}
+	out, err := gitRun(dir, env, args...)
+	return strings.TrimSpace(string(out)), err
+}
+
+// gitRun runs git in dir, guarded (gitGuard) and under gitDeadline, with
+// env added to the process's, and returns its output.
+func gitRun(dir string, env []string, args ...string) ([]byte, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), gitDeadline)
+	defer cancel()
+	argv := append(append([]string{"-C", dir}, gitGuard...), args...)
+	cmd := exec.CommandContext(ctx, "git", argv...)
+	// GIT_OPTIONAL_LOCKS=0: a command that only reads never rewrites
+	// the index; no prompt for a password can wait on a terminal.
+	cmd.Env = append(append(os.Environ(), "GIT_OPTIONAL_LOCKS=0", "GIT_TERMINAL_PROMPT=0"), env...)
+	cmd.WaitDelay = drain
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
+	verb := args[0]
+	for i := 0; i+2 < len(args) && args[i] == "-c"; i += 2 {
+		verb = args[i+2]
+	}
+	if ctx.Err() != nil {
+		return nil, fmt.Errorf("git %s: no answer within %v", verb, gitDeadline)
+	}
 	if err != nil {
 		msg, _, _ := strings.Cut(strings.TrimSpace(stderr.String()), "\n")
 		if msg == "" {
-			return "", fmt.Errorf("git %s: %w", args[0], err)
+			return nil, fmt.Errorf("git %s: %w", verb, err)
 		}
-		return "", fmt.Errorf("git %s: %s: %w", args[0], msg, err)
+		return nil, fmt.Errorf("git %s: %s: %w", verb, msg, err)
 	}
-	return strings.TrimSpace(string(out)), nil
+	return out, nil
+}
+
+// noFilters is the configuration that turns off every filter driver the
+// repository's configuration defines (filter.<name>.clean, smudge,
+// process): a command that reads a file into the repository (add,
+// commit) would otherwise run the program a .gitattributes line names.
+// Without a program a driver leaves content as it is.
+func noFilters(dir string) ([]string, error) {
+	out, err := gitRun(dir, nil, "config", "-z", "--name-only", "--get-regexp", `^filter\..*\.(clean|smudge|process|required)$`)
+	if err != nil {
+		// Exit status 1: no such key, nothing to turn off.
+		var ee *exec.ExitError
+		if errors.As(err, &ee) && ee.ExitCode() == 1 {
+			return nil, nil
+		}
+		return nil, err
+	}
+	var args []string
+	seen := map[string]bool{}
+	for _, key := range strings.Split(string(out), "\x00") {
+		i := strings.LastIndexByte(key, '.')
+		if !strings.HasPrefix(key, "filter.") || i <= len("filter.") {
+			continue
+		}
+		driver := key[len("filter."):i]
+		if seen[driver] {
+			continue
+		}
+		seen[driver] = true
+		for _, v := range []string{"clean=", "smudge=", "process=", "required=false"} {
+			args = append(args, "-c", "filter."+driver+"."+v)
+		}
+	}
+	return args, nil
 }

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/muthur/context-budget/ledger"
 )
@@ -180,5 +181,109 @@ func TestCommitRow(t *testing.T) {
 	}
 	if r := rowOf(dir, "s1"); r == nil || r.Chain != "c1" {
 		t.Errorf("rowOf = %+v", r)
+	}
+}
+
+// TestCheckTreeNoCommit: a repository whose branch has no commit yet is
+// refused, naming the branch.
+func TestCheckTreeNoCommit(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	run(t, dir, "init", "-q", "-b", "trunk")
+	if b, err := CheckTree(dir); !errors.Is(err, ErrNoCommit) || b != "trunk" {
+		t.Errorf("CheckTree = %q, %v; want trunk, ErrNoCommit", b, err)
+	}
+}
+
+// TestGitIsTheRunners: hooks, an fsmonitor program, a signing program
+// and a filter driver planted in the repository never run in the
+// runner's own git commands (a snapshot, the hand-over's search, the
+// row's commit), and the commit is made all the same.
+func TestGitIsTheRunners(t *testing.T) {
+	dir := repo(t)
+	ran := filepath.Join(t.TempDir(), "ran")
+	plant := "#!/bin/sh\necho \"$0 $*\" >> " + ran + "\ncat\n"
+	hooks := filepath.Join(dir, ".git", "hooks")
+	for _, h := range []string{"pre-commit", "commit-msg", "post-commit", "reference-transaction", "post-index-change", "prepare-commit-msg"} {
+		write(t, hooks, h, plant)
+		os.Chmod(filepath.Join(hooks, h), 0o755)
+	}
+	write(t, dir, "planted.sh", plant)
+	os.Chmod(filepath.Join(dir, "planted.sh"), 0o755)
+	prog := filepath.Join(dir, "planted.sh")
+	for _, kv := range [][2]string{{"core.fsmonitor", prog}, {"gpg.program", prog}, {"commit.gpgSign", "true"},
+		{"filter.evil.clean", prog}, {"filter.evil.smudge", prog}, {"filter.evil.required", "true"}, {"log.showSignature", "true"}} {
+		run(t, dir, "config", kv[0], kv[1])
+	}
+	write(t, dir, ".gitattributes", "* filter=evil\n")
+	row := ledger.Row{SessionID: "s1", FirstResponseAt: "2026-11-20T10:00:00Z"}
+	if _, err := ledger.Write(dir, &row); err != nil {
+		t.Fatal(err)
+	}
+	start, err := snapshot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := handedOver(dir, start.head); err != nil {
+		t.Fatal(err)
+	}
+	if note := commitRow(dir, "s1"); note != "" {
+		t.Fatal(note)
+	}
+	if got := run(t, dir, "log", "-1", "--format=%s", "--no-show-signature"); got != "ledger: row of s1" {
+		t.Errorf("the row's commit: %q", got)
+	}
+	if data, err := os.ReadFile(ran); err == nil {
+		t.Errorf("planted programs ran:\n%s", data)
+	}
+}
+
+// TestSnapshotStoresNothing: a large untracked file adds nothing to the
+// repository's objects.
+func TestSnapshotStoresNothing(t *testing.T) {
+	dir := repo(t)
+	objects := func() int64 {
+		var n int64
+		filepath.Walk(filepath.Join(dir, ".git", "objects"), func(_ string, fi os.FileInfo, err error) error {
+			if err == nil && !fi.IsDir() {
+				n += fi.Size()
+			}
+			return nil
+		})
+		return n
+	}
+	before := objects()
+	big := make([]byte, 8<<20)
+	for i := range big {
+		big[i] = byte(i * 7919 >> 3)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "build.bin"), big, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	a, err := snapshot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := snapshot(dir)
+	if err != nil || a.work != b.work {
+		t.Errorf("two snapshots of one tree differ: %v", err)
+	}
+	if grew := objects() - before; grew != 0 {
+		t.Errorf("the objects grew by %d bytes", grew)
+	}
+}
+
+// TestGitDeadline: a git command that does not end by its deadline is
+// killed, and says so.
+func TestGitDeadline(t *testing.T) {
+	dir := repo(t)
+	was := gitDeadline
+	gitDeadline = 500 * time.Millisecond
+	defer func() { gitDeadline = was }()
+	_, err := gitOut(dir, nil, "-c", "alias.hang=!sleep 30", "hang")
+	if err == nil || !strings.Contains(err.Error(), "git hang: no answer within") {
+		t.Errorf("a hanging git: %v", err)
 	}
 }

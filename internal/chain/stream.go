@@ -15,12 +15,17 @@ import (
 // result event. The format changes between versions, so every field is
 // optional, a line that does not decode is skipped, and unknown types
 // are ignored.
+//
+// The agent's tools can write to claude's standard output too (through
+// /proc/<claude's pid>/fd/1), so nothing read here is spend, and a result
+// event counts only when it carries the session's id and is the last of
+// those: the runner reads it once the session's process tree has ended.
 
 // result is the final result event of a session.
 type result struct {
 	Subtype        string   `json:"subtype"`
+	Result         string   `json:"result"`
 	SessionID      string   `json:"session_id"`
-	TotalCostUSD   *float64 `json:"total_cost_usd"`
 	TerminalReason string   `json:"terminal_reason"`
 	Errors         []string `json:"errors"`
 }
@@ -52,9 +57,10 @@ type block struct {
 	Text string `json:"text"`
 }
 
-// follow reads a session's stream to its end, printing the session's own
-// text to out as it arrives, and keeps what the runner needs.
-func follow(r io.Reader, out io.Writer) streamed {
+// follow reads the stream of session id to its end, printing the
+// session's own text to out as it arrives, and keeps what the runner
+// needs.
+func follow(r io.Reader, out io.Writer, id string) streamed {
 	var st streamed
 	lr := reading.NewReader(r)
 	lr.Final = true
@@ -63,12 +69,12 @@ func follow(r io.Reader, out io.Writer) streamed {
 		if err != nil {
 			return st
 		}
-		take(&st, line, out)
+		take(&st, line, out, id)
 	}
 }
 
-// take reads one line of the stream into st.
-func take(st *streamed, line []byte, out io.Writer) {
+// take reads one line of session id's stream into st.
+func take(st *streamed, line []byte, out io.Writer, id string) {
 	var e event
 	if json.Unmarshal(line, &e) != nil {
 		return
@@ -104,7 +110,7 @@ func take(st *streamed, line []byte, out io.Writer) {
 		}
 	case "result":
 		var res result
-		if json.Unmarshal(line, &res) == nil {
+		if json.Unmarshal(line, &res) == nil && res.SessionID == id {
 			st.result = &res
 		}
 	}

@@ -66,16 +66,18 @@ func runLedger(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// printRows writes the rows as a table with a totals line.
+// printRows writes the rows as a table with a totals line, then a line
+// per relay chain with its total.
 func printRows(w io.Writer, rows []ledger.Row) {
 	if len(rows) == 0 {
 		fmt.Fprintln(w, "no sessions in the ledger")
 		return
 	}
+	handed := handedOver(rows)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "date\tbranch\topening prompt\tcost\tresponses\toriented at\torientation\trelayed\tsession")
+	fmt.Fprintln(tw, "date\tbranch\topening prompt\tcost\tresponses\toriented at\torientation\trelayed\thanded over\tchain\tplace\tsession")
 	var total ledger.Tally
-	var relayed, measured int
+	var relayed, handedN, measured int
 	var orientUSD float64
 	for _, r := range rows {
 		date := r.FirstResponseAt
@@ -89,21 +91,86 @@ func printRows(w io.Writer, rows []ledger.Row) {
 			measured++
 			orientUSD += r.Orientation.Spend.CostUSD
 		}
-		rel := "-"
+		rel, hand, place := "-", "-", "-"
 		if r.Relayed() {
 			rel = "yes"
 			relayed++
 		}
-		printf(tw, "%s\t%s\t%s\t$%.2f\t%d\t%s\t%s\t%s\t%s\n",
-			orDash(date), orDash(r.Branch), orDash(clip(r.OpeningPrompt, 48)), r.Total.CostUSD, r.Total.Responses, at, usd, rel, orDash(r.SessionID))
+		if handed[r.SessionID] {
+			hand = "yes"
+			handedN++
+		}
+		if r.Place > 0 {
+			place = fmt.Sprint(r.Place)
+		}
+		printf(tw, "%s\t%s\t%s\t$%.2f\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n",
+			orDash(date), orDash(r.Branch), orDash(clip(r.OpeningPrompt, 48)), r.Total.CostUSD, r.Total.Responses, at, usd, rel, hand,
+			orDash(clip(r.Chain, 9)), place, orDash(r.SessionID))
 		total = total.Add(r.Total)
 	}
 	mean := "-"
 	if measured > 0 {
 		mean = fmt.Sprintf("$%.2f mean", orientUSD/float64(measured))
 	}
-	printf(tw, "total\t%d sessions\t\t$%.2f\t%d\t\t%s\t%d\n", len(rows), total.CostUSD, total.Responses, mean, relayed)
+	printf(tw, "total\t%d sessions\t\t$%.2f\t%d\t\t%s\t%d\t%d\n", len(rows), total.CostUSD, total.Responses, mean, relayed, handedN)
 	tw.Flush()
+	for _, c := range chainTotals(rows) {
+		printf(w, "chain %s: %d sessions, places %d to %d, $%.2f\n", c.id, c.sessions, c.first, c.last, c.usd)
+	}
+}
+
+// handedOver tells, by session id, the rows of a relay chain whose
+// session handed over: a relayed session (opened by /relay take) holds
+// the next place of the same chain. A session outside any chain is told
+// by nothing the ledger holds.
+func handedOver(rows []ledger.Row) map[string]bool {
+	type at struct {
+		chain string
+		place int
+	}
+	relayedAt := map[at]bool{}
+	for _, r := range rows {
+		if r.Chain != "" && r.Relayed() {
+			relayedAt[at{r.Chain, r.Place}] = true
+		}
+	}
+	out := map[string]bool{}
+	for _, r := range rows {
+		if r.Chain != "" && relayedAt[at{r.Chain, r.Place + 1}] {
+			out[r.SessionID] = true
+		}
+	}
+	return out
+}
+
+// chainTotal is one relay chain's sessions in the ledger.
+type chainTotal struct {
+	id                    string
+	sessions, first, last int
+	usd                   float64
+}
+
+// chainTotals totals the rows of each relay chain, in the order the
+// chains first appear.
+func chainTotals(rows []ledger.Row) []chainTotal {
+	var out []chainTotal
+	index := map[string]int{}
+	for _, r := range rows {
+		if r.Chain == "" {
+			continue
+		}
+		i, ok := index[r.Chain]
+		if !ok {
+			i = len(out)
+			index[r.Chain] = i
+			out = append(out, chainTotal{id: r.Chain, first: r.Place, last: r.Place})
+		}
+		c := &out[i]
+		c.sessions++
+		c.usd += r.Total.CostUSD
+		c.first, c.last = min(c.first, r.Place), max(c.last, r.Place)
+	}
+	return out
 }
 
 func orDash(s string) string {

@@ -160,3 +160,38 @@ func usageError(stderr io.Writer, name string, err error) int {
 	}
 	return 2
 }
+
+// shownWriter passes text on to w as shownLines shows it: a session's
+// text and claude's own errors reach the terminal through it. A
+// character split between two writes is held until the next, or Flush.
+type shownWriter struct {
+	w    io.Writer
+	rest []byte
+}
+
+func (s *shownWriter) Write(p []byte) (int, error) {
+	data := append(s.rest, p...)
+	// Hold back an incomplete character at the end: at most 3 bytes.
+	cut := len(data)
+	for i := len(data) - 1; i >= 0 && i >= len(data)-3; i-- {
+		if utf8.RuneStart(data[i]) {
+			if !utf8.FullRune(data[i:]) {
+				cut = i
+			}
+			break
+		}
+	}
+	s.rest = append([]byte(nil), data[cut:]...)
+	if _, err := io.WriteString(s.w, shownLines(string(data[:cut]))); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// Flush writes what a Write held back, shown.
+func (s *shownWriter) Flush() {
+	if len(s.rest) > 0 {
+		io.WriteString(s.w, shownLines(string(s.rest)))
+		s.rest = nil
+	}
+}

@@ -61,9 +61,13 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if c, ok := lookup(name); ok {
 		return c.run(args[1:], stdin, stdout, stderr)
 	}
-	if name == "recompute" {
+	switch name {
+	case "recompute":
 		// Not in the table: the hook's program runs it, no person does.
 		return runRecompute(args[1:], stdin, stdout, stderr)
+	case "keep":
+		// Not in the table: run starts each session through it.
+		return runKeep(args[1:], stdin, stdout, stderr)
 	}
 	return usageError(stderr, "", fmt.Errorf("unknown command %q", name))
 }

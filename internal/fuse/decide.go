@@ -96,7 +96,7 @@ func Decide(c Call) (Answer, error) {
 	}
 	s, err := tuning.FuseFromEnv(c.Getenv)
 	if err != nil {
-		return Answer{}, err
+		return invalid(c, err)
 	}
 	dir := Dir(c.Getenv, c.Root)
 	var arm Arm

@@ -333,12 +333,34 @@ func TestBurnWarnsOncePerSpell(t *testing.T) {
 	}
 }
 
+// TestInvalidEnv: unarmed, an invalid variable is an error and no
+// answer; while a cap holds (from the environment or the CLI) it cannot
+// lift it: the call is denied and the turn ended, naming the variable,
+// and the halt recorded.
 func TestInvalidEnv(t *testing.T) {
 	root, tr := project(t, 1)
 	for _, e := range []env{{tuning.EnvSpend: "lots"}, {tuning.EnvSpendDay: "$-1"}, {tuning.EnvLoop: "1"}, {tuning.EnvLoop: "x"}, {tuning.EnvBurn: "0"}} {
-		if _, err := Decide(call(root, tr, PreToolUse, e, "Bash", bashLs)); err == nil {
-			t.Errorf("%v: no error", e)
+		a, err := Decide(call(root, tr, PreToolUse, e, "Bash", bashLs))
+		if err == nil || a != (Answer{}) {
+			t.Errorf("%v: %+v, %v; want an error and no answer", e, a, err)
 		}
+	}
+	for _, e := range []env{{tuning.EnvSpend: "$5", tuning.EnvLoop: "x"}, {tuning.EnvSpendDay: "$50", tuning.EnvBurn: "0"},
+		{tuning.EnvSpend: "$5", tuning.EnvSpendDay: "lots"}} {
+		a, err := Decide(call(root, tr, PreToolUse, e, "Bash", bashLs))
+		if err != nil || a.Deny == "" || a.Stop == "" || !strings.Contains(a.Deny, "MUTHUR_CONTEXT_BUDGET_") {
+			t.Errorf("%v: %+v, %v; want a deny naming the variable", e, a, err)
+		}
+	}
+	if h := Halts(fdir(root), "sess"); len(h) == 0 || h[len(h)-1].Reason != HaltFuse {
+		t.Errorf("halts recorded: %+v", h)
+	}
+	other, tr2 := project(t, 1)
+	if err := ArmCap(Target{Root: other, ID: "sess", Transcript: tr2, Getenv: env{}.get, Now: now}, mustAmount(t, "$5")); err != nil {
+		t.Fatal(err)
+	}
+	if a, err := Decide(call(other, tr2, PreToolUse, env{tuning.EnvLoop: "x"}, "Bash", bashLs)); err != nil || a.Deny == "" {
+		t.Errorf("an invalid loop under the CLI's cap: %+v, %v", a, err)
 	}
 }
 

@@ -93,6 +93,8 @@ type Tally struct {
 	Kept map[string]Sum `json:"kept,omitempty"`
 	// Tampered lists what the tally refused to let lower it.
 	Tampered []string `json:"tampered,omitempty"`
+	// from, when set, leaves out responses stamped before it (Sessions).
+	from time.Time
 }
 
 // File is how far one transcript was read (a file rewritten under the
@@ -327,6 +329,12 @@ func usageOK(u *transcript.Usage) bool {
 func (t *Tally) count(st *File, rec *transcript.Record, sub bool, price Pricer) {
 	if rec.Type != "assistant" || rec.Message == nil || rec.Message.Usage == nil || rec.Message.Model == transcript.Synthetic {
 		return
+	}
+	if !t.from.IsZero() {
+		// A response without a readable stamp counts: spend only grows.
+		if at, err := time.Parse(time.RFC3339Nano, rec.Timestamp); err == nil && at.Before(t.from) {
+			return
+		}
 	}
 	id := rec.Message.ID
 	// Claude Code up to 2.0 wrote a subagent's responses inline as they

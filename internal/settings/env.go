@@ -49,6 +49,10 @@ func Env(getenv func(string) string, configDir, root string) (env func(string) s
 	}, used
 }
 
+// FileEnv reads the env block of one settings file; ok is false when the
+// file is missing, does not parse or has none.
+func FileEnv(name string) (env map[string]string, ok bool) { return readEnv(name) }
+
 // readEnv reads one file's env block; values that are numbers or booleans
 // are taken as their JSON text.
 func readEnv(name string) (map[string]string, bool) {
