@@ -25,6 +25,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/muthur/context-budget/internal/fuse/guard"
 	"github.com/muthur/context-budget/internal/prices"
 	"github.com/muthur/context-budget/internal/reading"
 	"github.com/muthur/context-budget/internal/state"
@@ -135,10 +136,11 @@ func Decide(c Call) (Answer, error) {
 		m, _ := f.meter()
 		return m.warnings, nil
 	}
-	status := c.Event == PreToolUse && StatusOnly(c.ToolName, c.ToolInput)
+	status := c.Event == PreToolUse && guard.StatusOnly(c.ToolName, c.ToolInput)
 	lift := ""
 	if c.Event == PreToolUse && !status {
-		lift = Lifts(c)
+		lift = guard.Lifts(guard.Call{Root: c.Root, Cwd: c.Cwd, Transcript: c.Transcript, StateRoot: StateRoot(c.Getenv),
+			ToolName: c.ToolName, ToolInput: c.ToolInput, Getenv: c.Getenv})
 	}
 	m, err := f.meter()
 	switch {
@@ -462,7 +464,7 @@ func setNote(t *Tally, key, value string) {
 func (f *fused) loopAnswer() (Answer, error) {
 	l := f.arm.Loop
 	what := fmt.Sprintf("the same tool call ran %d times in a row (%s)", l.Count, l.Call)
-	if f.Event == PreToolUse && StatusOnly(f.ToolName, f.ToolInput) {
+	if f.Event == PreToolUse && guard.StatusOnly(f.ToolName, f.ToolInput) {
 		return Answer{}, nil
 	}
 	err := ChangeArm(f.dir, f.Session, func(a *Arm) error { a.Loop = nil; return nil })

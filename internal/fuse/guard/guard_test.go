@@ -1,4 +1,4 @@
-package fuse
+package guard
 
 import (
 	"encoding/json"
@@ -7,6 +7,11 @@ import (
 	"strings"
 	"testing"
 )
+
+// env is an environment of a few variables.
+type env map[string]string
+
+func (e env) get(k string) string { return e[k] }
 
 // guardWorld is a user's home with Claude Code's config folder, a project
 // and a session's transcript, laid out as Claude Code lays them out.
@@ -33,7 +38,8 @@ func newGuardWorld(t *testing.T) guardWorld {
 }
 
 func (w guardWorld) lifts(tool, input string) string {
-	return Lifts(Call{Root: w.root, Cwd: w.root, Transcript: w.transcript, ToolName: tool, ToolInput: json.RawMessage(input), Getenv: w.e.get})
+	return Lifts(Call{Root: w.root, Cwd: w.root, Transcript: w.transcript, StateRoot: filepath.Join(w.home, ".claude", "context-budget"),
+		ToolName: tool, ToolInput: json.RawMessage(input), Getenv: w.e.get})
 }
 
 func (w guardWorld) bash(cmd string) string {
@@ -324,83 +330,6 @@ func TestGuardAllows(t *testing.T) {
 	} {
 		if why := w.bash(cmd); why != "" {
 			t.Errorf("%q: denied: %s", cmd, why)
-		}
-	}
-}
-
-// TestStatusOnly: the one call open past the cap is the exact status.
-func TestStatusOnly(t *testing.T) {
-	bash := func(cmd string) json.RawMessage {
-		b, _ := json.Marshal(map[string]string{"command": cmd})
-		return b
-	}
-	for _, cmd := range []string{
-		"context-budget budget", "context-budget budget status", "context-budget-cli budget status",
-		"/home/u/go/bin/context-budget budget status --session s1", "context-budget budget --json",
-		"context-budget budget status --project '/my dir' --json", "  context-budget   budget  status  ",
-		"context-budget budget --session s1 status",
-	} {
-		if !StatusOnly("Bash", bash(cmd)) {
-			t.Errorf("%q: not the status", cmd)
-		}
-	}
-	for _, cmd := range []string{
-		"context-budget budget disarm", "context-budget budget status; rm -rf x", "context-budget budget status && ls",
-		"context-budget budget status | tee x", "context-budget budget status > x", "context-budget budget status \"$(id)\"",
-		"context-budget budget status `id`", "X=1 context-budget budget status", "context-budget budget status\nls",
-		"context-budget budget status &", "context-budget budget status --session $(context-budget budget disarm)",
-		"(context-budget budget status)", "context-budget budget status status", "context-budget budget status x",
-		"context-budget lines", "context-budget budget status --verbose", "context-budget budget status --session=s1",
-		"env context-budget budget status", "context-budget budget status < /dev/null", "context-budget budget status # x",
-		"ls", "",
-	} {
-		if StatusOnly("Bash", bash(cmd)) {
-			t.Errorf("%q: taken for the status", cmd)
-		}
-	}
-	if StatusOnly("Read", json.RawMessage(`{"command":"context-budget budget status"}`)) {
-		t.Errorf("a Read taken for the status")
-	}
-}
-
-// TestParse: the shell reader's words, writes and folders.
-func TestParse(t *testing.T) {
-	e := env{"HOME": "/h"}
-	for _, c := range []struct {
-		line string
-		want []string // each command: its words joined by |, then >target
-	}{
-		{"a b; c && d || e | f", []string{"a|b", "c", "d", "e", "f"}},
-		{`echo "a b" 'c d' e\ f`, []string{"echo|a b|c d|e f"}},
-		{"x > out 2>&1 >> app", []string{"x>/w/out>/w/app"}},
-		{"cd sub && rm x", []string{"cd|sub", "rm|x@/w/sub"}},
-		{"(cd sub; rm x); rm y", []string{"cd|sub", "rm|x@/w/sub", "rm|y@/w"}},
-		{"echo $(a b) `c`", []string{"a|b", "c", "echo|b|c"}}, // a word that is one substitution names what it ran
-		{"ls ~ ~/x $HOME/y ${HOME}/z", []string{"ls|/h|/h/x|/h/y|/h/z"}},
-		{"cat <<EOF\nnot a command\nEOF\nls", []string{"cat", "ls"}},
-		{"A=1 B=2 cmd arg", []string{"cmd|arg"}},
-		{"if x; then y; fi", []string{"x", "y"}},
-		{"f() { g; }", []string{"f", "g"}},
-		{"a # comment ; b", []string{"a"}},
-		{"a &>log", []string{"a>/w/log"}},
-	} {
-		var got []string
-		for _, s := range parse(c.line, "/w", e.get) {
-			var ws []string
-			for _, w := range s.words {
-				ws = append(ws, w.text)
-			}
-			g := strings.Join(ws, "|")
-			for _, wr := range s.writes {
-				g += ">" + absIn(wr.text, s.dir)
-			}
-			if strings.Contains(c.line, "rm") && len(ws) > 0 && ws[0] == "rm" {
-				g += "@" + s.dir
-			}
-			got = append(got, g)
-		}
-		if strings.Join(got, " ; ") != strings.Join(c.want, " ; ") {
-			t.Errorf("%q: %q, want %q", c.line, got, c.want)
 		}
 	}
 }

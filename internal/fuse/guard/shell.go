@@ -1,4 +1,4 @@
-package fuse
+package guard
 
 // A small shell reader for the guard (guard.go): it splits a Bash
 // command into the simple commands it runs, with their words unquoted,
