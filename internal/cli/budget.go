@@ -239,7 +239,7 @@ func findSession(root, id string) (fuse.Target, error) {
 		return tg, fmt.Errorf("%q is not a session id", id)
 	}
 	tg.ID = id
-	if t := fuse.Load(fuse.TallyName(dir, id)); t.Transcript != "" {
+	if t := fuse.Load(dir, id); t.Transcript != "" {
 		tg.Transcript = t.Transcript
 	} else if name := filepath.Join(folder, id+".jsonl"); fileExists(name) {
 		tg.Transcript = name
