@@ -32,18 +32,31 @@ func (g *guard) command(c simple, cmds *[]simple) string {
 			return why
 		}
 	}
-	args, dir, xargs, inner := unwrap(c, g.getenv)
+	args, dir, xargs, inner, away := unwrap(c, g.getenv)
 	*cmds = append(*cmds, inner...)
-	g.code = append(g.code, codeOf(c, args)...)
+	g.code = append(g.code, codeOf(c, args, dir)...)
 	if len(args) == 0 {
-		return ""
+		return away
 	}
 	prog := filepath.Base(args[0].text)
 	if isOurs(args[0].text) || prog == "go" && len(args) > 2 && args[1].text == "run" && strings.Contains(args[2].text, "context-budget") {
-		return ours(args, xargs)
+		if why := ours(args, xargs); why != "" {
+			return why
+		}
+		return away
 	}
 	if why := nestedSession(prog, args); why != "" {
 		return why
+	}
+	if away != "" {
+		return away
+	}
+	if slices.Contains([]string{"unset", "export", "declare", "typeset", "readonly", "local"}, prog) {
+		for _, a := range args[1:] {
+			if name, _, _ := strings.Cut(a.text, "="); slices.Contains(markers, name) {
+				return "set or unset " + name + ", by which the CLI knows Claude Code runs it"
+			}
+		}
 	}
 	ops := operands(args)
 	var why string
@@ -69,18 +82,48 @@ func (g *guard) command(c simple, cmds *[]simple) string {
 	case prog == "mv" || prog == "ln":
 		// A link to what the fuse stands on is a way to write it.
 		how = removes
+		if prog == "ln" {
+			how = linked
+		}
 		if n > 1 {
-			check(ops[:n-1], removes)
+			check(ops[:n-1], how)
 			into(ops[:n-1], ops[n-1])
 		} else {
-			check(ops, removes)
+			check(ops, how)
 		}
 	case prog == "cp" || prog == "install" || prog == "rsync" || prog == "scp":
 		if n > 1 {
 			if prog == "rsync" && slices.ContainsFunc(args, func(a word) bool { return strings.HasPrefix(a.text, "--delete") }) {
 				check(ops[n-1:], removes)
 			}
+			if prog == "cp" && shortFlag(args, 'l', "--link") {
+				check(ops[:n-1], linked)
+			}
 			into(ops[:n-1], ops[n-1])
+		}
+		if prog == "rsync" {
+			// --link-dest=DIR links files of DIR (relative: to the
+			// destination) into the destination.
+			for k, a := range args {
+				v, ok := strings.CutPrefix(a.text, "--link-dest=")
+				if !ok && a.text == "--link-dest" && k+1 < len(args) {
+					v, ok = args[k+1].text, true
+				}
+				if ok && n > 0 {
+					check([]word{{text: absIn(g.home(v), absIn(ops[n-1].text, dir)), dyn: a.dyn, glob: a.glob}}, linked)
+				}
+			}
+		}
+	case prog == "link":
+		check(ops[:min(n, 1)], linked)
+		check(ops[min(n, 1):], writes)
+	case prog == "cpio" || prog == "pax":
+		// cpio -pl links the files its input names; pax -rwl those it
+		// is given.
+		if shortFlag(args, 'l', "--link") {
+			how = linked
+			check(ops, linked)
+			check(c.piped, linked)
 		}
 	case prog == "find":
 		if findWrites(args) {
@@ -114,6 +157,15 @@ func (g *guard) command(c simple, cmds *[]simple) string {
 	return why
 }
 
+// shortFlag reports whether a command's words hold the option long or the
+// one-letter option letter, alone or among others (-al).
+func shortFlag(args []word, letter byte, long string) bool {
+	return slices.ContainsFunc(args[1:], func(a word) bool {
+		t := a.text
+		return t == long || len(t) > 1 && t[0] == '-' && t[1] != '-' && strings.IndexByte(t[1:], letter) >= 0
+	})
+}
+
 // operands are a command's words after its program that are not
 // options.
 func operands(args []word) []word {
@@ -145,18 +197,24 @@ var findActions = []string{"-delete", "-exec", "-execdir", "-ok", "-okdir", "-fp
 // stands on (find . -name '*.o' -delete).
 func findWrites(args []word) bool {
 	acts := slices.ContainsFunc(args[1:], func(a word) bool { return slices.Contains(findActions, a.text) })
+	return acts && !findSpares(args)
+}
+
+// findSpares reports a find with a -name filter where every -name spares
+// the names the fuse stands on.
+func findSpares(args []word) bool {
 	spared := false
 	for k := 1; k+1 < len(args); k++ {
 		if args[k].text == "-name" || args[k].text == "-iname" {
 			spared = true
 			for _, n := range standsOn {
 				if ok, _ := filepath.Match(strings.ToLower(args[k+1].text), n); ok {
-					return acts
+					return false
 				}
 			}
 		}
 	}
-	return acts && !spared
+	return spared
 }
 
 // standsOn are names of the files and folders the fuse stands on, for a

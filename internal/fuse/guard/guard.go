@@ -37,7 +37,7 @@ type guard struct {
 	transcript string
 	stateRoot  string
 	memo       map[string]string // resolve's
-	code       []string          // what the line's commands run as code (codeOf)
+	code       []code            // what the line's commands run as code (codeOf)
 }
 
 // bashCommand is a Bash call's command line, taken by the hook's

@@ -20,7 +20,7 @@ type guardWorld struct {
 	e                      env
 }
 
-func newGuardWorld(t *testing.T) guardWorld {
+func newGuardWorld(t testing.TB) guardWorld {
 	base := t.TempDir()
 	w := guardWorld{home: filepath.Join(base, "home"), root: filepath.Join(base, "work", "proj")}
 	w.transcript = filepath.Join(w.home, ".claude", "projects", "-work-proj", "sess.jsonl")
@@ -33,6 +33,8 @@ func newGuardWorld(t *testing.T) guardWorld {
 	}
 	os.WriteFile(w.transcript, []byte("{}\n"), 0o644)
 	os.WriteFile(filepath.Join(w.root, ".claude", "settings.json"), []byte("{}\n"), 0o644)
+	os.WriteFile(filepath.Join(w.home, ".claude", "settings.json"), []byte(`{"hooks":{"PreToolUse":[]}}`+"\n"), 0o644)
+	os.WriteFile(filepath.Join(w.root, ".claude", "settings.local.json"), []byte(`{"env":{"MUTHUR_CONTEXT_BUDGET_SPEND":"$5"},"model":"opus"}`+"\n"), 0o644)
 	w.e = env{"HOME": w.home}
 	return w
 }
@@ -233,11 +235,11 @@ func TestGuardDeniesFileTools(t *testing.T) {
 		{"Edit", `{"file_path":` + q(fuseFile) + `,"old_string":"5","new_string":"500"}`},
 		{"Write", `{"file_path":` + q(w.home+"//.claude/./context-budget/fuse/k/sess.spend") + `,"content":"{}"}`},
 		{"Write", `{"file_path":` + q(w.home+"/.claude/projects/../context-budget/x") + `,"content":"{}"}`},
-		{"Write", `{"file_path":` + q(filepath.Join(w.root, ".claude", "settings.json")) + `,"content":"{}"}`},
-		{"Edit", `{"file_path":` + q(filepath.Join(w.root, ".claude", "settings.local.json")) + `,"old_string":"a","new_string":"b"}`},
-		{"MultiEdit", `{"file_path":` + q(filepath.Join(w.home, ".claude", "settings.json")) + `,"edits":[]}`},
+		{"Write", `{"file_path":` + q(filepath.Join(w.root, ".claude", "settings.json")) + `,"content":"{\"env\":{}}"}`},
+		{"Edit", `{"file_path":` + q(filepath.Join(w.root, ".claude", "settings.local.json")) + `,"old_string":"$5","new_string":"$500"}`},
+		{"MultiEdit", `{"file_path":` + q(filepath.Join(w.home, ".claude", "settings.json")) + `,"edits":[{"old_string":"","new_string":"x"},{"old_string":"{","new_string":"{\"disableAllHooks\":true,"}]}`},
 		{"Write", `{"file_path":` + q(w.transcript) + `,"content":""}`},
-		{"Write", `{"file_path":".claude/settings.json","content":"{}"}`},
+		{"Write", `{"file_path":".claude/settings.json","content":"{\"hooks\":{}}"}`},
 		{"NotebookEdit", `{"notebook_path":` + q(filepath.Join(w.root, ".claude", "costs", "sessions", "2026-12", "x.json")) + `}`},
 		{"Write", `{"file_path":` + q(filepath.Join(w.root, ".claude", "context-budget", "prices.toml")) + `,"content":""}`},
 		{"mcp__fs__write_file", `{"path":` + q(fuseFile) + `,"content":"{}"}`},

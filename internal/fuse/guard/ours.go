@@ -121,19 +121,55 @@ func ours(args []word, xargs bool) string {
 }
 
 // nestedSession says why a command starts a session the cap would not
-// cover: claude itself (not its --version or --help), or its package
-// through npx and the like.
+// cover, in any config folder (CLAUDE_CONFIG_DIR changed or not): Claude
+// Code by any spelling (ClaudeCode), but for claude's --version or
+// --help.
 func nestedSession(prog string, args []word) string {
-	switch prog {
-	case "npx", "bunx", "pnpx", "npm", "pnpm", "yarn", "bun":
-		if slices.ContainsFunc(args[1:], func(a word) bool { return strings.Contains(a.text, "claude-code") }) {
-			return "start a nested Claude Code session, which this session's cap would not cover"
-		}
-	case "claude", "claude.exe":
-		runs := func(a word) bool { return !slices.Contains([]string{"--version", "-v", "--help", "-h"}, a.text) }
-		if len(args) == 1 || slices.ContainsFunc(args[1:], runs) {
-			return "start a nested claude session, which this session's cap would not cover"
-		}
+	words := make([]string, len(args))
+	for i, a := range args {
+		words[i] = a.text
+	}
+	if !ClaudeCode(words) {
+		return ""
+	}
+	runs := func(a word) bool { return !slices.Contains([]string{"--version", "-v", "--help", "-h"}, a.text) }
+	if runners(prog) || len(args) == 1 || slices.ContainsFunc(args[1:], runs) {
+		return "start a nested Claude Code session, which this session's cap would not cover"
 	}
 	return ""
+}
+
+// ClaudeCode reports whether a command's words, its program first, run
+// Claude Code: its program by any name (claude, claude.exe, a versioned
+// binary of the native installer, the npm package's bin), its package or
+// its bin through npx and the like, or a JavaScript runtime running its
+// cli.js. The guard asks it of a command; the CLI of each process it
+// descends from.
+func ClaudeCode(words []string) bool {
+	if len(words) == 0 {
+		return false
+	}
+	prog := filepath.Base(filepath.ToSlash(words[0]))
+	if runners(prog) {
+		return slices.ContainsFunc(words[1:], func(w string) bool {
+			base := filepath.Base(filepath.ToSlash(w))
+			return claudeCode(w) || base == "claude" || base == "claude.exe"
+		})
+	}
+	return prog == "claude" || prog == "claude.exe" || claudeCode(words[0])
+}
+
+// runners are the programs that run a package's bin or a script given in
+// their words.
+func runners(prog string) bool {
+	return slices.Contains([]string{"npx", "bunx", "pnpx", "npm", "pnpm", "yarn", "bun", "node", "nodejs", "deno"}, prog)
+}
+
+// claudeCode reports a word that names Claude Code's program or package:
+// the npm package (@anthropic-ai/claude-code and its bin, cli.js, or its
+// platform package), or a versioned binary of the native installer
+// (…/claude/versions/2.1.332).
+func claudeCode(w string) bool {
+	w = filepath.ToSlash(w)
+	return strings.Contains(w, "claude-code") || strings.Contains(w, "/claude/versions/")
 }

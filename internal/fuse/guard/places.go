@@ -19,6 +19,12 @@ type place struct {
 	path, what string
 }
 
+// What the settings places are.
+const (
+	settingsWhat = "a Claude Code settings file"
+	managedWhat  = "Claude Code's managed settings"
+)
+
 // placeList lists, once a call names a path to check, what a call may
 // not write, move or remove: the fuse's folder, Claude Code's settings
 // (user, project, local, managed), the session's transcript and its
@@ -39,11 +45,10 @@ func (g *guard) placeList() []place {
 	if base := g.stateRoot; base != "" {
 		cfg := filepath.Dir(base)
 		add("the fuse's own state", base)
-		add("a Claude Code settings file", filepath.Join(cfg, "settings.json"), filepath.Join(cfg, "settings.local.json"))
+		add(settingsWhat, filepath.Join(cfg, "settings.json"), filepath.Join(cfg, "settings.local.json"))
 	}
-	add("a Claude Code settings file", filepath.Join(g.root, ".claude", "settings.json"),
-		filepath.Join(g.root, ".claude", "settings.local.json"))
-	add("Claude Code's managed settings", "/etc/claude-code", "/Library/Application Support/ClaudeCode")
+	add(settingsWhat, filepath.Join(g.root, ".claude", "settings.json"), filepath.Join(g.root, ".claude", "settings.local.json"))
+	add(managedWhat, "/etc/claude-code", "/Library/Application Support/ClaudeCode")
 	if g.transcript != "" {
 		add("the session's transcripts", g.transcript, strings.TrimSuffix(g.transcript, ".jsonl"))
 	}
@@ -107,7 +112,7 @@ func (g *guard) relate(path string, how int) (int, place) {
 		return rel, pl
 	}
 	for _, p := range g.places {
-		if name := filepath.Base(p.path); how != removes && !hasPart(real, name) && !hasPart(path, name) {
+		if name := filepath.Base(p.path); how != removes && how != linked && !hasPart(real, name) && !hasPart(path, name) {
 			continue
 		}
 		if r := g.resolve(p.path); r != p.path {
@@ -185,11 +190,19 @@ const (
 	// settings.json, a folder context-budget), as spelled or through a
 	// link; a program writing what it was not handed is out of reach.
 	named
+	// linked: given a second name (a hard link), which writes it as any
+	// name of it is written; a folder is linked with all it holds.
+	linked
 )
 
 // check says why touching w (in dir) would lift the fuse, "" when it
 // would not. A write counts within a place; a removal above one too.
 func (g *guard) check(w word, dir string, how int) string {
+	for _, a := range w.alts {
+		if why := g.check(a, dir, how); why != "" {
+			return why
+		}
+	}
 	if w.text == "" || w.dyn && !strings.HasPrefix(w.text, "/") {
 		return ""
 	}
@@ -208,6 +221,10 @@ func (g *guard) check(w word, dir string, how int) string {
 		rel, pl = g.relateGlob(path)
 	}
 	switch {
+	case rel == within && how == linked:
+		return "link " + pl.what + " under a second name, through which it can be written (" + w.text + ")"
+	case rel == above && how == linked:
+		return "link a folder that holds " + pl.what + " under a second name, through which it can be written (" + w.text + ")"
 	case rel == within:
 		return "write, move or remove " + pl.what + " (" + w.text + ")"
 	case rel == above && how == removes:
