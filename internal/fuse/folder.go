@@ -37,9 +37,9 @@ type folder struct {
 // (whoever holds that name can change what the fuse reads), too large.
 var (
 	errIsLink     = errors.New("it is a symbolic link, not a file of the fuse's own")
-	errNotRegular = fmt.Errorf("it is %w", reading.ErrNotRegular)
+	errNotRegular = errors.New("it is not a regular file")
 	errLinks      = errors.New("it has more than one name (a hard link): another name could change it")
-	errTooLarge   = fmt.Errorf("it is %w", reading.ErrTooLarge)
+	errTooLarge   = errors.New("it is larger than a file of its kind may be")
 )
 
 // rel is the fuse's folder of a project below its config folder, and the
