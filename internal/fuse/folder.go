@@ -133,10 +133,12 @@ func readOwn(f *os.File, max int64) ([]byte, error) {
 	return data, err
 }
 
-// write replaces the file name with data: a new file renamed over it, so
-// that no other name or open file of the old one sees the new content.
+// write replaces the file name with data: a new file swapped in for it
+// (atomicfile's Swap: a rename over it costs a flush on ext4, which a
+// write on every call cannot pay), so that no other name or open file of
+// the old one sees the new content.
 func (fo *folder) write(name string, data []byte) error {
-	return atomicfile.WriteInRoot(fo.r, fo.dir, name, data, atomicfile.Options{Perm: 0o600})
+	return atomicfile.WriteInRoot(fo.r, fo.dir, name, data, atomicfile.Options{Perm: 0o600, Swap: true})
 }
 
 // remove removes the file name; a missing one is no error.
