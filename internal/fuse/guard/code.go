@@ -192,6 +192,11 @@ func pathsIn(t, dir, home string) []string {
 			out = append(out, p)
 		}
 	}
+	// Code that reaches the home folder anywhere may hold it in a name of
+	// its own (h = os.homedir(); h + '/.claude/…'): a string that starts
+	// with .claude is then taken in the home folder too. /.claude at the
+	// root is no folder anyone means.
+	homeRef := home != "" && (homeWord(t) >= 0 || strings.Contains(t, "~"))
 	cur := "" // the path being joined, "" when none
 	for _, tok := range tokens(t) {
 		s := tok.text
@@ -232,6 +237,9 @@ func pathsIn(t, dir, home string) []string {
 				cur = filepath.Join(home, strings.TrimLeft(w[i+len("HOME"):], "}])'\""))
 				add(cur)
 				continue
+			}
+			if home != "" && (strings.HasPrefix(w, "/.claude") || homeRef && strings.HasPrefix(w, ".claude")) {
+				add(filepath.Join(home, w))
 			}
 			switch {
 			case w == "~" || strings.HasPrefix(w, "~/"):

@@ -96,7 +96,7 @@ func (g *guard) command(c simple, cmds *[]simple) string {
 			if prog == "rsync" && slices.ContainsFunc(args, func(a word) bool { return strings.HasPrefix(a.text, "--delete") }) {
 				check(ops[n-1:], removes)
 			}
-			if prog == "cp" && shortFlag(args, 'l', "--link") {
+			if prog == "cp" && (shortFlag(args, 'l', "--link") || shortFlag(args, 's', "--symbolic-link")) {
 				check(ops[:n-1], linked)
 			}
 			into(ops[:n-1], ops[n-1])
@@ -146,6 +146,18 @@ func (g *guard) command(c simple, cmds *[]simple) string {
 		for _, a := range args[1:] {
 			if v, ok := strings.CutPrefix(a.text, "of="); ok {
 				check([]word{{text: g.home(v), dyn: a.dyn, glob: a.glob}}, writes)
+			}
+		}
+		if why == "" && slices.Contains(interpreters, strings.TrimRight(prog, "0123456789.")) {
+			// Code does what it likes with the paths it is handed: a
+			// folder of the config folder's that holds a place is as
+			// good as the place (python3 x.py ~/.claude).
+			for _, op := range ops {
+				if why == "" && !op.dyn && !strings.ContainsAny(op.text, " \t\n'\"();") {
+					if w, _ := g.named(absIn(g.home(op.text), dir)); w != "" {
+						why = w + ", handed to code the guard does not read)"
+					}
+				}
 			}
 		}
 	}
