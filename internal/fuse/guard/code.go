@@ -37,6 +37,9 @@ func (g *guard) text() string {
 				return "start a nested Claude Code session, which this session's cap would not cover (" + s + ", in code the guard does not read)"
 			}
 		}
+		if w := detachesIn(t); w != "" {
+			return "start a command away from this session (" + w + ", in code the guard does not read), where the CLI cannot tell that Claude Code started it"
+		}
 		for _, p := range g.placeList() {
 			spellings := []string{p.path}
 			if rest, ok := strings.CutPrefix(p.path, home+"/"); ok && home != "" {
@@ -91,6 +94,34 @@ func liftIn(t string) string {
 			}
 		}
 	}
+}
+
+// detachesIn finds code that starts a process away from the session, as
+// the starters do in a shell: a new session (setsid, start_new_session,
+// setpgrp), a daemon, or a child spawned detached (detached: true).
+func detachesIn(t string) string {
+	for _, w := range []string{"setsid", "start_new_session", "setpgrp", "daemonize", "Daemon", "detached"} {
+		for i := 0; ; {
+			j := strings.Index(t[i:], w)
+			if j < 0 {
+				break
+			}
+			j += i
+			end := j + len(w)
+			i = end
+			if j > 0 && wordByte(t[j-1]) || end < len(t) && wordByte(t[end]) {
+				continue
+			}
+			if w == "detached" {
+				// The option, not the word: detached: true, detached=True.
+				if rest := strings.TrimLeft(t[end:], " \t'\""); rest == "" || rest[0] != ':' && rest[0] != '=' {
+					continue
+				}
+			}
+			return w
+		}
+	}
+	return ""
 }
 
 // named says why code naming path would lift the fuse, and whether path

@@ -46,6 +46,10 @@ func TestGuardByWhatTheStateIs(t *testing.T) {
 			"fakeroot make",
 			"nsenter -t 1 -m make",
 			"dbus-run-session -- make",
+			"python3 -c \"import os,pty; os.fork() and os._exit(0); os.setsid(); pty.spawn(['./lift.sh'])\"",
+			"python3 -c \"import subprocess; subprocess.Popen(['./lift.sh'], start_new_session=True)\"",
+			"node -e \"require('child_process').spawn('./lift.sh', [], {detached: true}).unref()\"",
+			"perl -MPOSIX -e 'fork and exit; POSIX::setsid(); exec \"./lift.sh\"'",
 			"nice setsid make",
 			"env -u CLAUDE_CODE_SESSION_ID -u CLAUDE_CODE_CHILD_SESSION make -f - <<EOF\nall:\n\ttrue\nEOF",
 			"env --unset=CLAUDE_CODE_SESSION_ID sqlite3 x '.system true'",
@@ -131,6 +135,8 @@ func TestGuardByWhatTheStateIs(t *testing.T) {
 		"python3 script.py --out results.json",
 		"python3 -c 'import json,sys; json.dump({\"a\": 1}, open(\"out.json\", \"w\"))'",
 		"make -f Makefile build",
+		"python3 -c \"import subprocess; subprocess.run(['git', 'status'])\"",
+		"python3 -c \"print('HEAD detached at abc')\"",
 	} {
 		if why := w.bash(cmd); why != "" {
 			t.Errorf("%q: denied: %s", cmd, why)
