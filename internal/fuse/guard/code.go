@@ -101,17 +101,7 @@ func liftIn(t string) string {
 // setpgrp), a daemon, or a child spawned detached (detached: true).
 func detachesIn(t string) string {
 	for _, w := range []string{"setsid", "start_new_session", "setpgrp", "daemonize", "Daemon", "detached"} {
-		for i := 0; ; {
-			j := strings.Index(t[i:], w)
-			if j < 0 {
-				break
-			}
-			j += i
-			end := j + len(w)
-			i = end
-			if j > 0 && wordByte(t[j-1]) || end < len(t) && wordByte(t[end]) {
-				continue
-			}
+		for _, end := range wordEnds(t, w) {
 			if w == "detached" {
 				// The option, not the word: detached: true, detached=True.
 				if rest := strings.TrimLeft(t[end:], " \t'\""); rest == "" || rest[0] != ':' && rest[0] != '=' {
@@ -122,6 +112,23 @@ func detachesIn(t string) string {
 		}
 	}
 	return ""
+}
+
+// wordEnds are where w ends in s, where it stands as a word of its own.
+func wordEnds(s, w string) []int {
+	var ends []int
+	for i := 0; ; {
+		j := strings.Index(s[i:], w)
+		if j < 0 {
+			return ends
+		}
+		j += i
+		end := j + len(w)
+		if (j == 0 || !wordByte(s[j-1])) && (end == len(s) || !wordByte(s[end])) {
+			ends = append(ends, end)
+		}
+		i = end
+	}
 }
 
 // named says why code naming path would lift the fuse, and whether path
@@ -299,17 +306,8 @@ func pathsIn(t, dir, home string) []string {
 func homeWord(s string) int {
 	at := -1
 	for _, w := range []string{"HOME", "home", "homedir", "UserHomeDir", "expanduser"} {
-		for i := 0; ; {
-			j := strings.Index(s[i:], w)
-			if j < 0 {
-				break
-			}
-			j += i
-			end := j + len(w)
-			if (j == 0 || !wordByte(s[j-1])) && (end == len(s) || !wordByte(s[end])) {
-				at = max(at, end)
-			}
-			i = end
+		for _, end := range wordEnds(s, w) {
+			at = max(at, end)
 		}
 	}
 	return at

@@ -216,10 +216,16 @@ func TestGuardDenies(t *testing.T) {
 			"cp cheap.toml .claude/context-budget/prices.toml",
 		},
 	} {
-		for _, cmd := range cmds {
-			if w.bash(cmd) == "" {
-				t.Errorf("%s: %q was allowed", class, cmd)
-			}
+		w.denyAll(t, class, cmds)
+	}
+}
+
+// denyAll checks that each command of a class is denied.
+func (w guardWorld) denyAll(t *testing.T, class string, cmds []string) {
+	t.Helper()
+	for _, cmd := range cmds {
+		if w.bash(cmd) == "" {
+			t.Errorf("%s: %q was allowed", class, cmd)
 		}
 	}
 }
@@ -330,8 +336,14 @@ func TestGuardAllows(t *testing.T) {
 		"bash -c 'go test ./... && go vet ./...'",
 		"",
 	} {
-		if why := w.bash(cmd); why != "" {
-			t.Errorf("%q: denied: %s", cmd, why)
-		}
+		w.allow(t, cmd)
+	}
+}
+
+// allow checks that a command passes.
+func (w guardWorld) allow(t *testing.T, cmd string) {
+	t.Helper()
+	if why := w.bash(cmd); why != "" {
+		t.Errorf("%q: denied: %s", cmd, why)
 	}
 }
