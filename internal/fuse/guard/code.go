@@ -322,9 +322,7 @@ func wordByte(c byte) bool { return nameByte(c, false) }
 func joins(s string) bool {
 	s = strings.TrimSpace(s)
 	for _, call := range []string{"os.path.join(", "path.join(", "File.join(", "Path(", "join("} {
-		if strings.HasSuffix(s, call) {
-			s = strings.TrimSuffix(s, call)
-		}
+		s = strings.TrimSuffix(s, call)
 	}
 	return strings.Trim(s, " \t+/,()[]{}") == ""
 }
