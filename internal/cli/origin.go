@@ -21,6 +21,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/muthur/context-budget/internal/fuse/guard"
+	"github.com/muthur/context-budget/internal/reading"
 )
 
 // process is one process a command descends from: its id, its program
@@ -77,7 +78,7 @@ func ancestors(pid int) []process {
 func readProcess(pid int) (p process, parent int, ok bool) {
 	p.pid = pid
 	dir := filepath.Join("/proc", strconv.Itoa(pid))
-	if stat, err := os.ReadFile(filepath.Join(dir, "stat")); err == nil {
+	if stat, err := reading.ReadFile(filepath.Join(dir, "stat"), reading.MaxProcFile); err == nil {
 		// pid (comm) state ppid …: comm may hold spaces and parentheses.
 		i := bytes.LastIndexByte(stat, ')')
 		fields := strings.Fields(string(stat[i+1:]))
@@ -87,7 +88,7 @@ func readProcess(pid int) (p process, parent int, ok bool) {
 		parent, _ = strconv.Atoi(fields[1])
 		p.exe, _ = os.Readlink(filepath.Join(dir, "exe"))
 		p.exe = strings.TrimSuffix(p.exe, " (deleted)") // a program replaced since it started
-		cmdline, _ := os.ReadFile(filepath.Join(dir, "cmdline"))
+		cmdline, _ := reading.ReadFile(filepath.Join(dir, "cmdline"), reading.MaxProcFile)
 		p.args = strings.Split(strings.TrimRight(string(cmdline), "\x00"), "\x00")
 		return p, parent, true
 	}

@@ -7,6 +7,7 @@ import (
 	"os"
 
 	"github.com/muthur/context-budget/internal/atomicfile"
+	"github.com/muthur/context-budget/internal/reading"
 )
 
 // nonBlock is 0 here: there is no non-blocking open.
@@ -21,7 +22,8 @@ func openNoFollow(path string) (*os.File, error) {
 	if fi.Mode()&fs.ModeSymlink != 0 {
 		return nil, &fs.PathError{Op: "open", Path: path, Err: atomicfile.ErrLink}
 	}
-	return os.Open(path)
+	f, _, err := reading.Open(path)
+	return f, err
 }
 
 // links is 1 here: the count of a file's names is not at hand.
