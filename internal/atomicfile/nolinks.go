@@ -22,8 +22,14 @@ var ErrLink = errors.New("a symbolic link the program did not make")
 // root, is ErrLink, and a component swapped for a link while it is opened
 // is caught by comparing what was opened with what was looked at. With
 // create, missing components are made (never at a link's target). root
-// itself is followed wherever it leads: it is the caller's to name.
+// itself is followed wherever it leads: it is the caller's to name. A
+// component that is neither a link nor a folder is ErrNotDir.
 func OpenDirIn(root, rel string, create bool) (*os.Root, error) {
+	return OpenDirInMode(root, rel, create, 0o755)
+}
+
+// OpenDirInMode is OpenDirIn making missing folders with mode perm.
+func OpenDirInMode(root, rel string, create bool, perm fs.FileMode) (*os.Root, error) {
 	r, err := os.OpenRoot(root)
 	if err != nil {
 		return nil, err
@@ -35,7 +41,7 @@ func OpenDirIn(root, rel string, create bool) (*os.Root, error) {
 	at := root
 	for _, name := range strings.Split(rel, "/") {
 		at = filepath.Join(at, name)
-		next, err := openChild(r, name, at, create)
+		next, err := openChild(r, name, at, create, perm)
 		r.Close()
 		if err != nil {
 			return nil, err
@@ -47,12 +53,12 @@ func OpenDirIn(root, rel string, create bool) (*os.Root, error) {
 
 // openChild opens the folder name of r (at, for errors) without following
 // a link.
-func openChild(r *os.Root, name, at string, create bool) (*os.Root, error) {
+func openChild(r *os.Root, name, at string, create bool, perm fs.FileMode) (*os.Root, error) {
 	fi, err := r.Lstat(name)
 	if create && errors.Is(err, fs.ErrNotExist) {
 		// A folder is made by name in r: mkdirat does not follow a link
 		// there, and fails if one appeared.
-		if err := r.Mkdir(name, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+		if err := r.Mkdir(name, perm); err != nil && !errors.Is(err, fs.ErrExist) {
 			return nil, err
 		}
 		fi, err = r.Lstat(name)
@@ -64,7 +70,7 @@ func openChild(r *os.Root, name, at string, create bool) (*os.Root, error) {
 		return nil, &fs.PathError{Op: "open", Path: at, Err: ErrLink}
 	}
 	if !fi.IsDir() {
-		return nil, &fs.PathError{Op: "open", Path: at, Err: errNotDir}
+		return nil, &fs.PathError{Op: "open", Path: at, Err: ErrNotDir}
 	}
 	sub, err := r.OpenRoot(name)
 	if err != nil {
@@ -79,7 +85,9 @@ func openChild(r *os.Root, name, at string, create bool) (*os.Root, error) {
 	return sub, nil
 }
 
-var errNotDir = errors.New("not a folder")
+// ErrNotDir reports a path that should be a folder and is not: a file,
+// a FIFO, a device.
+var ErrNotDir = errors.New("not a folder")
 
 // OpenFileIn opens the file name (one component) of the folder r without
 // following a link: a link at name is ErrLink, an existing file is opened

@@ -1,6 +1,7 @@
 package atomicfile
 
 import (
+	"io"
 	"os"
 	"path/filepath"
 	"testing"
@@ -133,5 +134,51 @@ func TestWriteInReplaces(t *testing.T) {
 				t.Errorf("%s: left %s", rel, e.Name())
 			}
 		}
+	}
+}
+
+// TestWriteInRootSwap: a write with Swap replaces the file as a rename
+// does: the new content under the name, nothing left beside it, and the
+// old file, held open or by another name, unchanged.
+func TestWriteInRootSwap(t *testing.T) {
+	dir := t.TempDir()
+	r, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	o := Options{Perm: 0o600, Swap: true}
+	if err := WriteInRoot(r, dir, "s.spend", []byte("first\n"), o); err != nil {
+		t.Fatal(err)
+	}
+	name := filepath.Join(dir, "s.spend")
+	held, err := os.Open(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Close()
+	if err := os.Link(name, filepath.Join(dir, "other")); err != nil {
+		t.Skip("no hard links here:", err)
+	}
+	for _, data := range []string{"second, longer\n", "3\n"} {
+		if err := WriteInRoot(r, dir, "s.spend", []byte(data), o); err != nil {
+			t.Fatal(err)
+		}
+		if got, _ := os.ReadFile(name); string(got) != data {
+			t.Fatalf("after a swap: %q, want %q", got, data)
+		}
+	}
+	if got, _ := io.ReadAll(held); string(got) != "first\n" {
+		t.Errorf("the file held open reads %q", got)
+	}
+	if got, _ := os.ReadFile(filepath.Join(dir, "other")); string(got) != "first\n" {
+		t.Errorf("the other name reads %q", got)
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 2 {
+		t.Errorf("the folder holds %v, want s.spend and other", entries)
+	}
+	if fi, _ := os.Stat(name); fi.Mode().Perm() != 0o600 {
+		t.Errorf("mode %v", fi.Mode())
 	}
 }

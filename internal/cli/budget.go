@@ -73,11 +73,8 @@ func runBudget(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 	if verb != "status" {
-		for _, v := range []string{"CLAUDE_CODE_SESSION_ID", "CLAUDE_CODE_CHILD_SESSION"} {
-			if os.Getenv(v) != "" {
-				return fail(stderr, fmt.Errorf("budget %s is refused inside a Claude Code session (%s is set): lifting the spend fuse is the user's act", verb, v),
-					"run it from your own terminal, outside Claude Code")
-			}
+		if why := liftRefused(verb, os.Getenv, testOnlyOrigin()); why != "" {
+			return fail(stderr, errors.New(why), "run it from your own terminal, outside Claude Code")
 		}
 	}
 	root := projectRoot(*project)
@@ -239,7 +236,7 @@ func findSession(root, id string) (fuse.Target, error) {
 		return tg, fmt.Errorf("%q is not a session id", id)
 	}
 	tg.ID = id
-	if t := fuse.Load(fuse.TallyName(dir, id)); t.Transcript != "" {
+	if t := fuse.Load(dir, id); t.Transcript != "" {
 		tg.Transcript = t.Transcript
 	} else if name := filepath.Join(folder, id+".jsonl"); fileExists(name) {
 		tg.Transcript = name

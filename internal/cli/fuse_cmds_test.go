@@ -21,7 +21,8 @@ import (
 // allow: no deny and the turn goes on; deny: the call is denied (a lift)
 // and the turn goes on; halt: denied and the turn ends (continue: false);
 // stop: the turn ends (a Stop event). For Bash, ARG is the command line;
-// another tool takes key=value pairs for its input. In them @NL@ (a
+// another tool takes key=value pairs for its input, or one ARG that is
+// its input as a JSON object. In them @NL@ (a
 // newline), @WORK@,
 // @HOME@, @T@ (the transcript) and @FUSE@ (the fuse's folder for the
 // project) are replaced. The payload's event, session, transcript, cwd,
@@ -53,9 +54,14 @@ func cmdFuse(ts *testscript.TestScript, neg bool, args []string) {
 		}
 	}
 	input := map[string]any{}
-	if args[1] == "Bash" {
+	switch {
+	case args[1] == "Bash":
 		input["command"] = r.Replace(strings.Join(args[2:], " "))
-	} else {
+	case len(args) == 3 && strings.HasPrefix(args[2], "{"):
+		if err := json.Unmarshal([]byte(r.Replace(args[2])), &input); err != nil {
+			ts.Fatalf("fuse: the input %s: %v", args[2], err)
+		}
+	default:
 		for _, kv := range args[2:] {
 			k, v, _ := strings.Cut(kv, "=")
 			input[k] = r.Replace(v)

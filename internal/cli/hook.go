@@ -137,25 +137,14 @@ func priceTable(root string, getenv func(string) string, refresh bool) (*prices.
 	if err == nil && refresh && root != "" && len(t.Files) > 0 {
 		// A cache not written costs the hook the overrides, not a call:
 		// it prices with the built-in table. The fuse keeps its own copy
-		// in its folder, out of the agent's tree, so that no file the
-		// agent can write sets what a response costs against a cap.
-		for _, dir := range []string{state.Dir(root), fuse.Dir(getenv, root)} {
-			name := filepath.Join(dir, prices.CacheName)
-			if _, ok := prices.ReadCache(name, stamp); !ok && dir != "" && ensureFor(dir, root) == nil {
-				_ = prices.WriteCache(name, stamp, t)
-			}
+		// in its folder, out of the agent's tree.
+		name := filepath.Join(state.Dir(root), prices.CacheName)
+		if _, ok := prices.ReadCache(name, stamp); !ok && state.Ensure(state.Dir(root)) == nil {
+			_ = prices.WriteCache(name, stamp, t)
 		}
+		_ = fuse.CachePrices(getenv, root, stamp, t)
 	}
 	return t, warnings, err
-}
-
-// ensureFor makes a folder a price cache goes in: the project's state
-// folder as state makes it, the fuse's private to the user.
-func ensureFor(dir, root string) error {
-	if dir == state.Dir(root) {
-		return state.Ensure(dir)
-	}
-	return os.MkdirAll(dir, 0o700)
 }
 
 // findSources finds the compaction point's sources (design §4.1) and the

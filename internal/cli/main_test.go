@@ -35,6 +35,29 @@ func TestMain(m *testing.M) {
 		"context-budget-operator": operatorMain,
 		// The report's own program, which replay --html runs.
 		"context-budget-report": func() { os.Exit(report.Command(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
+		// The CLI where its lift check (testOnlyOrigin) reads a given
+		// origin: the user at their own terminal; a terminal inside a
+		// Claude Code session; no terminal. The scripts' own ancestry
+		// may hold Claude Code, and their standard input is no terminal.
+		"context-budget-user": func() {
+			testOnlyOrigin = func() origin {
+				return origin{ancestors: []process{{pid: 2, exe: "/usr/bin/bash", args: []string{"-bash"}}}, terminal: true}
+			}
+			programMain()
+		},
+		"context-budget-in-session": func() {
+			testOnlyOrigin = func() origin {
+				return origin{ancestors: []process{{pid: 3, exe: "/usr/bin/bash", args: []string{"/bin/bash", "-c", "context-budget budget disarm"}},
+					{pid: 2, exe: "/opt/claude-code/bin/claude.exe", args: []string{"claude"}}}, terminal: true}
+			}
+			programMain()
+		},
+		"context-budget-no-terminal": func() {
+			testOnlyOrigin = func() origin {
+				return origin{ancestors: []process{{pid: 2, exe: "/usr/bin/bash", args: []string{"-bash"}}}}
+			}
+			programMain()
+		},
 	})
 }
 

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"time"
 
@@ -112,83 +111,80 @@ func lockName(dir, session string) string {
 	return filepath.Join(dir, session+ArmSuffix+state.LockSuffix)
 }
 
-// LoadArm reads a session's arm file: ok false when there is none. Any
-// other failure (a folder that cannot be read, a file that does not
+// LoadArm reads a session's arm file in the fuse's folder dir: ok false
+// when there is none. Any other failure (a folder on the way that is a
+// link or not a folder, a file with another name, one that does not
 // parse) is an error: the fuse cannot tell whether it is armed.
 func LoadArm(dir, session string) (a Arm, ok bool, err error) {
-	data, err := reading.ReadFile(FileName(dir, session), reading.MaxSideFile)
+	fo, err := openFolder(dir, false)
 	if errors.Is(err, fs.ErrNotExist) {
 		return Arm{}, false, nil
 	}
 	if err != nil {
 		return Arm{}, false, err
 	}
+	defer fo.close()
+	return fo.loadArm(session)
+}
+
+func (fo *folder) loadArm(session string) (a Arm, ok bool, err error) {
+	data, err := fo.read(session+ArmSuffix, reading.MaxSideFile)
+	if errors.Is(err, fs.ErrNotExist) {
+		return Arm{}, false, nil
+	}
+	if err != nil {
+		return Arm{}, false, err
+	}
+	return parseArm(data)
+}
+
+func parseArm(data []byte) (a Arm, ok bool, err error) {
 	if err := json.Unmarshal(data, &a); err != nil {
 		return Arm{}, false, err
 	}
 	return a, true, nil
 }
 
-// ensure makes the fuse's folder, private to the user. The user's config
-// folder may be a link (dotfile managers make them), and is followed.
-func ensure(dir string) error {
-	if dir == "" {
-		return errors.New("no config folder: neither CLAUDE_CONFIG_DIR nor HOME is set")
-	}
-	return os.MkdirAll(dir, 0o700)
-}
-
 // saveArm writes the arm file, or removes it when it holds nothing.
-func saveArm(dir, session string, a Arm) error {
+func (fo *folder) saveArm(session string, a Arm) error {
 	if !a.Set && a.Loop == nil {
-		err := os.Remove(FileName(dir, session))
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil
-		}
-		return err
+		return fo.remove(session + ArmSuffix)
 	}
 	data, _ := json.Marshal(a)
-	return state.WriteFile(FileName(dir, session), append(data, '\n'))
+	return fo.write(session+ArmSuffix, append(data, '\n'))
 }
 
-// lockFuse takes a session's lock in dir, waiting until by (zero: the
-// state package's LockWait), and making the folder only when the lock
-// cannot be opened: on most calls it is there.
-func lockFuse(dir, session string, by time.Time) (func(), error) {
-	if by.IsZero() {
-		by = time.Now().Add(state.LockWait)
-	}
-	unlock, err := state.LockBy(lockName(dir, session), by)
-	if err == nil || errors.Is(err, state.ErrLockTimeout) {
-		return unlock, err
-	}
-	if err := ensure(dir); err != nil {
-		return nil, err
-	}
-	return state.LockBy(lockName(dir, session), by)
+// lockSession takes a session's lock, waiting until by (zero: the state
+// package's LockWait).
+func (fo *folder) lockSession(session string, by time.Time) (func(), error) {
+	return fo.lock(session+ArmSuffix+state.LockSuffix, by)
 }
 
 // ChangeArm applies change to a session's arm file under its lock.
 func ChangeArm(dir, session string, change func(a *Arm) error) error {
-	unlock, err := lockFuse(dir, session, time.Time{})
+	fo, err := openFolder(dir, true)
+	if err != nil {
+		return err
+	}
+	defer fo.close()
+	unlock, err := fo.lockSession(session, time.Time{})
 	if err != nil {
 		return err
 	}
 	defer unlock()
-	a, _, err := LoadArm(dir, session)
+	a, _, err := fo.loadArm(session)
 	if err != nil {
 		return err
 	}
 	if err := change(&a); err != nil {
 		return err
 	}
-	return saveArm(dir, session, a)
+	return fo.saveArm(session, a)
 }
 
-// saveTally writes a session's tally in place (state.WriteInPlace, which
-// refuses a link at its name): the caller holds the fuse's lock, so no
-// other writer runs, and an atomic replace would cost an inode on every
-// metered call.
-func saveTally(dir, session string, t *Tally) error {
-	return state.WriteInPlace(TallyName(dir, session), t.encode())
+// saveTally replaces a session's tally (folder.write): a tally is never
+// written in place, so a write cut short leaves the last one whole, and
+// no other name or open file of the old one sees the new.
+func (fo *folder) saveTally(session string, t *Tally) error {
+	return fo.write(session+SpendSuffix, t.encode())
 }

@@ -2,10 +2,10 @@ package fuse
 
 import (
 	"errors"
-	"path/filepath"
+	"fmt"
 	"time"
 
-	"github.com/muthur/context-budget/internal/prices"
+	"github.com/muthur/context-budget/internal/atomicfile"
 	"github.com/muthur/context-budget/internal/reading"
 	"github.com/muthur/context-budget/internal/state"
 	"github.com/muthur/context-budget/internal/tuning"
@@ -58,20 +58,26 @@ var ErrNoCap = errors.New("the session has no cap to reset")
 // lets change see it and change the arm file. A tally that cannot be
 // read is counted afresh from the transcripts when fresh is set (a reset,
 // an arm: the user's act sets a new baseline); otherwise it is an error.
-func update(tg Target, fresh bool, change func(t *Tally, a *Arm, s tuning.Fuse) error) error {
+func update(tg Target, fresh bool, change func(fo *folder, t *Tally, a *Arm, s tuning.Fuse) error) error {
 	dir := Dir(tg.Getenv, tg.Root)
-	if err := ensure(dir); err != nil {
-		return err
+	fo, err := openFolder(dir, true)
+	if err != nil {
+		return fmt.Errorf("the fuse's folder cannot be used: %w", err)
 	}
-	unlock, err := lockFuse(dir, tg.ID, time.Time{})
+	defer fo.close()
+	unlock, err := fo.lockSession(tg.ID, time.Time{})
 	if err != nil {
 		return err
 	}
 	defer unlock()
-	t, err := loadTally(TallyName(dir, tg.ID))
+	// Writers killed partway leave their temporary files: the user's
+	// command clears them, the hook has no time to.
+	config, below := rel(dir)
+	atomicfile.Clean(config, below, "")
+	t, err := loadTally(fo, tg.ID)
 	if err != nil {
 		if !fresh {
-			return err
+			return fmt.Errorf("the tally (%s) cannot be read: %w", TallyName(dir, tg.ID), err)
 		}
 		t = &Tally{Files: map[string]*File{}}
 	}
@@ -79,22 +85,22 @@ func update(tg Target, fresh bool, change func(t *Tally, a *Arm, s tuning.Fuse) 
 		tg.Transcript = t.Transcript
 	}
 	if tg.Transcript != "" {
-		t.Read(Files(tg.Transcript), hookPricer(filepath.Join(dir, prices.CacheName), tg.Root, tg.Getenv), &reading.Pass{}, "")
+		t.Read(Files(tg.Transcript), hookPricer(fo, tg.Root, tg.Getenv), &reading.Pass{}, "")
 	}
 	s := tuningFor(tg.Getenv, t)
-	a, _, err := LoadArm(dir, tg.ID)
+	a, _, err := fo.loadArm(tg.ID)
 	if err != nil && !fresh {
-		return err
+		return fmt.Errorf("the arm file (%s) cannot be read: %w", FileName(dir, tg.ID), err)
 	}
 	before := a
-	if err := change(t, &a, s); err != nil {
+	if err := change(fo, t, &a, s); err != nil {
 		return err
 	}
-	if err := saveTally(dir, tg.ID, t); err != nil {
+	if err := fo.saveTally(tg.ID, t); err != nil {
 		return err
 	}
 	if a != before || a.Loop != before.Loop {
-		return saveArm(dir, tg.ID, a)
+		return fo.saveArm(tg.ID, a)
 	}
 	return nil
 }
@@ -120,9 +126,9 @@ func tuningFor(getenv func(string) string, t *Tally) tuning.Fuse {
 func ReadStatus(tg Target) (Status, error) {
 	var st Status
 	dir := Dir(tg.Getenv, tg.Root)
-	err := update(tg, false, func(t *Tally, a *Arm, s tuning.Fuse) error {
+	err := update(tg, false, func(fo *folder, t *Tally, a *Arm, s tuning.Fuse) error {
 		for _, cs := range capsOf(s, *a) {
-			if err := cs.count(t, a.Base, dir, tg.Root, tg.ID, tg.Now, time.Time{}); err != nil {
+			if err := cs.count(t, a.Base, fo, tg.Root, tg.ID, tg.Now, time.Time{}); err != nil {
 				return err
 			}
 			st.Caps = append(st.Caps, CapStatus{Kind: cs.kind, Source: cs.source, Cap: cs.cap, Spent: cs.spent})
@@ -139,7 +145,7 @@ func ReadStatus(tg Target) (Status, error) {
 
 // ArmCap arms a session cap from now: the baseline is the spend so far.
 func ArmCap(tg Target, cap tuning.Amount) error {
-	return update(tg, true, func(t *Tally, a *Arm, _ tuning.Fuse) error {
+	return update(tg, true, func(_ *folder, t *Tally, a *Arm, _ tuning.Fuse) error {
 		*a = Arm{Cap: cap, Set: true, Base: t.Total(), At: tg.Now.UTC().Format(time.RFC3339Nano), Loop: a.Loop}
 		return nil
 	})
@@ -150,7 +156,7 @@ func ArmCap(tg Target, cap tuning.Amount) error {
 // of tampering: only the user lowers what counts.
 func Reset(tg Target) error {
 	defer clearCalls(state.Dir(tg.Root), tg.ID)
-	return update(tg, true, func(t *Tally, a *Arm, s tuning.Fuse) error {
+	return update(tg, true, func(_ *folder, t *Tally, a *Arm, s tuning.Fuse) error {
 		cap := s.Spend
 		if a.Set {
 			cap = a.Cap
@@ -169,7 +175,7 @@ func Reset(tg Target) error {
 // Disarm drops the session's cap, the environment's too, and releases a
 // loop halt. The project's daily cap is the environment's alone.
 func Disarm(tg Target) error {
-	return update(tg, true, func(t *Tally, a *Arm, _ tuning.Fuse) error {
+	return update(tg, true, func(_ *folder, t *Tally, a *Arm, _ tuning.Fuse) error {
 		*a = Arm{Set: true, Base: t.Total(), At: tg.Now.UTC().Format(time.RFC3339Nano)}
 		return nil
 	})

@@ -25,33 +25,30 @@ type dayCount struct {
 	Rows map[string][2]int64 `json:"rows,omitempty"`
 }
 
-// dayName is the day's count in the fuse's folder dir.
-func dayName(dir, day string) string {
-	return filepath.Join(dir, "day-"+day+".json")
+// dayName is the day's count in the fuse's folder.
+func dayName(day string) string {
+	return "day-" + day + ".json"
 }
 
-// ProjectDay returns a project's spend on one UTC day (YYYY-MM-DD) and
+// projectDay returns a project's spend on one UTC day (YYYY-MM-DD) and
 // records own, the asking session's spend of the day, in the fuse's
-// count: the count's sessions, with the ledger rows (under ledgerDir, in
-// the day's month or the one before, where their first response was)
-// whose last response is on the day, each counting whole. The count
-// changes under its lock, taken by by.
-func ProjectDay(dir, ledgerDir, session string, own Sum, day string, by time.Time) (Sum, error) {
+// count (in its folder fo): the count's sessions, with the ledger rows
+// (under ledgerDir, in the day's month or the one before, where their
+// first response was) whose last response is on the day, each counting
+// whole. The count changes under its lock, taken by by.
+func projectDay(fo *folder, ledgerDir, session string, own Sum, day string, by time.Time) (Sum, error) {
 	start, err := time.Parse(time.DateOnly, day)
 	if err != nil {
 		return Sum{}, err
 	}
-	if by.IsZero() {
-		by = time.Now().Add(state.LockWait)
-	}
-	name := dayName(dir, day)
-	unlock, err := state.LockBy(name+state.LockSuffix, by)
+	name := dayName(day)
+	unlock, err := fo.lock(name+state.LockSuffix, by)
 	if err != nil {
 		return Sum{}, err
 	}
 	defer unlock()
 	var dc dayCount
-	data, err := reading.ReadFile(name, reading.MaxTally)
+	data, err := fo.read(name, reading.MaxTally)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 	case err != nil:
@@ -100,7 +97,7 @@ func ProjectDay(dir, ledgerDir, session string, own Sum, day string, by time.Tim
 	}
 	if changed {
 		data, _ := json.Marshal(dc)
-		if err := state.WriteFile(name, append(data, '\n')); err != nil {
+		if err := fo.write(name, append(data, '\n')); err != nil {
 			return Sum{}, err
 		}
 	}

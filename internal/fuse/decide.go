@@ -19,13 +19,11 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 	"time"
 
-	"github.com/muthur/context-budget/internal/prices"
+	"github.com/muthur/context-budget/internal/fuse/guard"
 	"github.com/muthur/context-budget/internal/reading"
 	"github.com/muthur/context-budget/internal/state"
 	"github.com/muthur/context-budget/internal/transcript"
@@ -102,12 +100,11 @@ func Decide(c Call) (Answer, error) {
 	var arm Arm
 	armErr := errors.New("neither CLAUDE_CONFIG_DIR nor HOME is set, so it has no state folder")
 	if dir != "" {
-		arm, _, armErr = LoadArm(dir, c.Session)
-		if errors.Is(armErr, syscall.ENOTDIR) {
-			// A file where a folder of the path should be: no CLI can
-			// have armed there, so only the environment can arm.
-			armErr = nil
-		}
+		// A folder on the way that is missing: nothing armed there. One
+		// that is there and is not a real folder (a file, a FIFO, a link,
+		// dangling or not), or an arm file with another name: the fuse
+		// cannot tell what was armed, and denies.
+		arm, _, armErr = peekArm(dir, c.Session)
 	}
 	caps := capsOf(s, arm)
 	capped := len(caps) > 0
@@ -127,7 +124,7 @@ func Decide(c Call) (Answer, error) {
 	}
 	switch {
 	case armErr != nil:
-		return f.undecided("its state folder cannot be read: " + armErr.Error()), nil
+		return f.undecided(armErr.Error()), nil
 	case arm.Loop != nil:
 		return f.loopAnswer()
 	case !capped:
@@ -135,10 +132,11 @@ func Decide(c Call) (Answer, error) {
 		m, _ := f.meter()
 		return m.warnings, nil
 	}
-	status := c.Event == PreToolUse && StatusOnly(c.ToolName, c.ToolInput)
+	status := c.Event == PreToolUse && guard.StatusOnly(c.ToolName, c.ToolInput)
 	lift := ""
 	if c.Event == PreToolUse && !status {
-		lift = Lifts(c)
+		lift = guard.Lifts(guard.Call{Root: c.Root, Cwd: c.Cwd, Transcript: c.Transcript, StateRoot: StateRoot(c.Getenv),
+			ToolName: c.ToolName, ToolInput: c.ToolInput, Getenv: c.Getenv})
 	}
 	m, err := f.meter()
 	switch {
@@ -253,14 +251,14 @@ func capsOf(s tuning.Fuse, arm Arm) []capState {
 
 // count sets what counts against the cap: the session's spend past
 // base, or the project's on the day of now, its count's lock taken by by.
-func (cs *capState) count(t *Tally, base Sum, dir, root, session string, now, by time.Time) error {
+func (cs *capState) count(t *Tally, base Sum, fo *folder, root, session string, now, by time.Time) error {
 	if cs.kind == "session" {
 		cs.spent = t.Total().Sub(base)
 		return nil
 	}
 	day := now.UTC().Format(time.DateOnly)
 	var err error
-	cs.spent, err = ProjectDay(dir, ledger.Dir(root), session, t.Day(day), day, by)
+	cs.spent, err = projectDay(fo, ledger.Dir(root), session, t.Day(day), day, by)
 	cs.period = day
 	return err
 }
@@ -284,25 +282,30 @@ func (f *fused) meter() (m metered, err error) {
 		return m, fmt.Errorf("the session has more than %d subagent transcripts, more than it can read in time", maxSubagentFiles)
 	}
 	files = append([]string{f.Transcript}, files...)
-	unlock, err := lockFuse(f.dir, f.Session, f.began.Add(lockWait))
+	fo, err := openFolder(f.dir, true)
+	if err != nil {
+		return m, fmt.Errorf("its state folder cannot be used: %w", err)
+	}
+	defer fo.close()
+	unlock, err := fo.lockSession(f.Session, f.began.Add(lockWait))
 	if err != nil {
 		return m, fmt.Errorf("its lock (%s) cannot be taken: %w", lockName(f.dir, f.Session), err)
 	}
 	defer func() { unlock() }()
 	// The CLI may have armed, reset or disarmed since the unlocked read.
-	arm, _, err := LoadArm(f.dir, f.Session)
+	arm, _, err := fo.loadArm(f.Session)
 	if err != nil {
-		return m, fmt.Errorf("its arm file cannot be read: %w", err)
+		return m, fmt.Errorf("its arm file (%s) cannot be read: %w", FileName(f.dir, f.Session), err)
 	}
 	if arm.Loop == nil {
 		f.arm, f.caps = arm, capsOf(f.s, arm)
 	}
-	t, err := loadTally(TallyName(f.dir, f.Session))
+	t, err := loadTally(fo, f.Session)
 	if err != nil {
 		return m, fmt.Errorf("its tally (%s) cannot be read: %w", TallyName(f.dir, f.Session), err)
 	}
 	notesBefore := maps.Clone(t.Notes)
-	price := hookPricer(filepath.Join(f.dir, prices.CacheName), f.Root, f.Getenv)
+	price := hookPricer(fo, f.Root, f.Getenv)
 	pass := &reading.Pass{Deadline: f.began.Add(readWait)}
 	p := t.Read(files, price, pass, f.ToolUseID)
 	if f.Event == PreToolUse && f.ToolUseID != "" && !p.Seen && !p.Behind && !onDisk(f.ownFile(), f.ToolUseID) {
@@ -311,11 +314,11 @@ func (f *fused) meter() (m metered, err error) {
 		unlock()
 		unlock = func() {}
 		waitFor(f.ownFile(), f.ToolUseID, f.began.Add(recordWait))
-		if unlock, err = lockFuse(f.dir, f.Session, f.began.Add(lockWait)); err != nil {
+		if unlock, err = fo.lockSession(f.Session, f.began.Add(lockWait)); err != nil {
 			unlock = func() {}
 			return m, fmt.Errorf("its lock (%s) cannot be taken: %w", lockName(f.dir, f.Session), err)
 		}
-		if t, err = loadTally(TallyName(f.dir, f.Session)); err != nil {
+		if t, err = loadTally(fo, f.Session); err != nil {
 			return m, fmt.Errorf("its tally (%s) cannot be read: %w", TallyName(f.dir, f.Session), err)
 		}
 		p2 := t.Read(files, price, pass, "")
@@ -329,7 +332,7 @@ func (f *fused) meter() (m metered, err error) {
 	var dayErr error
 	for i := range f.caps {
 		cs := &f.caps[i]
-		if err := cs.count(t, f.arm.Base, f.dir, f.Root, f.Session, f.Now, f.began.Add(lockWait)); err != nil {
+		if err := cs.count(t, f.arm.Base, fo, f.Root, f.Session, f.Now, f.began.Add(lockWait)); err != nil {
 			dayErr = err
 		}
 		share := shareOf(cs.cap, cs.spent)
@@ -357,7 +360,7 @@ func (f *fused) meter() (m metered, err error) {
 		if f.Record != nil && !f.Record() {
 			return m, errors.New("its deadline passed")
 		}
-		if err := saveTally(f.dir, f.Session, t); err != nil {
+		if err := fo.saveTally(f.Session, t); err != nil {
 			return m, fmt.Errorf("its tally (%s) cannot be saved: %w", TallyName(f.dir, f.Session), err)
 		}
 	}
@@ -462,7 +465,7 @@ func setNote(t *Tally, key, value string) {
 func (f *fused) loopAnswer() (Answer, error) {
 	l := f.arm.Loop
 	what := fmt.Sprintf("the same tool call ran %d times in a row (%s)", l.Count, l.Call)
-	if f.Event == PreToolUse && StatusOnly(f.ToolName, f.ToolInput) {
+	if f.Event == PreToolUse && guard.StatusOnly(f.ToolName, f.ToolInput) {
 		return Answer{}, nil
 	}
 	err := ChangeArm(f.dir, f.Session, func(a *Arm) error { a.Loop = nil; return nil })

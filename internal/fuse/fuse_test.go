@@ -51,6 +51,16 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
+// tempFolder is a fuse's folder of its own, opened.
+func tempFolder(t *testing.T) *folder {
+	fo, err := openFolder(filepath.Join(t.TempDir(), "context-budget", "fuse", "k"), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(fo.close)
+	return fo
+}
+
 // fdir is the fuse's folder for a root, under the tests' HOME.
 func fdir(root string) string { return Dir(env{}.get, root) }
 
@@ -389,16 +399,19 @@ func mustAmount(t *testing.T, s string) tuning.Amount {
 }
 
 // TestTallyRefusesLink: a link planted at the tally's name (to a file out
-// of the fuse's folder) is not written through: armed, the call cannot
-// keep its tally, so it denies, naming the cause, and ends the turn.
+// of the fuse's folder) is not read nor written through: armed, the call
+// cannot read its tally, so it denies, naming the cause, and ends the
+// turn; a write replaces the link, never its target.
 func TestTallyRefusesLink(t *testing.T) {
 	root, tr := project(t, 1)
 	outside := filepath.Join(t.TempDir(), "victim")
 	os.WriteFile(outside, []byte("keep\n"), 0o644)
 	dir := fdir(root)
-	if err := ensure(dir); err != nil {
+	fo, err := openFolder(dir, true)
+	if err != nil {
 		t.Fatal(err)
 	}
+	defer fo.close()
 	if err := os.Symlink(outside, TallyName(dir, "sess")); err != nil {
 		t.Skip("no symbolic links here:", err)
 	}
@@ -410,8 +423,14 @@ func TestTallyRefusesLink(t *testing.T) {
 	if got, _ := os.ReadFile(outside); string(got) != "keep\n" {
 		t.Fatalf("the tally was written through a link: the target now holds %q", got)
 	}
-	if err := saveTally(dir, "sess", &Tally{}); err == nil {
-		t.Fatal("saveTally wrote through a link without an error")
+	if err := fo.saveTally("sess", &Tally{}); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(outside); string(got) != "keep\n" {
+		t.Fatalf("saveTally wrote through a link: the target now holds %q", got)
+	}
+	if fi, err := os.Lstat(TallyName(dir, "sess")); err != nil || !fi.Mode().IsRegular() {
+		t.Fatalf("the link was not replaced by the tally: %v", err)
 	}
 }
 

@@ -7,28 +7,6 @@ import (
 	"testing"
 )
 
-// FuzzLifts: the guard and the status check read any Bash command
-// without a panic, and a command is never both the open status and a
-// lift.
-func FuzzLifts(f *testing.F) {
-	for _, s := range []string{"context-budget budget disarm", "context-budget budget status", "echo $(context-budget budget reset)",
-		`a='x;y' "b|c" \; d`, "rm -rf ~/.claude", "jq '.env' .claude/settings.json", "", "'unterminated", "$(", "cat <<EOF\nx\nEOF",
-		"bash -c 'sh -c \"eval x\"'", "`a`$(b)${c}$((1+2))<(d)>(e)", "f() { g; }; (h) | xargs -0 i >> j 2>&1"} {
-		f.Add(s)
-	}
-	root := f.TempDir()
-	f.Fuzz(func(t *testing.T, cmd string) {
-		in, _ := json.Marshal(map[string]string{"command": cmd})
-		c := Call{Root: root, Cwd: root, Transcript: filepath.Join(root, "s.jsonl"), ToolName: "Bash", ToolInput: in, Getenv: env{}.get}
-		lift := Lifts(c)
-		if StatusOnly("Bash", in) && lift != "" {
-			t.Fatalf("%q is both status and a lift (%s)", cmd, lift)
-		}
-		Signature("Bash", in)
-		Describe("Bash", in)
-	})
-}
-
 // FuzzTally: a tally of any bytes, read whole or in two pieces, agrees,
 // and never counts a negative spend.
 func FuzzTally(f *testing.F) {
@@ -52,6 +30,22 @@ func FuzzTally(f *testing.F) {
 		a, b := whole.Total(), step.Total()
 		if a.Responses < 0 || a.Tokens < 0 || a.Responses != b.Responses || a.Tokens != b.Tokens {
 			t.Fatalf("whole %+v, in two pieces %+v", a, b)
+		}
+	})
+}
+
+// FuzzCallKey: a call's signature and description read any input
+// without a panic, and a call is always the same call as itself.
+func FuzzCallKey(f *testing.F) {
+	for _, s := range []string{`{"command":"make test"}`, `{"file_path":"x","content":"y"}`, "", "{", `{"a":[1,{"b":null}]}`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, input string) {
+		in := json.RawMessage(input)
+		Signature("Bash", in)
+		Describe("Bash", in)
+		if k := callKey("Bash", in); !sameCall(k, k) {
+			t.Fatalf("%q is not the same call as itself", input)
 		}
 	})
 }

@@ -3,7 +3,6 @@ package fuse
 import (
 	"bytes"
 	"encoding/json"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -30,27 +29,30 @@ const (
 // maxHalts bounds the halts a session keeps.
 const maxHalts = 32
 
-// haltsName is a session's halts file.
-func haltsName(dir, session string) string {
-	return filepath.Join(dir, session+HaltsSuffix)
-}
-
-// recordHalt appends h, stamped now, to the session's halts unless the
-// last one is the same halt (its reason, cap and words but for the
-// figures): a cap held over many calls is one halt. It takes no lock: a
-// fail-closed deny may record one because the lock could not be taken.
-// One short line written with O_APPEND lands whole.
+// recordHalt adds h, stamped now, to the session's halts unless the last
+// one is the same halt (its reason, cap and words but for the figures):
+// a cap held over many calls is one halt. The file is replaced, as every
+// file of the fuse's, never appended to in place. It takes no lock: a
+// fail-closed deny may record one because the lock could not be taken;
+// two calls that halt at once halt for the same cause, so the one whose
+// write lands first is the halt kept.
 func recordHalt(dir, session string, h Halt) {
 	h.At = time.Now().UTC().Format(time.RFC3339)
-	last := Halts(dir, session)
+	fo, err := openFolder(dir, true)
+	if err != nil {
+		return
+	}
+	defer fo.close()
+	data, _ := fo.read(session+HaltsSuffix, reading.MaxSideFile)
+	last := parseHalts(data)
 	if n := len(last); n > 0 && sameHalt(last[n-1], h) || n >= maxHalts {
 		return
 	}
-	if ensure(dir) != nil {
-		return
+	if n := len(data); n > 0 && data[n-1] != '\n' {
+		data = append(data, '\n')
 	}
-	data, _ := json.Marshal(h)
-	state.Append(haltsName(dir, session), append(data, '\n'))
+	line, _ := json.Marshal(h)
+	fo.write(session+HaltsSuffix, append(append(data, line...), '\n'))
 }
 
 // sameHalt reports whether two halts are one: the same reason and cap,
@@ -71,10 +73,21 @@ func Halts(dir, session string) []Halt {
 	if dir == "" || !state.PlainName(session) {
 		return nil
 	}
-	data, err := reading.ReadFile(haltsName(dir, session), reading.MaxSideFile)
+	fo, err := openFolder(dir, false)
 	if err != nil {
 		return nil
 	}
+	defer fo.close()
+	data, err := fo.read(session+HaltsSuffix, reading.MaxSideFile)
+	if err != nil {
+		return nil
+	}
+	return parseHalts(data)
+}
+
+// parseHalts reads the halts of a halts file; a line that does not
+// parse is skipped.
+func parseHalts(data []byte) []Halt {
 	var hs []Halt
 	for _, line := range bytes.Split(data, []byte("\n")) {
 		var h Halt

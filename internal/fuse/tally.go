@@ -420,9 +420,15 @@ func stamp(ts string) (string, int64) {
 	return t.Format(time.DateOnly), t.Unix() / 60
 }
 
-// Load reads a saved tally; a missing or unreadable file is an empty one.
-func Load(name string) *Tally {
-	t, err := loadTally(name)
+// Load reads a session's saved tally in the fuse's folder dir; a missing
+// or unreadable one is an empty one.
+func Load(dir, session string) *Tally {
+	fo, err := openFolder(dir, false)
+	if err != nil {
+		return &Tally{Files: map[string]*File{}}
+	}
+	defer fo.close()
+	t, err := loadTally(fo, session)
 	if err != nil {
 		return &Tally{Files: map[string]*File{}}
 	}
@@ -437,10 +443,11 @@ const tallyFormat = 3
 // no counting makes.
 var errDamaged = errors.New("the saved tally is damaged")
 
-// loadTally reads a saved tally: an empty one when there is none (or it
-// is of another format), an error when it cannot be read or is damaged.
-func loadTally(name string) (*Tally, error) {
-	data, err := reading.ReadFile(name, reading.MaxTally)
+// loadTally reads a session's saved tally: an empty one when there is
+// none (or it is of another format), an error when it cannot be read
+// (folder.read) or is damaged.
+func loadTally(fo *folder, session string) (*Tally, error) {
+	data, err := fo.read(session+SpendSuffix, reading.MaxTally)
 	if errors.Is(err, fs.ErrNotExist) {
 		return &Tally{Files: map[string]*File{}}, nil
 	}
@@ -499,14 +506,15 @@ func TablePricer(t *prices.Table) Pricer {
 }
 
 // hookPricer prices as TablePricer over the table a hook call prices
-// with (prices.ForHook: the merged table the full program cached in
-// cacheFile while it answers for the override files, else the built-in
-// one), read at the first response it prices.
-func hookPricer(cacheFile, root string, getenv func(string) string) Pricer {
+// with (prices.ForHook: the merged table the full program cached in the
+// fuse's folder while it answers for the override files, else the
+// built-in one), read at the first response it prices.
+func hookPricer(fo *folder, root string, getenv func(string) string) Pricer {
 	var price Pricer
+	read := func() ([]byte, error) { return fo.read(prices.CacheName, reading.MaxCacheFile) }
 	return func(model string, u *transcript.Usage) (float64, bool) {
 		if price == nil {
-			price = TablePricer(prices.ForHook(cacheFile, prices.OverrideFiles(root, getenv)))
+			price = TablePricer(prices.ForHook(read, prices.OverrideFiles(root, getenv)))
 		}
 		return price(model, u)
 	}

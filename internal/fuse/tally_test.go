@@ -172,7 +172,8 @@ func TestTallyOnlyGrows(t *testing.T) {
 			t.Errorf("priced at %v: %+v", p, got)
 		}
 	}
-	name := filepath.Join(dir, "t.spend")
+	fo := tempFolder(t)
+	name := fo.path("t" + SpendSuffix)
 	for _, body := range []string{
 		`{"format":3,"files":{"x":{"offset":1,"days":{"2026-12-01":{"usd":-5,"tokens":1,"responses":1}}}}}`,
 		`{"format":3,"kept":{"2026-12-01":{"usd":1,"tokens":-1,"responses":1}}}`,
@@ -180,7 +181,7 @@ func TestTallyOnlyGrows(t *testing.T) {
 		`{"format":3,"files":`,
 	} {
 		os.WriteFile(name, []byte(body), 0o644)
-		if _, err := loadTally(name); err == nil {
+		if _, err := loadTally(fo, "t"); err == nil {
 			t.Errorf("%s: loaded", body)
 		}
 	}
@@ -193,9 +194,9 @@ func TestTallyRoundTripAndDays(t *testing.T) {
 		rec("b", "claude-opus-4-6", 20, 0, 0, 0, false, "2026-12-01T00:01:00Z")), 0o644)
 	var tl Tally
 	tl.Update([]string{main}, pricer(t))
-	name := filepath.Join(dir, "x.spend")
-	os.WriteFile(name, tl.encode(), 0o644)
-	back := Load(name)
+	fo := tempFolder(t)
+	os.WriteFile(fo.path("x"+SpendSuffix), tl.encode(), 0o644)
+	back := Load(fo.dir, "x")
 	if back.Day("2026-11-30").Tokens != 10 || back.Day("2026-12-01").Tokens != 20 || back.Transcript != main {
 		t.Fatalf("days after a round trip: %+v %+v %q", back.Day("2026-11-30"), back.Day("2026-12-01"), back.Transcript)
 	}

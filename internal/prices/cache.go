@@ -1,6 +1,7 @@
 package prices
 
 import (
+	"encoding/json"
 	"os"
 	"strconv"
 
@@ -47,10 +48,23 @@ func WriteCache(name, stamp string, t *Table) error {
 	return state.WriteJSON(name, cacheFile{stamp, t})
 }
 
+// CacheData is what WriteCache writes, for a writer of its own folder.
+func CacheData(stamp string, t *Table) []byte {
+	data, _ := json.Marshal(cacheFile{stamp, t})
+	return append(data, '\n')
+}
+
 // ReadCache returns the table cached in name when it was made from files
 // with this stamp and every row still passes Check; else ok is false.
 func ReadCache(name, stamp string) (t *Table, ok bool) {
-	c, ok := state.FromJSON[cacheFile](reading.ReadFile(name, reading.MaxCacheFile))
+	data, err := reading.ReadFile(name, reading.MaxCacheFile)
+	return FromCache(data, err, stamp)
+}
+
+// FromCache is ReadCache of what a read of a cache file returned (data,
+// err), for a reader of its own folder.
+func FromCache(data []byte, err error, stamp string) (t *Table, ok bool) {
+	c, ok := state.FromJSON[cacheFile](data, err)
 	if !ok || c.Stamp != stamp || c.Table == nil {
 		return nil, false
 	}
@@ -63,12 +77,14 @@ func ReadCache(name, stamp string) (t *Table, ok bool) {
 }
 
 // ForHook is the table a hook call prices with, read without TOML: the
-// merged table cached in cacheFile while it answers for the override
-// files as they are now, else the built-in table (no file, or the full
-// program has not seen them since they changed, or refused them).
-func ForHook(cacheFile string, files []string) *Table {
+// merged table cached in the file read reads (bounded by
+// reading.MaxCacheFile) while it answers for the override files as they
+// are now, else the built-in table (no file, or the full program has
+// not seen them since they changed, or refused them).
+func ForHook(read func() ([]byte, error), files []string) *Table {
 	if s, n := stamp(files); n > 0 {
-		if t, ok := ReadCache(cacheFile, s); ok {
+		data, err := read()
+		if t, ok := FromCache(data, err, s); ok {
 			return t
 		}
 	}

@@ -19,7 +19,8 @@ func TestForHook(t *testing.T) {
 	merged, _ := Embedded()
 	merged.Set(Row{ID: "my-model", Rates: Rates{Input: 1, Output: 5, CacheRead: 0.1, CacheWrite5m: 1.25, CacheWrite1h: 2}})
 	priced := func() bool {
-		_, ok := ForHook(cache, files).Lookup("my-model", "")
+		read := func() ([]byte, error) { return os.ReadFile(cache) }
+		_, ok := ForHook(read, files).Lookup("my-model", "")
 		return ok
 	}
 

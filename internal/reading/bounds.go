@@ -41,4 +41,8 @@ const (
 	MaxSettings = 16 << 20
 	// MaxSkill bounds an installed skill (SKILL.md): ours are a few KB.
 	MaxSkill = 1 << 20
+	// MaxProcFile bounds what the CLI reads of a process under /proc
+	// (stat, cmdline): a command line is at most the system's ARG_MAX,
+	// 2 MiB on Linux.
+	MaxProcFile = 4 << 20
 )

@@ -2,6 +2,7 @@ package state
 
 import (
 	"errors"
+	"os"
 	"time"
 )
 
@@ -28,6 +29,15 @@ func Lock(name string) (unlock func(), err error) {
 // symbolic link, so a link planted in its place creates nothing.
 func LockBy(name string, deadline time.Time) (unlock func(), err error) {
 	return lock(name, deadline)
+}
+
+// LockIn is LockBy for the file name (one component) of the folder r,
+// at being its path: the lock is opened as atomicfile.OpenFileIn opens a
+// file, no link followed at name (on the systems whose lock opens its
+// file by path, at is opened as LockBy opens it). A lock holds no data:
+// what other names it has does not matter.
+func LockIn(r *os.Root, name, at string, deadline time.Time) (unlock func(), err error) {
+	return lockIn(r, name, at, deadline)
 }
 
 // lockPoll is the interval between tries: holders keep a lock for a few

@@ -6,6 +6,9 @@ import (
 	"os"
 	"syscall"
 	"time"
+
+	"github.com/muthur/context-budget/internal/atomicfile"
+	"github.com/muthur/context-budget/internal/reading"
 )
 
 // nonBlock opens a FIFO without waiting for the other end (the open then
@@ -22,6 +25,26 @@ func lock(name string, deadline time.Time) (unlock func(), err error) {
 	if err != nil {
 		return nil, err
 	}
+	return flockBy(f, deadline)
+}
+
+// lockIn is lock for the file name of the folder r (at names it), opened
+// as atomicfile.OpenFileIn opens it.
+func lockIn(r *os.Root, name, at string, deadline time.Time) (unlock func(), err error) {
+	f, err := atomicfile.OpenFileIn(r, name, at, os.O_RDWR|os.O_CREATE|nonBlock, 0o600)
+	if err != nil {
+		return nil, err
+	}
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		f.Close()
+		return nil, &os.PathError{Op: "open", Path: at, Err: reading.ErrNotRegular}
+	}
+	return flockBy(f, deadline)
+}
+
+// flockBy takes f's lock, trying without blocking until deadline; it
+// closes f when it fails.
+func flockBy(f *os.File, deadline time.Time) (unlock func(), err error) {
 	release := func() { f.Close() }
 	fd := int(f.Fd())
 	for tries := 0; ; tries++ {

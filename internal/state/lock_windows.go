@@ -44,3 +44,8 @@ func lock(name string, deadline time.Time) (unlock func(), err error) {
 // errSharingViolation is ERROR_SHARING_VIOLATION, which package syscall
 // does not name.
 const errSharingViolation = syscall.Errno(32)
+
+// lockIn opens the lock by its path here, as lock does.
+func lockIn(_ *os.Root, _, at string, deadline time.Time) (unlock func(), err error) {
+	return lock(at, deadline)
+}

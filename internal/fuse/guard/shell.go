@@ -1,4 +1,4 @@
-package fuse
+package guard
 
 // A small shell reader for the guard (guard.go): it splits a Bash
 // command into the simple commands it runs, with their words unquoted,
@@ -19,29 +19,38 @@ import (
 // word is one word of a command, unquoted and expanded as far as the
 // reader can. dyn says part of it came from a substitution or a variable
 // the reader does not know; glob that it holds an unquoted * ? or [.
+// alts are the other words it may stand for: a variable the line set to
+// several words (for f in …, read f from a pipe), or what a command
+// substitution's commands name ($(find ~/.claude …)).
 type word struct {
 	text      string
 	dyn, glob bool
+	alts      []word
 }
 
 // simple is one simple command: its words, the assignments before the
-// program dropped (assign says there were some); the files its
-// redirections write; the folder it runs in ("" when a cd made it
-// unknowable); the text of its here-document or here-string; and the
-// words of the commands before it in its pipeline (what xargs reads).
+// program dropped (assign says there were some, vars names them); the
+// files its redirections write; the folder it runs in ("" when a cd made
+// it unknowable); the text of its here-document or here-string; and what
+// the commands before it in its pipeline may write to it (produced: what
+// xargs and read take).
 type simple struct {
 	words      []word
 	assign     bool
+	vars       []string
 	writes     []word
 	dir, input string
 	piped      []word
 }
 
-// parser reads a command line into simple commands.
+// parser reads a command line into simple commands. vars are the
+// variables the line sets, in the order it sets them: a variable holding
+// a path carries it to where it is used.
 type parser struct {
 	getenv func(string) string
 	out    []simple
 	depth  int
+	vars   map[string][]word
 }
 
 // maxDepth bounds nested substitutions and shells; maxCommands the
@@ -78,7 +87,10 @@ func (p *parser) script(s, dir string) {
 	var pending []heredoc
 	var heredocNext, herestringNext, writeNext, readNext bool
 	end := func(piped bool) {
-		if len(cur.words) > 0 || len(cur.writes) > 0 {
+		if p.sets(cur) {
+			cur.words = nil // for f in …: a loop's words, not a command
+		}
+		if len(cur.words) > 0 || len(cur.writes) > 0 || len(cur.vars) > 0 {
 			if len(p.out) < maxCommands {
 				p.out = append(p.out, cur)
 				for k := range pending {
@@ -92,7 +104,7 @@ func (p *parser) script(s, dir string) {
 			}
 		}
 		if piped {
-			pipe = append(pipe, cur.words...)
+			pipe = append(pipe, produced(cur)...)
 		} else {
 			pipe = nil
 		}
@@ -202,9 +214,11 @@ func (p *parser) script(s, dir string) {
 				readNext = false
 			case len(cur.words) == 0 && keyword(w.text) && !w.dyn:
 				// if, then, {, ! and the like open what follows.
-			case len(cur.words) == 0 && !cur.assign && isAssignment(w.text):
+			case len(cur.words) == 0 && isAssignment(w.text):
 				cur.assign = true
-			case len(cur.words) == 0 && cur.assign && isAssignment(w.text):
+				name, value, _ := strings.Cut(w.text, "=")
+				cur.vars = append(cur.vars, name)
+				p.set(name, []word{{text: value, dyn: w.dyn, glob: w.glob, alts: w.alts}})
 			default:
 				cur.words = append(cur.words, w)
 			}
@@ -323,14 +337,22 @@ func (p *parser) word(s string, i int, dir string) (word, int) {
 	start := i
 	subs := 0     // substitutions met
 	subHint := "" // the last word of the last one
+	// The first expansion that stands for several words: where its first
+	// word starts and ends in the word, and the others.
+	var at, upto int
+	var alts []word
 	expand := func() {
-		text, hint, dyn, next := p.expand(s, i, dir)
-		b.WriteString(text)
-		w.dyn = w.dyn || dyn
-		if hint != "" {
-			subs, subHint = subs+1, hint
+		x := p.expand(s, i, dir)
+		if alts == nil && len(x.alts) > 0 {
+			at, upto, alts = b.Len(), b.Len()+len(x.text), x.alts
 		}
-		i = next
+		b.WriteString(x.text)
+		w.dyn = w.dyn || x.dyn
+		w.glob = w.glob || x.glob
+		if x.hint != "" {
+			subs, subHint = subs+1, x.hint
+		}
+		i = x.next
 	}
 loop:
 	for i < len(s) {
@@ -369,7 +391,7 @@ loop:
 			i++
 		case c == '$' || c == '`':
 			expand()
-		case c == '~' && i == start:
+		case c == '~' && (i == start || s[i-1] == '=' && isAssignment(s[start:i]+"x")):
 			// ~ and ~/… are the home folder; ~user is not known.
 			if home := p.getenv("HOME"); home != "" && (i+1 == len(s) || s[i+1] == '/' || strings.IndexByte(" \t\r\n;&|()<>", s[i+1]) >= 0) {
 				b.WriteString(home)
@@ -387,6 +409,9 @@ loop:
 		}
 	}
 	w.text = b.String()
+	for _, a := range alts {
+		w.alts = append(w.alts, word{text: w.text[:at] + a.text + w.text[upto:], dyn: a.dyn, glob: a.glob})
+	}
 	if subs == 1 && w.text == "" {
 		// $(which claude): the program it names.
 		w.text = subHint
@@ -394,11 +419,20 @@ loop:
 	return w, i
 }
 
-// expand reads a $ or ` expansion at i: its text where the reader knows
-// it, the last word of a command substitution (its hint), whether it is
-// dynamic, and the index past it. A command substitution's commands are
-// read as commands of the line.
-func (p *parser) expand(s string, i int, dir string) (text, hint string, dyn bool, next int) {
+// expansion is what a $ or ` expansion reads: its text where the reader
+// knows it, the last word of a command substitution (its hint), whether
+// it is dynamic or a pattern, the other words it may stand for (word's
+// alts), and the index past it.
+type expansion struct {
+	text, hint string
+	dyn, glob  bool
+	alts       []word
+	next       int
+}
+
+// expand reads a $ or ` expansion at i. A command substitution's commands
+// are read as commands of the line.
+func (p *parser) expand(s string, i int, dir string) expansion {
 	if s[i] == '`' {
 		j := i + 1
 		for j < len(s) && s[j] != '`' {
@@ -408,43 +442,52 @@ func (p *parser) expand(s string, i int, dir string) (text, hint string, dyn boo
 			j++
 		}
 		inner := s[i+1 : min(j, len(s))]
-		return "", p.substitute(inner, dir), true, min(j+1, len(s))
+		hint, alts := p.substitute(inner, dir)
+		return expansion{hint: hint, dyn: true, alts: alts, next: min(j+1, len(s))}
 	}
 	if i+1 >= len(s) {
-		return "$", "", false, i + 1
+		return expansion{text: "$", next: i + 1}
 	}
 	switch c := s[i+1]; {
 	case c == '(':
 		inner, next := balanced(s, i+2)
 		if strings.HasPrefix(inner, "(") {
-			return "", "", true, next // $((arithmetic))
+			return expansion{dyn: true, next: next} // $((arithmetic))
 		}
-		return "", p.substitute(inner, dir), true, next
+		hint, alts := p.substitute(inner, dir)
+		return expansion{hint: hint, dyn: true, alts: alts, next: next}
 	case c == '{':
 		j := strings.IndexByte(s[i:], '}')
 		if j < 0 {
-			return "", "", true, len(s)
+			return expansion{dyn: true, next: len(s)}
 		}
-		v, ok := p.variable(s[i+2:i+j], dir)
-		return v, "", !ok, i + j + 1
+		x := p.variable(s[i+2:i+j], dir)
+		x.next = i + j + 1
+		return x
 	case nameByte(c, true):
 		j := i + 1
 		for j < len(s) && nameByte(s[j], false) {
 			j++
 		}
-		v, ok := p.variable(s[i+1:j], dir)
-		return v, "", !ok, j
+		x := p.variable(s[i+1:j], dir)
+		x.next = j
+		return x
 	case strings.IndexByte("0123456789@*#?$!-", c) >= 0:
-		return "", "", true, i + 2
+		return expansion{dyn: true, next: i + 2}
 	}
-	return "$", "", false, i + 1
+	return expansion{text: "$", next: i + 1}
 }
 
 // substitute reads a command substitution's commands and returns the
-// last word of its last one: `which claude` names claude.
-func (p *parser) substitute(inner, dir string) string {
+// last word of its last one (`which claude` names claude) and what its
+// commands may print (produced).
+func (p *parser) substitute(inner, dir string) (string, []word) {
 	n := len(p.out)
 	p.script(inner, dir)
+	var alts []word
+	for _, c := range p.out[n:] {
+		alts = append(alts, produced(c)...)
+	}
 	if len(p.out) > n {
 		ws := p.out[len(p.out)-1].words
 		if len(ws) == 2 && ws[0].text == "which" || len(ws) == 3 && ws[0].text == "command" && ws[1].text == "-v" {
@@ -452,26 +495,96 @@ func (p *parser) substitute(inner, dir string) string {
 			// to the program.
 			name := ws[len(ws)-1].text
 			if path, err := exec.LookPath(name); err == nil && !strings.ContainsRune(name, '/') && filepath.IsAbs(path) {
-				return path
+				return path, alts
 			}
 		}
 		if len(ws) > 0 {
-			return ws[len(ws)-1].text
+			return ws[len(ws)-1].text, alts
 		}
 	}
-	return ""
+	return "", alts
 }
 
-// variable is the value of a variable the reader knows.
-func (p *parser) variable(name, dir string) (string, bool) {
+// variable is the value of a variable the reader knows: the
+// environment's it reads, else one the line set (dynamic when neither).
+func (p *parser) variable(name, dir string) expansion {
 	switch name {
 	case "PWD":
-		return dir, dir != ""
+		return expansion{text: dir, dyn: dir == ""}
 	case "HOME", "CLAUDE_PROJECT_DIR", "CLAUDE_CONFIG_DIR", "XDG_CONFIG_HOME", "TMPDIR", "USER":
 		v := p.getenv(name)
-		return v, v != ""
+		return expansion{text: v, dyn: v == ""}
 	}
-	return "", false
+	ws, ok := p.vars[name]
+	if !ok || len(ws) == 0 {
+		return expansion{dyn: true}
+	}
+	x := expansion{text: ws[0].text, dyn: ws[0].dyn, glob: ws[0].glob, alts: ws[0].alts}
+	x.alts = append(slices.Clone(x.alts), ws[1:]...)
+	return x
+}
+
+// set sets a variable of the line.
+func (p *parser) set(name string, value []word) {
+	if p.vars == nil {
+		p.vars = map[string][]word{}
+	}
+	if len(p.vars) < maxCommands {
+		p.vars[name] = value
+	}
+}
+
+// sets records the variables a command sets: export, declare, local,
+// readonly and typeset NAME=value, read NAME (what the pipeline before it
+// produced), for NAME in WORDS (its words). It reports a for or a select,
+// whose words are the loop's, not a command's.
+func (p *parser) sets(c simple) bool {
+	if len(c.words) == 0 {
+		return false
+	}
+	args := c.words[1:]
+	switch c.words[0].text {
+	case "export", "declare", "local", "readonly", "typeset":
+		for _, a := range args {
+			if name, value, ok := strings.Cut(a.text, "="); ok && isAssignment(a.text) {
+				p.set(name, []word{{text: value, dyn: a.dyn, glob: a.glob, alts: a.alts}})
+			}
+		}
+	case "read":
+		for _, a := range args {
+			if !strings.HasPrefix(a.text, "-") && isAssignment(a.text+"=") {
+				p.set(a.text, c.piped)
+			}
+		}
+	case "for", "select":
+		if len(args) >= 2 && args[1].text == "in" && isAssignment(args[0].text+"=") {
+			p.set(args[0].text, args[2:])
+		}
+		return true
+	}
+	return false
+}
+
+// produced is what a command may print, for xargs, read and a command
+// substitution to take as words: what find finds (under the folders it
+// starts from, unless every -name it filters by spares the names the
+// fuse stands on), else the command's words past its program, or its
+// folder when it has none (ls).
+func produced(c simple) []word {
+	if len(c.words) == 0 {
+		return nil
+	}
+	if filepath.Base(c.words[0].text) == "find" {
+		if findSpares(c.words) {
+			return nil
+		}
+		return findStarts(c.words)
+	}
+	if len(c.words) == 1 {
+		// ls alone: the names in its folder.
+		return []word{{text: "."}}
+	}
+	return c.words[1:]
 }
 
 // cd returns the folder a cd or pushd command moves to.

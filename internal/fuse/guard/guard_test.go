@@ -1,4 +1,4 @@
-package fuse
+package guard
 
 import (
 	"encoding/json"
@@ -8,6 +8,11 @@ import (
 	"testing"
 )
 
+// env is an environment of a few variables.
+type env map[string]string
+
+func (e env) get(k string) string { return e[k] }
+
 // guardWorld is a user's home with Claude Code's config folder, a project
 // and a session's transcript, laid out as Claude Code lays them out.
 type guardWorld struct {
@@ -15,7 +20,7 @@ type guardWorld struct {
 	e                      env
 }
 
-func newGuardWorld(t *testing.T) guardWorld {
+func newGuardWorld(t testing.TB) guardWorld {
 	base := t.TempDir()
 	w := guardWorld{home: filepath.Join(base, "home"), root: filepath.Join(base, "work", "proj")}
 	w.transcript = filepath.Join(w.home, ".claude", "projects", "-work-proj", "sess.jsonl")
@@ -28,12 +33,15 @@ func newGuardWorld(t *testing.T) guardWorld {
 	}
 	os.WriteFile(w.transcript, []byte("{}\n"), 0o644)
 	os.WriteFile(filepath.Join(w.root, ".claude", "settings.json"), []byte("{}\n"), 0o644)
+	os.WriteFile(filepath.Join(w.home, ".claude", "settings.json"), []byte(`{"hooks":{"PreToolUse":[]}}`+"\n"), 0o644)
+	os.WriteFile(filepath.Join(w.root, ".claude", "settings.local.json"), []byte(`{"env":{"MUTHUR_CONTEXT_BUDGET_SPEND":"$5"},"model":"opus"}`+"\n"), 0o644)
 	w.e = env{"HOME": w.home}
 	return w
 }
 
 func (w guardWorld) lifts(tool, input string) string {
-	return Lifts(Call{Root: w.root, Cwd: w.root, Transcript: w.transcript, ToolName: tool, ToolInput: json.RawMessage(input), Getenv: w.e.get})
+	return Lifts(Call{Root: w.root, Cwd: w.root, Transcript: w.transcript, StateRoot: filepath.Join(w.home, ".claude", "context-budget"),
+		ToolName: tool, ToolInput: json.RawMessage(input), Getenv: w.e.get})
 }
 
 func (w guardWorld) bash(cmd string) string {
@@ -208,10 +216,16 @@ func TestGuardDenies(t *testing.T) {
 			"cp cheap.toml .claude/context-budget/prices.toml",
 		},
 	} {
-		for _, cmd := range cmds {
-			if w.bash(cmd) == "" {
-				t.Errorf("%s: %q was allowed", class, cmd)
-			}
+		w.denyAll(t, class, cmds)
+	}
+}
+
+// denyAll checks that each command of a class is denied.
+func (w guardWorld) denyAll(t *testing.T, class string, cmds []string) {
+	t.Helper()
+	for _, cmd := range cmds {
+		if w.bash(cmd) == "" {
+			t.Errorf("%s: %q was allowed", class, cmd)
 		}
 	}
 }
@@ -227,11 +241,11 @@ func TestGuardDeniesFileTools(t *testing.T) {
 		{"Edit", `{"file_path":` + q(fuseFile) + `,"old_string":"5","new_string":"500"}`},
 		{"Write", `{"file_path":` + q(w.home+"//.claude/./context-budget/fuse/k/sess.spend") + `,"content":"{}"}`},
 		{"Write", `{"file_path":` + q(w.home+"/.claude/projects/../context-budget/x") + `,"content":"{}"}`},
-		{"Write", `{"file_path":` + q(filepath.Join(w.root, ".claude", "settings.json")) + `,"content":"{}"}`},
-		{"Edit", `{"file_path":` + q(filepath.Join(w.root, ".claude", "settings.local.json")) + `,"old_string":"a","new_string":"b"}`},
-		{"MultiEdit", `{"file_path":` + q(filepath.Join(w.home, ".claude", "settings.json")) + `,"edits":[]}`},
+		{"Write", `{"file_path":` + q(filepath.Join(w.root, ".claude", "settings.json")) + `,"content":"{\"env\":{}}"}`},
+		{"Edit", `{"file_path":` + q(filepath.Join(w.root, ".claude", "settings.local.json")) + `,"old_string":"$5","new_string":"$500"}`},
+		{"MultiEdit", `{"file_path":` + q(filepath.Join(w.home, ".claude", "settings.json")) + `,"edits":[{"old_string":"","new_string":"x"},{"old_string":"{","new_string":"{\"disableAllHooks\":true,"}]}`},
 		{"Write", `{"file_path":` + q(w.transcript) + `,"content":""}`},
-		{"Write", `{"file_path":".claude/settings.json","content":"{}"}`},
+		{"Write", `{"file_path":".claude/settings.json","content":"{\"hooks\":{}}"}`},
 		{"NotebookEdit", `{"notebook_path":` + q(filepath.Join(w.root, ".claude", "costs", "sessions", "2026-12", "x.json")) + `}`},
 		{"Write", `{"file_path":` + q(filepath.Join(w.root, ".claude", "context-budget", "prices.toml")) + `,"content":""}`},
 		{"mcp__fs__write_file", `{"path":` + q(fuseFile) + `,"content":"{}"}`},
@@ -322,85 +336,14 @@ func TestGuardAllows(t *testing.T) {
 		"bash -c 'go test ./... && go vet ./...'",
 		"",
 	} {
-		if why := w.bash(cmd); why != "" {
-			t.Errorf("%q: denied: %s", cmd, why)
-		}
+		w.allow(t, cmd)
 	}
 }
 
-// TestStatusOnly: the one call open past the cap is the exact status.
-func TestStatusOnly(t *testing.T) {
-	bash := func(cmd string) json.RawMessage {
-		b, _ := json.Marshal(map[string]string{"command": cmd})
-		return b
-	}
-	for _, cmd := range []string{
-		"context-budget budget", "context-budget budget status", "context-budget-cli budget status",
-		"/home/u/go/bin/context-budget budget status --session s1", "context-budget budget --json",
-		"context-budget budget status --project '/my dir' --json", "  context-budget   budget  status  ",
-		"context-budget budget --session s1 status",
-	} {
-		if !StatusOnly("Bash", bash(cmd)) {
-			t.Errorf("%q: not the status", cmd)
-		}
-	}
-	for _, cmd := range []string{
-		"context-budget budget disarm", "context-budget budget status; rm -rf x", "context-budget budget status && ls",
-		"context-budget budget status | tee x", "context-budget budget status > x", "context-budget budget status \"$(id)\"",
-		"context-budget budget status `id`", "X=1 context-budget budget status", "context-budget budget status\nls",
-		"context-budget budget status &", "context-budget budget status --session $(context-budget budget disarm)",
-		"(context-budget budget status)", "context-budget budget status status", "context-budget budget status x",
-		"context-budget lines", "context-budget budget status --verbose", "context-budget budget status --session=s1",
-		"env context-budget budget status", "context-budget budget status < /dev/null", "context-budget budget status # x",
-		"ls", "",
-	} {
-		if StatusOnly("Bash", bash(cmd)) {
-			t.Errorf("%q: taken for the status", cmd)
-		}
-	}
-	if StatusOnly("Read", json.RawMessage(`{"command":"context-budget budget status"}`)) {
-		t.Errorf("a Read taken for the status")
-	}
-}
-
-// TestParse: the shell reader's words, writes and folders.
-func TestParse(t *testing.T) {
-	e := env{"HOME": "/h"}
-	for _, c := range []struct {
-		line string
-		want []string // each command: its words joined by |, then >target
-	}{
-		{"a b; c && d || e | f", []string{"a|b", "c", "d", "e", "f"}},
-		{`echo "a b" 'c d' e\ f`, []string{"echo|a b|c d|e f"}},
-		{"x > out 2>&1 >> app", []string{"x>/w/out>/w/app"}},
-		{"cd sub && rm x", []string{"cd|sub", "rm|x@/w/sub"}},
-		{"(cd sub; rm x); rm y", []string{"cd|sub", "rm|x@/w/sub", "rm|y@/w"}},
-		{"echo $(a b) `c`", []string{"a|b", "c", "echo|b|c"}}, // a word that is one substitution names what it ran
-		{"ls ~ ~/x $HOME/y ${HOME}/z", []string{"ls|/h|/h/x|/h/y|/h/z"}},
-		{"cat <<EOF\nnot a command\nEOF\nls", []string{"cat", "ls"}},
-		{"A=1 B=2 cmd arg", []string{"cmd|arg"}},
-		{"if x; then y; fi", []string{"x", "y"}},
-		{"f() { g; }", []string{"f", "g"}},
-		{"a # comment ; b", []string{"a"}},
-		{"a &>log", []string{"a>/w/log"}},
-	} {
-		var got []string
-		for _, s := range parse(c.line, "/w", e.get) {
-			var ws []string
-			for _, w := range s.words {
-				ws = append(ws, w.text)
-			}
-			g := strings.Join(ws, "|")
-			for _, wr := range s.writes {
-				g += ">" + absIn(wr.text, s.dir)
-			}
-			if strings.Contains(c.line, "rm") && len(ws) > 0 && ws[0] == "rm" {
-				g += "@" + s.dir
-			}
-			got = append(got, g)
-		}
-		if strings.Join(got, " ; ") != strings.Join(c.want, " ; ") {
-			t.Errorf("%q: %q, want %q", c.line, got, c.want)
-		}
+// allow checks that a command passes.
+func (w guardWorld) allow(t *testing.T, cmd string) {
+	t.Helper()
+	if why := w.bash(cmd); why != "" {
+		t.Errorf("%q: denied: %s", cmd, why)
 	}
 }

@@ -1,0 +1,363 @@
+package guard
+
+// Code handed to an interpreter, and text piped or fed into a shell,
+// read as text: the guard does not run it, so it looks for what the code
+// names the way code names it (design §13, turn 4).
+
+import (
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// code is text a command hands to a program that runs it as code, and
+// the folder it runs in ("" when unknown).
+type code struct {
+	text, dir string
+}
+
+// text reads as plain text what the line hands to a program that runs it
+// as code, beyond the parse (codeOf, gathered by command): our program's
+// name followed on the same line by budget and a lifting verb, or by
+// uninstall, is a lift however it is run; Claude Code's program names a
+// nested session; and a place named in it, spelled whole or built the
+// way code builds paths (pathsIn), is a write the guard cannot rule out.
+func (g *guard) text() string {
+	home := g.getenv("HOME")
+	for _, c := range g.code {
+		t := c.text
+		if why := liftIn(t); why != "" {
+			return why
+		}
+		if t == "" {
+			continue
+		}
+		for _, s := range literals(t) {
+			if s == "claude" || s == "claude.exe" || strings.HasPrefix(s, "claude ") || claudeCode(s) {
+				return "start a nested Claude Code session, which this session's cap would not cover (" + s + ", in code the guard does not read)"
+			}
+		}
+		if w := detachesIn(t); w != "" {
+			return "start a command away from this session (" + w + ", in code the guard does not read), where the CLI cannot tell that Claude Code started it"
+		}
+		for _, p := range g.placeList() {
+			spellings := []string{p.path}
+			if rest, ok := strings.CutPrefix(p.path, home+"/"); ok && home != "" {
+				spellings = append(spellings, "~/"+rest, "$HOME/"+rest, "${HOME}/"+rest)
+			}
+			for _, sp := range spellings {
+				if strings.Contains(t, sp) {
+					return "write, move or remove " + p.what + " (" + sp + ", in code the guard does not read)"
+				}
+			}
+		}
+		// A path within a place first: a join that names a settings
+		// file passes the folder that holds it on its way.
+		var above string
+		for _, p := range pathsIn(t, c.dir, home) {
+			switch why, in := g.named(p); {
+			case in:
+				return why + ", in code the guard does not read)"
+			case above == "":
+				above = why
+			}
+		}
+		if above != "" {
+			return above + ", in code the guard does not read)"
+		}
+	}
+	return ""
+}
+
+// liftIn finds our program's name followed on the same line by budget and
+// a lifting verb, or by uninstall.
+func liftIn(t string) string {
+	for rest := t; ; {
+		i := strings.Index(rest, "context-budget")
+		if i < 0 {
+			return ""
+		}
+		rest = rest[i+len("context-budget"):]
+		seg, _, _ := strings.Cut(rest, "\n")
+		if j := strings.IndexAny(seg, ";|&"); j >= 0 {
+			seg = seg[:j]
+		}
+		budget := false
+		for _, w := range strings.FieldsFunc(seg, func(r rune) bool { return (r < 'a' || r > 'z') && r != '-' }) {
+			switch {
+			case w == "budget":
+				budget = true
+			case w == "uninstall":
+				return "uninstall context-budget's hooks"
+			case budget && slices.Contains(liftingVerbs, w):
+				return "run context-budget budget " + w
+			}
+		}
+	}
+}
+
+// detachesIn finds code that starts a process away from the session, as
+// the starters do in a shell: a new session (setsid, start_new_session,
+// setpgrp), a daemon, or a child spawned detached (detached: true).
+func detachesIn(t string) string {
+	for _, w := range []string{"setsid", "start_new_session", "setpgrp", "daemonize", "Daemon", "detached"} {
+		for _, end := range wordEnds(t, w) {
+			if w == "detached" {
+				// The option, not the word: detached: true, detached=True.
+				if rest := strings.TrimLeft(t[end:], " \t'\""); rest == "" || rest[0] != ':' && rest[0] != '=' {
+					continue
+				}
+			}
+			return w
+		}
+	}
+	return ""
+}
+
+// wordEnds are where w ends in s, where it stands as a word of its own.
+func wordEnds(s, w string) []int {
+	var ends []int
+	for i := 0; ; {
+		j := strings.Index(s[i:], w)
+		if j < 0 {
+			return ends
+		}
+		j += i
+		end := j + len(w)
+		if (j == 0 || !wordByte(s[j-1])) && (end == len(s) || !wordByte(s[end])) {
+			ends = append(ends, end)
+		}
+		i = end
+	}
+}
+
+// named says why code naming path would lift the fuse, and whether path
+// is within a place: a path within a place, or a folder above one inside
+// the user's Claude Code config folder or the project's .claude (code may
+// remove what it names; the guard cannot tell). The reason is left open
+// for text to close.
+func (g *guard) named(path string) (string, bool) {
+	var rel int
+	var pl place
+	if strings.ContainsAny(path, "*?[") {
+		rel, pl = g.relateGlob(path)
+	} else {
+		rel, pl = g.relate(path, removes)
+	}
+	switch {
+	case rel == within:
+		return "write, move or remove " + pl.what + " (" + path, true
+	case rel == above && g.inConfig(path):
+		return "remove or move a folder that holds " + pl.what + " (" + path, false
+	}
+	return "", false
+}
+
+// inConfig reports whether path is the user's Claude Code config folder
+// or the project's .claude, or lies in one.
+func (g *guard) inConfig(path string) bool {
+	for _, root := range []string{filepath.Dir(g.stateRoot), filepath.Join(g.root, ".claude")} {
+		if root != "." && root != ".claude" && (path == root || under(path, root)) {
+			return true
+		}
+	}
+	return false
+}
+
+// maxLiterals bounds the strings of one code text read as paths.
+const maxLiterals = 512
+
+// literals are the quoted strings of code ('…', "…", `…`), at most
+// maxLiterals of them.
+func literals(t string) []string {
+	var out []string
+	for _, tok := range tokens(t) {
+		if tok.quoted && len(out) < maxLiterals {
+			out = append(out, tok.text)
+		}
+	}
+	return out
+}
+
+// token is a quoted string of code, or the code between two.
+type token struct {
+	text   string
+	quoted bool
+}
+
+// tokens splits code into its quoted strings and what lies between them.
+// A backslash escapes the next byte in a string.
+func tokens(t string) []token {
+	var out []token
+	start := 0
+	for i := 0; i < len(t); i++ {
+		q := t[i]
+		if q != '\'' && q != '"' && q != '`' {
+			continue
+		}
+		if i > start {
+			out = append(out, token{text: t[start:i]})
+		}
+		var b strings.Builder
+		j := i + 1
+		for ; j < len(t) && t[j] != q; j++ {
+			if t[j] == '\\' && j+1 < len(t) {
+				j++
+			}
+			b.WriteByte(t[j])
+		}
+		out = append(out, token{text: b.String(), quoted: true})
+		i, start = j, j+1
+	}
+	if start < len(t) {
+		out = append(out, token{text: t[start:]})
+	}
+	return out
+}
+
+// pathsIn finds the paths code names, the ways code names them: a string
+// that is a path, absolute, ~/… or relative (to dir), each word of a
+// string holding spaces (a shell command in code); and the home folder,
+// however code reaches it (HOME from its environment, homedir(),
+// Path.home(), Dir.home, $ENV{HOME} or ${HOME} in a string), joined with
+// the strings that follow it (+, a join's commas, a path's /) up to the
+// first part that is not a string. Each path is given as it grows, so a
+// join that goes on past a file (open(…, 'w')) still names the file.
+func pathsIn(t, dir, home string) []string {
+	var out []string
+	add := func(p string) {
+		if len(out) < maxLiterals {
+			out = append(out, p)
+		}
+	}
+	// Code that reaches the home folder anywhere may hold it in a name of
+	// its own (h = os.homedir(); h + '/.claude/…'): a string that starts
+	// with .claude is then taken in the home folder too. /.claude at the
+	// root is no folder anyone means.
+	homeRef := home != "" && (homeWord(t) >= 0 || strings.Contains(t, "~"))
+	cur := "" // the path being joined, "" when none
+	for _, tok := range tokens(t) {
+		s := tok.text
+		if !tok.quoted {
+			switch {
+			case homeWord(s) >= 0 && home != "":
+				if joins(s[homeWord(s):]) {
+					cur = home
+				} else {
+					cur = ""
+				}
+			case !joins(s):
+				cur = ""
+			}
+			continue
+		}
+		switch {
+		case s == "HOME" && home != "":
+			cur = home
+			continue
+		case cur != "" && (s == "~" || strings.HasPrefix(s, "~/")):
+			cur = filepath.Join(home, s[1:])
+			add(cur)
+			continue
+		case cur != "" && !strings.ContainsAny(s, " \t\n"):
+			s = strings.TrimLeft(s, "]})'\"")
+			cur = filepath.Join(cur, s)
+			add(cur)
+			continue
+		}
+		cur = ""
+		for _, w := range strings.Fields(s) {
+			if len(w) > 4096 {
+				continue
+			}
+			if i := strings.LastIndex(w, "HOME"); i >= 0 && home != "" {
+				// $HOME/…, ${HOME}/…, $ENV{HOME}/…, {os.environ["HOME"]}/…
+				cur = filepath.Join(home, strings.TrimLeft(w[i+len("HOME"):], "}])'\""))
+				add(cur)
+				continue
+			}
+			if home != "" && (strings.HasPrefix(w, "/.claude") || homeRef && strings.HasPrefix(w, ".claude")) {
+				add(filepath.Join(home, w))
+			}
+			switch {
+			case w == "~" || strings.HasPrefix(w, "~/"):
+				if home != "" {
+					cur = filepath.Join(home, w[1:])
+					add(cur)
+				}
+			case filepath.IsAbs(w):
+				cur = filepath.Clean(w)
+				add(cur)
+			case dir != "" && !strings.ContainsAny(w, "$%{}<>|&;=:\\"):
+				cur = absIn(w, dir)
+				add(cur)
+			}
+		}
+		if len(strings.Fields(s)) != 1 {
+			cur = ""
+		}
+	}
+	return out
+}
+
+// homeWord is where code names the home folder, -1 when it does not: a
+// word HOME (process.env.HOME, os.getenv("HOME")'s string is apart),
+// home (Dir.home, Path.home()), homedir or UserHomeDir, its last such.
+func homeWord(s string) int {
+	at := -1
+	for _, w := range []string{"HOME", "home", "homedir", "UserHomeDir", "expanduser"} {
+		for _, end := range wordEnds(s, w) {
+			at = max(at, end)
+		}
+	}
+	return at
+}
+
+// wordByte reports a byte of an identifier.
+func wordByte(c byte) bool { return nameByte(c, false) }
+
+// joins reports code between strings that joins them into one path: only
+// brackets closing, +, /, commas and spaces, or a join's call opening
+// (os.path.join(, Path(, File.join().
+func joins(s string) bool {
+	s = strings.TrimSpace(s)
+	for _, call := range []string{"os.path.join(", "path.join(", "File.join(", "Path(", "join("} {
+		s = strings.TrimSuffix(s, call)
+	}
+	return strings.Trim(s, " \t+/,()[]{}") == ""
+}
+
+// interpreters run the code they are given on their command line (-c,
+// -e, a script's text) or read from a here-document; so do the programs
+// that run commands of their own language or a shell's from their words
+// or their input (make -f -, sqlite3's .system, vim -c '!…', gdb -ex).
+var interpreters = []string{"python", "python2", "python3", "perl", "ruby", "node", "nodejs", "deno", "bun", "php", "lua",
+	"Rscript", "osascript", "tclsh", "awk", "gawk", "mawk", "script", "expect", "make", "gmake", "sqlite3", "vim", "vi", "nvim",
+	"ex", "ed", "emacs", "gdb", "lldb", "irb", "pwsh", "julia"}
+
+// codeOf is the text one command hands to programs that run it as code:
+// an interpreter's arguments and here-document, a here-document or the
+// words piped into a shell, a git alias of a shell command. args are its
+// words from the program on (unwrap's; none for a shell, whose script
+// unwrap reads); dir the folder it runs in.
+func codeOf(c simple, args []word, dir string) []code {
+	var out []code
+	for _, w := range c.words {
+		if strings.Contains(w.text, "=!") {
+			out = append(out, code{w.text, dir}) // git -c alias.x='!cmd'
+		}
+	}
+	prog := ""
+	if len(args) > 0 {
+		prog = strings.TrimRight(filepath.Base(args[0].text), "0123456789.")
+	} else if len(c.words) > 0 {
+		prog = filepath.Base(c.words[0].text)
+	}
+	switch {
+	case slices.Contains(interpreters, prog):
+		out = append(out, code{joined(args[1:]), dir}, code{c.input, dir})
+	case slices.Contains(shells, prog):
+		out = append(out, code{c.input, dir}, code{joined(c.piped), dir})
+	}
+	return out
+}

@@ -1,0 +1,235 @@
+package guard
+
+// The programs that run another command given in their words: env, the
+// wrappers, the shells, eval and find -exec.
+
+import (
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// wrappers are the programs that run a command given in their words
+// (env's is apart), each with its options that take a value. A function:
+// a package-level map would run an init in the hot program.
+func wrappers() map[string][]string {
+	return map[string][]string{
+		"sudo":    {"-u", "-g", "-h", "-p", "-C", "-D", "-r", "-t", "-U", "-T"},
+		"doas":    {"-u", "-C"},
+		"nice":    {"-n"},
+		"stdbuf":  {"-i", "-o", "-e"},
+		"ionice":  {"-c", "-n", "-p", "-P", "-u"},
+		"timeout": {"-s", "-k"},
+		"flock":   {"-w", "-E", "-c"},
+		"exec":    {"-a"},
+		"watch":   {"-n", "-d", "-q"},
+		"xargs":   {"-a", "-d", "-E", "-I", "-L", "-n", "-P", "-s"},
+		"su":      {"-c", "-s", "-g", "-G"},
+		"strace":  {"-o", "-e", "-p", "-s"},
+		"ltrace":  {"-o", "-e", "-p", "-s"},
+		"time":    {"-f", "-o"},
+		"nohup":   nil, "builtin": nil, "setsid": nil, "chrt": nil, "taskset": nil, "unbuffer": nil, "caffeinate": nil,
+		"command": nil, "busybox": nil,
+	}
+}
+
+// markers are the variables by which Claude Code marks what it runs, and
+// the CLI knows a lift is asked from inside a session: unsetting or
+// changing them hides that.
+var markers = []string{"CLAUDE_CODE_SESSION_ID", "CLAUDE_CODE_CHILD_SESSION", "CLAUDECODE"}
+
+// starters run a command away from the session that asks: detached, so
+// that it outlives the call with init for a parent (setsid, nohup,
+// disown, tmux, screen, at and the like), or under a pseudo-terminal,
+// namespaces or privileges of their own (script, unshare, nsenter,
+// setpriv, prlimit, fakeroot, dbus-run-session). The CLI tells a lift
+// asked from inside Claude Code by its ancestry and a terminal; a command
+// started so has neither to read.
+var starters = []string{"setsid", "nohup", "disown", "script", "tmux", "screen", "at", "batch", "systemd-run", "daemonize",
+	"start-stop-daemon", "dtach", "abduco", "prlimit", "setpriv", "unshare", "fakeroot", "nsenter", "dbus-run-session"}
+
+// startsAway says why a command would run out of the CLI's sight, "" when
+// it would not: a starter, but for tmux's and screen's commands that only
+// look (tmux ls, screen -ls).
+func startsAway(prog string, args []word) string {
+	if !slices.Contains(starters, prog) {
+		return ""
+	}
+	if len(args) > 1 {
+		a := args[1].text
+		switch {
+		case prog == "tmux" && slices.Contains([]string{"ls", "list-sessions", "list-windows", "list-panes", "list-clients", "has-session", "has", "capture-pane", "capturep", "show-options", "show", "info", "-V"}, a),
+			prog == "screen" && slices.Contains([]string{"-ls", "-list", "-v", "--version"}, a):
+			return ""
+		}
+	}
+	return "start a command through " + prog + ", away from this session, where the CLI cannot tell that Claude Code started it"
+}
+
+// shells run -c's script, a here-document or what a pipe feeds them.
+var shells = []string{"bash", "sh", "zsh", "dash", "ksh", "mksh", "fish"}
+
+// unwrap removes env and the wrappers before a command's program and
+// returns its words from the program on, the folder it runs in, whether
+// xargs feeds it, the commands hidden in it (a shell's script, eval's
+// words, find's -exec), and why it would run out of the CLI's sight
+// (away: starters, Claude Code's markers unset).
+func unwrap(c simple, getenv func(string) string) (args []word, dir string, xargs bool, inner []simple, away string) {
+	args, dir = c.words, c.dir
+	sub := func(script string) { inner = append(inner, parse(script, dir, getenv)...) }
+	for _, v := range c.vars {
+		if away == "" && slices.Contains(markers, v) {
+			away = "set or unset " + v + ", by which the CLI knows Claude Code runs it"
+		}
+	}
+	for len(args) > 0 {
+		prog := filepath.Base(args[0].text)
+		skip := 1
+		withValue, wrapper := wrappers()[prog]
+		if why := startsAway(prog, args); why != "" {
+			if away == "" {
+				away = why
+			}
+			if !wrapper {
+				return args, dir, xargs, inner, away
+			}
+		}
+		switch {
+		case prog == "env":
+		opts:
+			for skip < len(args) {
+				a := args[skip].text
+				switch {
+				case a == "-S" || a == "--split-string":
+					sub(joined(args[skip+1:]))
+					return nil, dir, xargs, inner, away
+				case a == "-C" || a == "--chdir":
+					if skip+1 < len(args) && dir != "" {
+						dir = absIn(args[skip+1].text, dir)
+					}
+					skip += 2
+				case a == "-u" || a == "--unset":
+					if skip+1 < len(args) && away == "" && slices.Contains(markers, args[skip+1].text) {
+						away = "unset " + args[skip+1].text + ", by which the CLI knows Claude Code runs it"
+					}
+					skip += 2
+				case strings.HasPrefix(a, "-") || isAssignment(a):
+					name, _, _ := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(strings.TrimPrefix(a, "--unset="), "-u"), "-"), "=")
+					if away == "" && slices.Contains(markers, name) {
+						away = "set or unset " + name + ", by which the CLI knows Claude Code runs it"
+					}
+					skip++
+				default:
+					break opts
+				}
+			}
+		case wrapper:
+			if prog == "command" && len(args) > 1 && (args[1].text == "-v" || args[1].text == "-V") {
+				return nil, dir, xargs, inner, away // a look-up, not a run
+			}
+			if prog == "su" || prog == "flock" {
+				if s, ok := dashC(args); ok {
+					sub(s)
+					return nil, dir, xargs, inner, away
+				}
+			}
+			xargs = xargs || prog == "xargs"
+			skip = wrapped(prog, withValue, args)
+			if prog == "watch" && !slices.ContainsFunc(args[:skip], func(w word) bool { return w.text == "-x" }) {
+				sub(joined(args[skip:]))
+				return nil, dir, xargs, inner, away
+			}
+		case slices.Contains(shells, prog):
+			switch s, ok := dashC(args); {
+			case ok:
+				sub(s)
+			case len(operands(args)) > 0:
+				// A script file: out of reach.
+			case c.input != "":
+				sub(c.input)
+			default:
+				// Fed by a pipe: each word before it may be a line.
+				for _, w := range c.piped {
+					sub(w.text)
+				}
+			}
+			return nil, dir, xargs, inner, away
+		case prog == "eval":
+			sub(joined(args[1:]))
+			return nil, dir, xargs, inner, away
+		case prog == "find":
+			for k := 1; k < len(args); k++ {
+				switch args[k].text {
+				case "-exec", "-execdir", "-ok", "-okdir":
+					end := k + 1
+					for end < len(args) && args[end].text != ";" && args[end].text != "+" {
+						end++
+					}
+					if end > k+1 {
+						inner = append(inner, simple{words: args[k+1 : end], dir: dir})
+					}
+				}
+			}
+			return args, dir, xargs, inner, away
+		default:
+			return args, dir, xargs, inner, away
+		}
+		if skip >= len(args) {
+			return nil, dir, xargs, inner, away
+		}
+		args = args[skip:]
+		if args[0].text == "--" {
+			args = args[1:]
+		}
+	}
+	return args, dir, xargs, inner, away
+}
+
+// wrapped returns where the wrapped command starts in a wrapper's words:
+// past the wrapper's options (and the values of those that take one) and
+// its own operands (timeout's duration, flock's file, chrt's priority,
+// taskset's mask).
+func wrapped(prog string, withValue []string, args []word) int {
+	i := 1
+	for i < len(args) {
+		a := args[i].text
+		if a == "--" {
+			return i + 1
+		}
+		if !strings.HasPrefix(a, "-") || a == "-" {
+			break
+		}
+		if slices.Contains(withValue, a) {
+			i++
+		}
+		i++
+	}
+	switch prog {
+	case "timeout", "flock", "chrt", "taskset", "su":
+		// One operand before the command.
+		if i < len(args) {
+			i++
+		}
+	}
+	return i
+}
+
+// dashC returns the script a shell's -c (or -lc, -ec, …) runs.
+func dashC(args []word) (string, bool) {
+	for k := 1; k+1 < len(args); k++ {
+		a := args[k].text
+		if a == "-c" || strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.Contains(a, "c") {
+			return args[k+1].text, true
+		}
+	}
+	return "", false
+}
+
+// joined is words as one line, for eval and the like.
+func joined(ws []word) string {
+	parts := make([]string, len(ws))
+	for i, w := range ws {
+		parts[i] = w.text
+	}
+	return strings.Join(parts, " ")
+}
