@@ -23,18 +23,20 @@ import (
 	"github.com/muthur/context-budget/tools/sharedtest"
 )
 
-// chromium finds a headless browser, or skips: CI (CI=true) installs one
-// (make chromium) and must not skip.
+// chromium finds a headless browser, or skips saying how to get one: the
+// tests install nothing. CI (CI=true) installs one (.ci/run) and must not
+// skip.
 func chromium(t *testing.T) string {
 	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
 		if p, err := exec.LookPath(name); err == nil {
 			return p
 		}
 	}
+	const get = "no Chromium on PATH; install one (Debian and Ubuntu: apt-get install chromium) to run the report's browser test"
 	if os.Getenv("CI") == "true" {
-		t.Fatal("no chromium on PATH, and CI=true: make chromium installs it")
+		t.Fatal(get + ", which CI=true requires (.ci/run installs it)")
 	}
-	t.Skip("no chromium on PATH (make chromium)")
+	t.Skip(get)
 	return ""
 }
 
