@@ -28,13 +28,14 @@ import (
 // (and /dev/zero grew it by hundreds of MB a second), and the sparse file
 // was read whole.
 //
-// The hook's calls get a minute to decide here (testDeadlines), so its
-// deadline cannot hide a read that blocks: such a call does not answer
-// by hostileDeadline and fails the test.
+// The hook's calls get ten minutes to decide here (testDeadlines), so
+// its deadline cannot hide a read that blocks: such a call does not
+// answer by hostileDeadline and fails the test.
 
 // hostileDeadline is far above what any of these calls costs on a loaded
-// machine, and below the minute a held hook call would wait.
-const hostileDeadline = 40 * time.Second
+// machine (replay reads the 1 GB sparse transcript whole: a second of
+// CPU), and below the ten minutes a held hook call would wait.
+const hostileDeadline = 3 * time.Minute
 
 // hostileRSS bounds the test binary's peak memory as one command (the
 // real binary is smaller): a file read whole is 1 GB here.

@@ -54,8 +54,8 @@ const testOnlyRealDeadlines = "CONTEXT_BUDGET_TEST_ONLY_REAL_DEADLINES"
 
 // testDeadlines sets the hook's budgets for this binary, whether it runs
 // the tests, a script's command or the program for a test: a call's
-// answer must not depend on the machine's load, so a call gets a minute
-// to decide (hook.TestOnlyLongQuiet) unless a test of the deadline asks
+// answer must not depend on the machine's load, so a call gets ten
+// minutes to decide (hook.TestOnlyLongQuiet) unless a test of the deadline asks
 // for the real budgets, or every wait gets a minute where a test compares
 // the hook's decisions with replay's (drive_test.go).
 func testDeadlines() {
