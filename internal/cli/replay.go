@@ -488,7 +488,11 @@ func writeReplayTable(w io.Writer, rep replay.Report) error {
 		printf(w, "\n%s cost %s at API rates, subagents included", theseSessions(t.PricedSessions), notice.USD(t.CostUSD))
 	}
 	if t.ForecastPauses > 0 {
-		printf(w, "; by the forecast, relaying at their %s would have %s over the next 100k tokens of each", notice.Count(t.ForecastPauses, "priced pause"), notice.SavedWords(t.ForecastSavingUSD))
+		their := "their"
+		if t.Sessions == 1 {
+			their = "its"
+		}
+		printf(w, "; by the forecast, relaying at %s %s would have %s over the next 100k tokens of each", their, notice.Count(t.ForecastPauses, "priced pause"), notice.SavedWords(t.ForecastSavingUSD))
 	}
 	fmt.Fprintln(w, ".")
 	if t.CarryOnPoints > 0 {
