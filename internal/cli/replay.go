@@ -14,7 +14,6 @@ import (
 	"strings"
 	"sync"
 	"text/tabwriter"
-	"time"
 
 	"github.com/muthur/context-budget/internal/compactions"
 	"github.com/muthur/context-budget/internal/fuse"
@@ -629,23 +628,5 @@ func writeColdTotals(w io.Writer, t replay.ColdTotals) {
 		fmt.Fprintln(w, "Cold cache: no re-write of a context past 50k after an idle beyond the TTL, and no prompt the stop would have held back.")
 		return
 	}
-	var parts []string
-	if t.Rewrites > 0 {
-		part := fmt.Sprintf("%s of more than %s tokens in %s cost %s", notice.Count(t.Rewrites, "re-write"),
-			notice.K(replay.ColdMinRewrite), notice.Count(t.RewriteSessions, "session"), notice.USD(t.RewriteUSD))
-		if t.MedianIdleSeconds != nil && t.MedianContext != nil {
-			part += fmt.Sprintf(" (median idle %s, median context %s)",
-				(time.Duration(*t.MedianIdleSeconds) * time.Second).Round(time.Second), notice.K(int64(*t.MedianContext)))
-		}
-		parts = append(parts, part)
-	}
-	if t.Stops > 0 {
-		part := fmt.Sprintf("the stop would have held back %s in %s (their re-writes %s), where a fresh session saves %s over the next 100k tokens by the model",
-			notice.Count(t.Stops, "prompt"), notice.Count(t.StopSessions, "session"), notice.USD(t.StopRewriteUSD), notice.USD(t.SavingUSD))
-		if t.FalseStops > 0 {
-			part += fmt.Sprintf("; %d of them found the cache warm after all", t.FalseStops)
-		}
-		parts = append(parts, part)
-	}
-	printf(w, "Cold cache: %s.\n", strings.Join(parts, "; "))
+	printf(w, "Cold cache: %s.\n", t.Words())
 }

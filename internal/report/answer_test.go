@@ -142,7 +142,7 @@ func TestWords(t *testing.T) {
 	page := b.String()
 	for _, want := range []string{
 		`This <span class="n">1</span> session cost`,
-		"1 re-write of more than 50k tokens in 1 session, $0.40",
+		"1 re-write of more than 50k tokens in 1 session cost $0.40",
 		"<h2>~/shop</h2>",
 		"warn line 94k (priced: relaying there saves $0.20 over the next 100k tokens); pause line 139k (set by the window: Claude Code compacts it at ~167k).",
 		"measured pace, so they move.",

@@ -35,7 +35,7 @@ code { font-size: 0.9em; color: #555; }
 {{if .Cheapest}}<tr><td>cheapest at the pauses</td><td>by the forecast: {{cheap .Cheapest}}</td></tr>{{end}}
 <tr><td>room before the automatic compactions</td><td>{{with .Rooms}}{{if .Auto}}{{count .Auto "compaction"}}, {{.Paused}} with a pause in the climb, {{.Short}} with less than 20k tokens of room; median {{k .MedianTokens}}{{else}}no automatic compaction{{end}}{{end}}</td></tr>
 <tr><td>how good the forecast was</td><td>{{if .Points}}off by {{pct .CarryOnMedianAbsError}} (median) over {{count .Points "response"}} after which a session went on 100k tokens{{range .CarryOnByModel}}; {{.Model}} {{pctv .MedianAbsError}} over {{.Points}}{{end}}{{else}}no session went on 100k tokens after a priced response{{end}}</td></tr>
-{{with cold .Cold}}<tr><td>cold cache</td><td>{{.}}</td></tr>{{end}}
+<tr><td>cold cache</td><td>{{or .Cold.Words "none"}}</td></tr>
 {{if $.Rep.Fuse}}<tr><td>spend fuse</td><td>{{$.Rep.Fuse.Describe}}</td></tr>{{end}}
 </table>
 {{end}}

@@ -22,7 +22,6 @@ import (
 	"os"
 	"slices"
 	"strings"
-	"time"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
@@ -267,36 +266,12 @@ func pct(v *float64) string {
 	return fmt.Sprintf("%.0f%%", *v*100)
 }
 
-// cold says what the cold re-writes cost and what the cold stop would have
-// saved.
-func cold(t replay.ColdTotals) string {
-	if t.Rewrites == 0 && t.Stops == 0 {
-		return "none"
-	}
-	var parts []string
-	if t.Rewrites > 0 {
-		part := fmt.Sprintf("%s of more than %s tokens in %s, %s", notice.Count(t.Rewrites, "re-write"),
-			notice.K(replay.ColdMinRewrite), notice.Count(t.RewriteSessions, "session"), notice.USD(t.RewriteUSD))
-		if t.MedianIdleSeconds != nil && t.MedianContext != nil {
-			part += fmt.Sprintf(" (median idle %s, median context %s)",
-				(time.Duration(*t.MedianIdleSeconds) * time.Second).Round(time.Second), notice.K(int64(*t.MedianContext)))
-		}
-		parts = append(parts, part)
-	}
-	if t.Stops > 0 {
-		parts = append(parts, fmt.Sprintf("the stop would have held back %s in %s, where a fresh session saves %s over the next 100k tokens by the forecast",
-			notice.Count(t.Stops, "prompt"), notice.Count(t.StopSessions, "session"), notice.USD(t.SavingUSD)))
-	}
-	return strings.Join(parts, "; ")
-}
-
 var pageTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
 	"k":     notice.K,
 	"usd":   notice.USD,
 	"saved": notice.SavedWords,
 	"pct":   pct,
 	"pctv":  func(v float64) string { return pct(&v) },
-	"cold":  cold,
 	"count": notice.Count,
 	"noun":  notice.Noun,
 	"short": short,
