@@ -163,14 +163,13 @@ func TestChainHalted(t *testing.T) {
 }
 
 // TestChainInterrupt: SIGINT while a session runs a long tool call
-// reaches the session, which ends within a few seconds; the runner
-// commits its row, exits 130 and starts no successor; the next command
-// it prints starts the successor from the branch as the chain's next
-// place.
+// reaches the session, which ends there: the call's result never reaches
+// the model; the runner commits its row, exits 130 and starts no
+// successor; the next command it prints starts the successor from the
+// branch as the chain's next place.
 func TestChainInterrupt(t *testing.T) {
 	sc := Script{Main: []Turn{turn(20_000, bash("echo working && sleep 60 && echo worked")),
 		done("Picked up from the branch; the work is done.")}}
-	var sent time.Time
 	run := runChain(t, sc, chainOptions{During: func(t *testing.T, cmd *exec.Cmd, m *Mock) {
 		deadline := time.Now().Add(time.Minute)
 		for !answered(m, 0) {
@@ -180,15 +179,11 @@ func TestChainInterrupt(t *testing.T) {
 			time.Sleep(50 * time.Millisecond)
 		}
 		time.Sleep(time.Second) // the Bash call is under way
-		sent = time.Now()
 		cmd.Process.Signal(syscall.SIGINT)
 	}})
 	sum := run.Summary
 	if run.Code != 130 || sum.Stopped != "interrupted" || len(sum.Sessions) != 1 {
 		t.Fatalf("exit %d, stopped %q, %d sessions; want 130, interrupted, 1\n%s", run.Code, sum.Stopped, len(sum.Sessions), run.Timeline())
-	}
-	if took := time.Since(sent); took > 10*time.Second {
-		t.Errorf("the runner took %v to end after SIGINT", took)
 	}
 	if answered(run.Mock, 1) || received(run.Session, "take main") {
 		t.Errorf("the session carried on, or a successor started, after SIGINT\n%s", run.Timeline())

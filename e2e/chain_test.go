@@ -107,8 +107,11 @@ func (c claudeCall) arg(flag string) string {
 	return ""
 }
 
-// chainTimeout bounds a whole chain.
-const chainTimeout = 4 * time.Minute
+// chainTimeout bounds a whole chain: it tells a chain that hangs from one
+// that is slow, far above what a chain of a few sessions takes on a
+// loaded two-core machine (under a minute quiet); make test's timeout
+// bounds the suite.
+const chainTimeout = 10 * time.Minute
 
 // runChain runs `context-budget run --json --claude WRAPPER PROMPT --
 // --permission-mode bypassPermissions --model claude-opus-4-6` in a git

@@ -166,11 +166,12 @@ func requestsSaying(s *Session, phrase string) int {
 
 // TestPluginFromClone: the plugin installed from a fresh clone, after what
 // make test installs into it (make claude-cli, with an npm that only
-// records where it would install, so that no network is used), copies
-// under 50 MB: the caches the tests need live in the user's cache folder,
-// not the tree. Run without the program, no hook reports an error: the
-// session's transcript holds no hook error, only the start-of-session
-// message.
+// records where it would install, so that no network is used) and with
+// the programs a build leaves in bin/, copies only the plugin's folder:
+// its hooks, skills and manifest, under 1 MB; the caches the tests need
+// live in the user's cache folder, and the build output stays behind.
+// Run without the program, no hook reports an error: the session's
+// transcript holds no hook error, only the start-of-session message.
 func TestPluginFromClone(t *testing.T) {
 	needClaude(t)
 	root, err := moduleRoot()
@@ -202,20 +203,28 @@ func TestPluginFromClone(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(clone, ".cache")); err == nil {
 		t.Error("make claude-cli wrote .cache into the clone")
 	}
+	// What make build leaves: the programs, ignored by git.
+	os.MkdirAll(filepath.Join(clone, "bin"), 0o755)
+	if err := os.WriteFile(filepath.Join(clone, "bin", "context-budget-cli"), make([]byte, 8<<20), 0o755); err != nil {
+		t.Fatal(err)
+	}
 
 	s := runPluginFrom(t, clone, climbScript(), fixedLines(), false)
 	size := int64(0)
-	filepath.WalkDir(filepath.Join(s.Home, ".claude", "plugins"), func(_ string, d os.DirEntry, err error) error {
+	filepath.WalkDir(filepath.Join(s.Home, ".claude", "plugins"), func(p string, d os.DirEntry, err error) error {
 		if err == nil && !d.IsDir() {
 			if fi, err := d.Info(); err == nil {
 				size += fi.Size()
 			}
+			if d.Name() == "context-budget-cli" || d.Name() == "go.mod" {
+				t.Errorf("the installed plugin holds %s: more of the clone than the plugin", p)
+			}
 		}
 		return nil
 	})
-	t.Logf("the installed plugin takes %.1f MB", float64(size)/1e6)
-	if size == 0 || size > 50<<20 {
-		t.Errorf("the installed plugin takes %d bytes, want under 50 MB", size)
+	t.Logf("the installed plugin takes %.0f KB", float64(size)/1e3)
+	if size == 0 || size > 1<<20 {
+		t.Errorf("the installed plugin takes %d bytes, want under 1 MB", size)
 	}
 	files, _ := filepath.Glob(filepath.Join(s.Home, ".claude", "projects", "*", "*.jsonl"))
 	if len(files) == 0 {

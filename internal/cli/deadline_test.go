@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -14,18 +15,16 @@ import (
 	"github.com/muthur/context-budget/internal/state"
 )
 
-// The hook's budgets for one call (package hook, deadline.go).
-const (
-	quietBudget = time.Second
-	totalBudget = 2500 * time.Millisecond
-)
-
 // deadlineCase is one hook process on a session past the 400k pause line
-// (fixed lines), in a project of its own.
+// (fixed lines), in a project of its own. A call gets ten minutes to
+// decide (testDeadlines), so what a test holds up (a lock, a child) is what ends
+// the call's wait, never the machine's load; real sets the hook's own
+// budgets for the calls that test the quiet deadline itself.
 type deadlineCase struct {
 	t                *testing.T
 	root, transcript string
 	env              []string
+	real             bool
 }
 
 func newDeadlineCase(t *testing.T) *deadlineCase {
@@ -39,9 +38,11 @@ func newDeadlineCase(t *testing.T) *deadlineCase {
 		env: []string{testOnlyRunMain + "=1", "CLAUDE_PROJECT_DIR=", "MUTHUR_CONTEXT_BUDGET_LINES=fixed"}}
 }
 
-// run runs the hook once with the payload's fields and returns its stdout
-// and wall time; the process is killed at 20 s (a hook that waits forever).
-func (c *deadlineCase) run(fields map[string]string) (string, time.Duration) {
+// run runs the hook once with the payload's fields and returns its
+// stdout. A hook that has not answered in three minutes is killed and
+// fails the test: every wait the test leaves it is bounded far below
+// that.
+func (c *deadlineCase) run(fields map[string]string) string {
 	c.t.Helper()
 	p := map[string]string{"hook_event_name": "PostToolUse", "session_id": "s1", "transcript_path": c.transcript, "cwd": c.root}
 	for k, v := range fields {
@@ -50,44 +51,37 @@ func (c *deadlineCase) run(fields map[string]string) (string, time.Duration) {
 	payload, _ := json.Marshal(p)
 	cmd := exec.Command(os.Args[0], "hook")
 	cmd.Env = append(os.Environ(), c.env...)
+	if c.real {
+		cmd.Env = append(cmd.Env, testOnlyRealDeadlines+"=1")
+	}
 	cmd.Stdin = bytes.NewReader(payload)
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut
-	start := time.Now()
 	if err := cmd.Start(); err != nil {
 		c.t.Fatal(err)
 	}
-	timer := time.AfterFunc(20*time.Second, func() { cmd.Process.Kill() })
-	defer timer.Stop()
+	var killed atomic.Bool
+	timer := time.AfterFunc(3*time.Minute, func() { killed.Store(true); cmd.Process.Kill() })
 	err := cmd.Wait()
-	took := time.Since(start)
+	timer.Stop()
+	if killed.Load() {
+		c.t.Fatalf("the hook had not answered after three minutes (stderr %q)", errOut.String())
+	}
 	if err != nil {
-		c.t.Fatalf("hook: %v after %v (stderr %q)", err, took, errOut.String())
+		c.t.Fatalf("hook: %v (stderr %q)", err, errOut.String())
 	}
 	if errOut.Len() > 0 {
 		c.t.Errorf("hook wrote to stderr: %q", errOut.String())
 	}
-	return out.String(), took
-}
-
-// startup is what a hook process costs on this machine with nothing to
-// do: the slack every bound below is given.
-func (c *deadlineCase) startup() time.Duration {
-	c.t.Helper()
-	_, took := c.run(map[string]string{"session_id": "../not-plain"})
-	if took > time.Second {
-		c.t.Skipf("a bare hook process takes %v: the machine is too loaded to time anything", took)
-	}
-	return took
+	return out.String()
 }
 
 // A <session>.lock held by a stuck process: the hook used to wait on
-// flock forever. Now the wait ends with the quiet budget, the call is
-// silent and records nothing, and once the lock is free the notice fires
-// (issue 20, class 4 and 6).
+// flock forever. Now the call gives up by its quiet deadline while the
+// lock is still held, silent and having recorded nothing, and once the
+// lock is free the notice fires (issue 20, class 4 and 6).
 func TestHookDeadlineStuckSessionLock(t *testing.T) {
 	c := newDeadlineCase(t)
-	base := c.startup()
 	dir := state.Dir(c.root)
 	if err := state.Ensure(dir); err != nil {
 		t.Fatal(err)
@@ -96,29 +90,29 @@ func TestHookDeadlineStuckSessionLock(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, took := c.run(nil)
+	// The lock is held until the call has returned: it returned by
+	// giving up the wait, however loaded the machine.
+	c.real = true
+	out := c.run(nil)
 	unlock()
+	c.real = false
 	if out != "" {
 		t.Errorf("with the session's lock held: %q, want silence", out)
-	}
-	if took-base > quietBudget+300*time.Millisecond {
-		t.Errorf("with the session's lock held the hook took %v (a bare process %v), want at most %v more", took, base, quietBudget)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "s1")); !os.IsNotExist(err) {
 		t.Errorf("a level was recorded though the call gave up: %v", err)
 	}
-	if out, _ := c.run(nil); !strings.Contains(out, "past the 400k pause line") {
+	if out := c.run(nil); !strings.Contains(out, "past the 400k pause line") {
 		t.Errorf("after the lock was freed: %q, want the pause", out)
 	}
 }
 
 // A held <session>.operator.lock, after the level was recorded: the hook
 // used to wait forever and the notice was lost for the climb. Now the
-// operator's wait ends with its bound and the notice goes out as it reads
-// with no operator (issue 20, class 4).
+// operator's wait ends with its bound, the lock still held, and the
+// notice goes out as it reads with no operator (issue 20, class 4).
 func TestHookDeadlineStuckOperatorLock(t *testing.T) {
 	c := newDeadlineCase(t)
-	base := c.startup()
 	dir := state.Dir(c.root)
 	if err := state.Ensure(dir); err != nil {
 		t.Fatal(err)
@@ -128,59 +122,56 @@ func TestHookDeadlineStuckOperatorLock(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer unlock()
-	out, took := c.run(nil)
+	out := c.run(nil)
 	if !strings.Contains(out, "past the 400k pause line") || !strings.Contains(out, phraseAuto) {
 		t.Errorf("with the operator's lock held: %q, want the pause, auto", out)
-	}
-	if took-base > totalBudget+300*time.Millisecond {
-		t.Errorf("the hook took %v (a bare process %v), want at most %v more", took, base, totalBudget)
 	}
 	if rec := climb.Load(filepath.Join(dir, "s1")); rec.Level != climb.Pause {
 		t.Errorf("recorded %+v, want the pause", rec)
 	}
-	if out, _ := c.run(nil); out != "" {
+	if out := c.run(nil); out != "" {
 		t.Errorf("the next call: %q, want silence (once per climb)", out)
 	}
 }
 
 // An unknown tool_use_id (the wait for the record runs out) and an
-// operator look-up that never answers: 3.1 s before, past the 2.5 s
-// budget. Now the whole call fits it, and the notice goes out
-// (issue 20, class 6).
+// operator look-up that never answers: the call used to outlive its
+// total budget (issue 20, class 6). Now the operator's child is given up
+// while it still runs, and the notice goes out with no operator; the
+// next call, nothing due, gives up its wait and is silent.
 func TestHookDeadlineStuckOperatorChild(t *testing.T) {
 	c := newDeadlineCase(t)
 	bin := t.TempDir()
-	stuck := "#!/bin/sh\nexec sleep 60\n"
+	// The child runs until the test ends: the call's answer is what
+	// its bounded wait for the child gives.
+	stuck := "#!/bin/sh\nexec sleep 3600\n"
 	if err := os.WriteFile(filepath.Join(bin, "context-budget-operator"), []byte(stuck), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	c.env = append(c.env, "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"))
-	base := c.startup()
-	out, took := c.run(map[string]string{"tool_use_id": "toolu_never_written"})
+	out := c.run(map[string]string{"tool_use_id": "toolu_never_written"})
 	if !strings.Contains(out, "past the 400k pause line") || !strings.Contains(out, phraseAuto) {
 		t.Errorf("with the operator stuck: %q, want the pause, auto", out)
 	}
-	// 400 ms of slack for a loaded machine (a run beside other test
-	// binaries measured 2.72 s); the defect this pins took 3.1 s.
-	if took-base > totalBudget+400*time.Millisecond {
-		t.Errorf("the hook took %v (a bare process %v), want at most %v more", took, base, totalBudget)
+	if cached, err := os.ReadFile(filepath.Join(state.Dir(c.root), "s1.operator")); err != nil || string(cached) != "\n" {
+		t.Errorf("the operator recorded: %q, %v; want none, the look-up given up", cached, err)
 	}
-	// Nothing due: within the quiet budget, even with the wait.
-	out, took = c.run(map[string]string{"tool_use_id": "toolu_never_written"})
-	if out != "" || took-base > quietBudget+200*time.Millisecond {
-		t.Errorf("nothing due: %q after %v (a bare process %v), want silence within %v more", out, took, base, quietBudget)
+	if out := c.run(map[string]string{"tool_use_id": "toolu_never_written"}); out != "" {
+		t.Errorf("nothing due: %q, want silence", out)
 	}
 }
 
-// Hostile payloads through the hook process: each is silence, within the
-// quiet budget, in at most 16 MiB of peak memory. A 60 MB session_id used
-// to cost 132 MiB and 1.1 s (issue 20, class 10); a non-string agent_id
-// used to let the notice through (class 8).
+// Hostile payloads through the hook process: each is silence, decided by
+// the call itself (it has ten minutes: the deadline cannot be what
+// silenced it), in at most 16 MiB of peak memory, which a payload decoded whole
+// would pass. A 60 MB session_id used to cost 132 MiB (issue 20, class
+// 10); a non-string agent_id used to let the notice through (class 8).
+// What such a payload costs in time is
+// BenchmarkReadPayloadHostile's (make bench).
 func TestHookHostilePayloads(t *testing.T) {
 	if testing.Short() {
 		t.Skip("writes 60 MB payloads")
 	}
-	base := newDeadlineCase(t).startup()
 	big := strings.Repeat("a", 60<<20)
 	for _, tc := range []struct {
 		name    string
@@ -213,16 +204,11 @@ func TestHookHostilePayloads(t *testing.T) {
 			cmd.Stdin = strings.NewReader(tc.payload(c))
 			var out, errOut bytes.Buffer
 			cmd.Stdout, cmd.Stderr = &out, &errOut
-			start := time.Now()
 			if err := cmd.Run(); err != nil {
 				t.Fatalf("hook: %v (stderr %q)", err, errOut.String())
 			}
-			took := time.Since(start)
 			if out.Len() > 0 || errOut.Len() > 0 {
 				t.Errorf("stdout %.80q, stderr %q; want silence", out.String(), errOut.String())
-			}
-			if took-base > quietBudget {
-				t.Errorf("took %v (a bare process %v), want at most %v more", took, base, quietBudget)
 			}
 			if rss := peakOf(t, hwm); rss > 16<<20 {
 				t.Errorf("peak memory %.1f MiB, want at most 16 MiB", float64(rss)/(1<<20))

@@ -28,6 +28,9 @@ import (
 type doctor struct {
 	out      io.Writer
 	problems []string
+	// notes are what is not wrong but leaves something out, said after
+	// the verdict, each with what to do.
+	notes []string
 }
 
 func (d *doctor) printf(format string, a ...any) { printf(d.out, format, a...) }
@@ -103,11 +106,17 @@ func runDoctor(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if (!registered[settings.PreToolUse] || !registered[settings.StopFuse]) && pluginEnabled(scopes) == "" {
 		d.problem("no settings file registers the spend fuse's PreToolUse and Stop hooks (context-budget hook): run 'context-budget install'")
 	}
+	d.checkStatusLine(scopes, registered[settings.StatusLine], pluginEnabled(scopes))
 	d.checkSkills(scopes, pluginEnabled(scopes))
 	s := d.checkTuning(scopes)
 	d.checkPrices()
 	d.checkTranscripts(s)
 
+	defer func() {
+		for _, n := range d.notes {
+			d.printf("note: %s\n", n)
+		}
+	}()
 	if len(d.problems) == 0 {
 		d.printf("\nall is well\n")
 		return 0
@@ -117,6 +126,40 @@ func runDoctor(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		d.printf("  - %s\n", p)
 	}
 	return 1
+}
+
+// checkStatusLine says what shows in Claude Code's status line when it
+// is not ours (the settings list ours): the person's own, or nothing,
+// and how to set ours. A plugin cannot set one, so a plugin's user is
+// told the setting to add by hand.
+func (d *doctor) checkStatusLine(scopes []scopeSettings, ours bool, plugin string) {
+	if ours {
+		return
+	}
+	d.printf("\nstatus line:\n")
+	exe := settings.Name
+	for _, s := range scopes {
+		if s.obj == nil {
+			continue
+		}
+		if _, ok := s.obj.Get(settings.StatusLineKey); ok {
+			d.printf("  %s sets one of its own\n", s.file)
+			d.notes = append(d.notes, fmt.Sprintf("the status line is your own (%s); %s", s.file, statusLineAdvice(exe)))
+			return
+		}
+	}
+	d.printf("  none is set: the budget shows nowhere as you work\n")
+	how := "run 'context-budget install', which sets it"
+	if plugin != "" {
+		user := ""
+		for _, s := range scopes {
+			if s.scope == settings.User {
+				user = " to " + s.file
+			}
+		}
+		how = fmt.Sprintf("a plugin cannot set one: add %s%s", statusLineSetting(exe), user)
+	}
+	d.notes = append(d.notes, "no status line is set, so you see nothing of the budget as you work: "+how)
 }
 
 func (d *doctor) checkSettings(s *scopeSettings, registered map[settings.Role]bool) {

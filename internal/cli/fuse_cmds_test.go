@@ -6,11 +6,13 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/muthur/context-budget/internal/fuse"
+	"github.com/muthur/context-budget/internal/state"
 )
 
 // cmdFuse runs the hook, the real program as a process, on one tool call
@@ -131,4 +133,41 @@ func cmdToday(ts *testscript.TestScript, neg bool, args []string) {
 	day := time.Now().UTC().Format(time.DateOnly)
 	ts.Setenv(args[0], day)
 	ts.Setenv(args[0]+"_MONTH", day[:7])
+}
+
+// cmdHold takes a lock as another process would and keeps it until the
+// script releases it or ends: hold FILE, then release FILE. The lock is
+// held before the next command runs, however loaded the machine, so the
+// commands after it meet a held lock for as long as the script says.
+func cmdHold(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: hold FILE")
+	}
+	name := ts.MkAbs(args[0])
+	unlock, err := state.LockBy(name, time.Now().Add(time.Minute))
+	ts.Check(err)
+	held.Store(name, unlock)
+	ts.Defer(func() { release(name) })
+}
+
+// cmdRelease releases a lock hold took: release FILE.
+func cmdRelease(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: release FILE")
+	}
+	if !release(ts.MkAbs(args[0])) {
+		ts.Fatalf("release %s: not held", args[0])
+	}
+}
+
+// held maps a lock's file to its unlock, across the scripts that run at
+// once (each in a folder of its own).
+var held sync.Map
+
+func release(name string) bool {
+	unlock, ok := held.LoadAndDelete(name)
+	if ok {
+		unlock.(func())()
+	}
+	return ok
 }

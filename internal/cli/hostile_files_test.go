@@ -21,16 +21,21 @@ import (
 // 5): a FIFO, a link to /dev/zero, a 1 GB sparse file and a folder, each
 // where a transcript, a side file of the state folder, a ledger row, the
 // ledger's mean, a settings file or a skill is read. Every command that
-// reads the place runs as a real process and must answer within
-// hostileDeadline, in bounded memory; the hook must exit 0 with nothing
-// on stderr. Before every such read went through reading.Open/ReadFile, a
-// FIFO or /dev/zero at any of the side files, the ledger row or the
-// settings hung the call (and /dev/zero grew it by hundreds of MB a
-// second), and the sparse file was read whole.
+// reads the place runs as a real process and must answer on its own, in
+// bounded memory; the hook must exit 0 with nothing on stderr. Before
+// every such read went through reading.Open/ReadFile, a FIFO or /dev/zero
+// at any of the side files, the ledger row or the settings hung the call
+// (and /dev/zero grew it by hundreds of MB a second), and the sparse file
+// was read whole.
+//
+// The hook's calls get ten minutes to decide here (testDeadlines), so
+// its deadline cannot hide a read that blocks: such a call does not
+// answer by hostileDeadline and fails the test.
 
 // hostileDeadline is far above what any of these calls costs on a loaded
-// machine, and far below forever.
-const hostileDeadline = 8 * time.Second
+// machine (replay reads the 1 GB sparse transcript whole: a second of
+// CPU), and below the ten minutes a held hook call would wait.
+const hostileDeadline = 3 * time.Minute
 
 // hostileRSS bounds the test binary's peak memory as one command (the
 // real binary is smaller): a file read whole is 1 GB here.
@@ -213,7 +218,7 @@ func runHostile(t *testing.T, root, name string) (stdout, stderr string) {
 	err := cmd.Run()
 	took := time.Since(start)
 	if ctx.Err() != nil {
-		t.Fatalf("%s did not answer within %v", strings.Join(args, " "), hostileDeadline)
+		t.Fatalf("%s did not answer within %v: a read was held", strings.Join(args, " "), hostileDeadline)
 	}
 	// A child's Maxrss starts from its parent's peak (Go starts children
 	// with CLONE_VM, and Linux folds the parent's peak in at exec): only a
@@ -229,12 +234,6 @@ func runHostile(t *testing.T, root, name string) (stdout, stderr string) {
 	}
 	if args[0] == "hook" && (err != nil || stderr != "") {
 		t.Errorf("hook: %v, stderr %q", err, stderr)
-	}
-	// A prompt or a start that reaches the hook's quiet deadline (1 s)
-	// was held by what it read: a FIFO at the cold spell stalled every
-	// prompt that long. Unheld, these calls take milliseconds.
-	if (name == "prompt" || name == "prompt-fork" || name == "start") && took >= time.Second {
-		t.Errorf("%s: took %v, the hook's deadline: a read was held", name, took.Round(time.Millisecond))
 	}
 	t.Logf("%s: %v in %v", strings.Join(args, " "), err, took.Round(time.Millisecond))
 	return stdout, stderr

@@ -156,14 +156,25 @@ func runInstall(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return code
 	}
 	if foreign {
-		printf(stdout, "note: %s already has a status line of its own, left as it is; to see the budget there too, have it print the first line of `%s statusline` (it reads the same JSON on stdin), or set \"statusLine\": {\"type\": \"command\", \"command\": %q}\n",
-			p.file, exe, settings.Command(exe, settings.StatusLine))
+		printf(stdout, "note: %s already has a status line of its own, left as it is; %s\n", p.file, statusLineAdvice(exe))
 	}
 	if dir := filepath.Dir(exe); !onPath(dir) && sc != settings.Project {
 		printf(stdout, "warning: %s is not on your PATH: add it (export PATH=\"%s:$PATH\" in your shell's profile) so that you can run context-budget by name\n", dir, dir)
 	}
 	printf(stdout, "next:\n  see it work on your past sessions:  context-budget replay --html report.html\n  an unattended run across relays:    context-budget run \"PROMPT\"\n  what the status line's words mean:  context-budget help statusline\n")
 	return 0
+}
+
+// statusLineAdvice says how to see the budget beside a status line of
+// one's own, exe being the program the status line would run.
+func statusLineAdvice(exe string) string {
+	return fmt.Sprintf("to see the budget there too, have it print the first line of `%s statusline` (it reads the same JSON on stdin), or set %s",
+		exe, statusLineSetting(exe))
+}
+
+// statusLineSetting is the settings entry of our status line.
+func statusLineSetting(exe string) string {
+	return fmt.Sprintf(`"statusLine": {"type": "command", "command": %q}`, settings.Command(exe, settings.StatusLine))
 }
 
 // onPath reports whether dir is one of PATH's folders.

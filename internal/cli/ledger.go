@@ -189,6 +189,16 @@ func clip(s string, n int) string {
 	return string(r[:n-1]) + "…"
 }
 
+// clipStart cuts s to its last n characters, marking the cut: a path's
+// end tells it from its neighbours.
+func clipStart(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return "…" + string(r[len(r)-n+1:])
+}
+
 // runLedgerRecord is the Stop hook: the payload on stdin names the session
 // and its transcript; the row is priced and written. Like the PostToolUse
 // hook it never fails loudly: exit 0, at most one line on stderr. With

@@ -17,14 +17,10 @@ import (
 )
 
 func TestMain(m *testing.M) {
+	testDeadlines()
 	// Tests that start real hook processes run this test binary with
 	// testOnlyRunMain set: it then is the program.
 	if os.Getenv(testOnlyRunMain) != "" {
-		if os.Getenv(testOnlyLongDeadlines) != "" {
-			// A call's decision must not depend on the machine's load
-			// where a test compares it with replay's (drive_test.go).
-			hook.TestOnlyLongDeadlines()
-		}
 		programMain()
 	}
 	testscript.Main(isolated{m}, map[string]func(){
@@ -74,6 +70,25 @@ const testOnlyRunMain = "CONTEXT_BUDGET_TEST_ONLY_RUN_MAIN"
 // testOnlyLongDeadlines names the variable that gives that main a minute
 // for each of the hook's deadlines.
 const testOnlyLongDeadlines = "CONTEXT_BUDGET_TEST_ONLY_LONG_DEADLINES"
+
+// testOnlyRealDeadlines names the variable that keeps the hook's own
+// budgets in this binary, for the tests of the deadline itself.
+const testOnlyRealDeadlines = "CONTEXT_BUDGET_TEST_ONLY_REAL_DEADLINES"
+
+// testDeadlines sets the hook's budgets for this binary, whether it runs
+// the tests, a script's command or the program for a test: a call's
+// answer must not depend on the machine's load, so a call gets ten
+// minutes to decide (hook.TestOnlyLongQuiet) unless a test of the deadline asks
+// for the real budgets, or every wait gets a minute where a test compares
+// the hook's decisions with replay's (drive_test.go).
+func testDeadlines() {
+	switch {
+	case os.Getenv(testOnlyLongDeadlines) != "":
+		hook.TestOnlyLongDeadlines()
+	case os.Getenv(testOnlyRealDeadlines) == "":
+		hook.TestOnlyLongQuiet()
+	}
+}
 
 // operatorMain is the context-budget-operator command, which the hook runs
 // in a child process when a notice fires; here it is this test binary.
@@ -148,6 +163,8 @@ var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []str
 	"fuse":        cmdFuse,
 	"fusedir":     cmdFuseDir,
 	"today":       cmdToday,
+	"hold":        cmdHold,
+	"release":     cmdRelease,
 }
 
 // scriptCondition adds [shared]: the real transcripts are beside the

@@ -19,7 +19,7 @@ func cmdPluginHook(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	wd, err := os.Getwd()
 	ts.Check(err)
-	data, err := os.ReadFile(filepath.Join(wd, "..", "..", "hooks", "hooks.json"))
+	data, err := os.ReadFile(filepath.Join(wd, "..", "..", pluginDir, "hooks", "hooks.json"))
 	ts.Check(err)
 	var f struct {
 		Hooks map[string][]struct {

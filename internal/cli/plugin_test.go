@@ -3,13 +3,16 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/muthur/context-budget/internal/settings"
+	"github.com/muthur/context-budget/skills"
 )
 
 // repoRoot walks up from the test's folder to go.mod.
@@ -48,7 +51,7 @@ func TestPluginPackaging(t *testing.T) {
 	var plugin struct {
 		Name, Version, Description string
 	}
-	readJSON(t, filepath.Join(root, ".claude-plugin", "plugin.json"), &plugin)
+	readJSON(t, filepath.Join(root, pluginDir, ".claude-plugin", "plugin.json"), &plugin)
 	if !regexp.MustCompile(`^[a-z][a-z0-9]*(-[a-z0-9]+)*$`).MatchString(plugin.Name) || plugin.Name != settings.Name {
 		t.Errorf("plugin name %q: want %q, kebab-case", plugin.Name, settings.Name)
 	}
@@ -63,11 +66,11 @@ func TestPluginPackaging(t *testing.T) {
 	if market.Name == "" || market.Owner.Name == "" || len(market.Plugins) != 1 {
 		t.Fatalf("marketplace needs a name, an owner and our one plugin: %+v", market)
 	}
-	if p := market.Plugins[0]; p.Name != plugin.Name || p.Source != "./" || p.Version != plugin.Version {
-		t.Errorf("marketplace entry %+v does not match plugin.json (%s %s) at ./", p, plugin.Name, plugin.Version)
+	if p := market.Plugins[0]; p.Name != plugin.Name || p.Source != "./"+pluginDir || p.Version != plugin.Version {
+		t.Errorf("marketplace entry %+v does not match plugin.json (%s %s) at ./%s", p, plugin.Name, plugin.Version, pluginDir)
 	}
 
-	data, err := os.ReadFile(filepath.Join(root, "hooks", "hooks.json"))
+	data, err := os.ReadFile(filepath.Join(root, pluginDir, "hooks", "hooks.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,17 +107,53 @@ func TestPluginPackaging(t *testing.T) {
 // program on PATH the hook exits 0 in silence, not "not found".
 const pluginGuard = "command -v context-budget >/dev/null 2>&1 || exit 0; exec "
 
+// pluginDir is the plugin's folder in the repository, the marketplace's
+// source: Claude Code copies that folder, following its links, and
+// nothing else of the clone (no bin/, no sources).
+const pluginDir = "plugin"
+
+// TestPluginHoldsOnlyThePlugin: the plugin's folder holds its manifest,
+// its hooks, its licence and a link to each skill in skills/ (their one
+// home) and nothing more, so an install from a built clone copies no
+// build output.
+func TestPluginHoldsOnlyThePlugin(t *testing.T) {
+	root := repoRoot(t)
+	want := []string{".claude-plugin/plugin.json", "LICENSE", "hooks/hooks.json"}
+	for _, sk := range skills.All() {
+		want = append(want, "skills/"+sk.Name)
+		link := filepath.Join(root, pluginDir, "skills", sk.Name)
+		target, err := os.Readlink(link)
+		if err != nil || filepath.Clean(filepath.Join(filepath.Dir(link), target)) != filepath.Join(root, "skills", sk.Name) {
+			t.Errorf("%s: %q, %v; want a link to skills/%s", link, target, err, sk.Name)
+		}
+	}
+	var got []string
+	filepath.WalkDir(filepath.Join(root, pluginDir), func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(filepath.Join(root, pluginDir), p)
+		got = append(got, filepath.ToSlash(rel))
+		return nil
+	})
+	slices.Sort(got)
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("the plugin's folder holds %q, want %q", got, want)
+	}
+	if data, err := os.ReadFile(filepath.Join(root, pluginDir, "LICENSE")); err != nil || len(data) == 0 {
+		t.Errorf("the plugin's LICENSE does not read: %v", err)
+	}
+}
+
 // TestPluginNamesInstallCommand: the plugin's SessionStart check names the
 // same install command doctor does.
 func TestPluginNamesInstallCommand(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join(repoRoot(t), "hooks", "hooks.json"))
+	data, err := os.ReadFile(filepath.Join(repoRoot(t), pluginDir, "hooks", "hooks.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(string(data), InstallCommand) {
-		t.Errorf("hooks/hooks.json does not name %q", InstallCommand)
-	}
-	if _, err := os.Stat(filepath.Join(repoRoot(t), "LICENSE")); err != nil {
-		t.Errorf("the plugin needs its LICENSE: %v", err)
+		t.Errorf("%s/hooks/hooks.json does not name %q", pluginDir, InstallCommand)
 	}
 }

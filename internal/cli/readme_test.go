@@ -91,6 +91,24 @@ func TestReadmeExamples(t *testing.T) {
 	if out, err := exec.Command("cp", "-r", shared+"/.", history).CombinedOutput(); err != nil {
 		t.Fatalf("cp: %v\n%s", err, out)
 	}
+	// The sessions ran in ~/shop: their records name it as their cwd,
+	// and every path under the folders they really ran in lies under it.
+	cwd := regexp.MustCompile(`"cwd":"([^"]*)"`)
+	names, _ := filepath.Glob(filepath.Join(history, "*.jsonl"))
+	for _, name := range names {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range cwd.FindAllSubmatch(data, -1) {
+			if len(m[1]) > 1 {
+				data = bytes.ReplaceAll(data, append([]byte(`"`), m[1]...), []byte(`"`+project))
+			}
+		}
+		if err := os.WriteFile(name, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 	var outputs []string
 	for _, e := range examples {
 		args := strings.Fields(e.command)

@@ -14,7 +14,6 @@ import (
 	"strings"
 	"sync"
 	"text/tabwriter"
-	"time"
 
 	"github.com/muthur/context-budget/internal/compactions"
 	"github.com/muthur/context-budget/internal/fuse"
@@ -92,7 +91,7 @@ func runReplay(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	rep := replay.Run(sources, opt)
 	rep.Lines = ls
 	rf.apply(&rep, sources, table)
-	chains(&rep)
+	fromProjects(&rep)
 	if *html != "" {
 		if err := writeHTML(rep, *html); err != nil {
 			hint := ""
@@ -132,14 +131,19 @@ func runReplay(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// chains sets each session's relay chain and place from its ledger row,
-// where its project (the cwd its transcript names) keeps one: the report
-// draws a chain as one entry.
-func chains(rep *replay.Report) {
+// fromProjects sets what each session's project says of it: the project
+// is the folder the session ran in (the cwd its transcript names), where
+// it names one, and the relay chain and place come from its ledger row,
+// where the project keeps one: the report draws a chain as one entry.
+func fromProjects(rep *replay.Report) {
 	for i := range rep.Sessions {
 		s := &rep.Sessions[i]
 		root := sessionCwd(s.Path)
-		if root == "" || len(s.Started) < 7 || !state.PlainName(s.SessionID) {
+		if root == "" {
+			continue
+		}
+		s.Project = root
+		if len(s.Started) < 7 || !state.PlainName(s.SessionID) {
 			continue
 		}
 		data, err := reading.ReadFile(filepath.Join(ledger.Dir(root), s.Started[:7], s.SessionID+".json"), reading.MaxLedgerRow)
@@ -446,6 +450,7 @@ func sessionCwd(path string) string {
 // writeReplayTable prints a replay for a person: a row per session, then
 // the totals.
 func writeReplayTable(w io.Writer, rep replay.Report) error {
+	home, _ := os.UserHomeDir()
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	head := "SESSION\tPROJECT\tCOST\tRESPONSES\tPEAK\tCOMPACTIONS\tNOTICES\tCARRY-ON PREDICTED/ACTUAL\tCOLD RE-WRITES/STOPS"
 	if rep.Fuse != nil {
@@ -469,31 +474,42 @@ func writeReplayTable(w io.Writer, rep replay.Report) error {
 		if s.Fuse != nil {
 			fuseCol = "\t" + s.Fuse.Describe()
 		}
-		printf(tw, "%s\t%s\t%s\t%d\t%s\t%d\t%s\t%s\t%s%s\n", s.SessionID, clip(s.Project, 30), usdOrDash(s.CostUSD),
+		printf(tw, "%s\t%s\t%s\t%d\t%s\t%d\t%s\t%s\t%s%s\n", s.SessionID, clipStart(replay.HomePath(s.Project, home), 30), usdOrDash(s.CostUSD),
 			s.Responses, notice.K(s.Peak), s.Compactions, noticesCol, firstFew(carry), coldCell(s.Cold), fuseCol)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
 	t := rep.Totals
-	printf(w, "\nThese %d sessions cost %s at API rates, subagents included", t.PricedSessions, notice.USD(t.CostUSD))
+	if t.PricedSessions == 0 {
+		fmt.Fprint(w, "\nNo session could be priced: their models are not in the price table")
+	} else {
+		printf(w, "\n%s cost %s at API rates, subagents included", theseSessions(t.PricedSessions), notice.USD(t.CostUSD))
+	}
 	if t.ForecastPauses > 0 {
-		printf(w, "; by the forecast, relaying at their %d priced pauses would have %s over the next 100k tokens of each", t.ForecastPauses, notice.SavedWords(t.ForecastSavingUSD))
+		their := "their"
+		if t.Sessions == 1 {
+			their = "its"
+		}
+		printf(w, "; by the forecast, relaying at %s %s would have %s over the next 100k tokens of each", their, notice.Count(t.ForecastPauses, "priced pause"), notice.SavedWords(t.ForecastSavingUSD))
 	}
 	fmt.Fprintln(w, ".")
 	if t.CarryOnPoints > 0 {
 		printf(w, "Checked: after %d of those pauses the session went on 100k tokens; there, by what carrying on really cost, relaying would have %s (the forecast said %s).\n",
 			t.CarryOnPoints, notice.SavedWords(t.CheckedSavingUSD), notice.USD(t.CheckedForecastUSD))
 	}
-	printf(w, "%d sessions (%.1f MB, %d responses), %d notices: %d warnings, %d pauses; %d compacted before any notice",
-		t.Sessions, float64(t.Bytes)/1e6, t.Responses, t.Notices, t.Warnings, t.Pauses, t.CompactedBeforeAnyNotice)
+	printf(w, "%s (%.1f MB, %s), %s", notice.Count(t.Sessions, "session"), float64(t.Bytes)/1e6,
+		notice.Count(t.Responses, "response"), noticeCounts(t.Warnings, t.Pauses))
+	if t.CompactedBeforeAnyNotice > 0 {
+		printf(w, "; %d compacted before any notice", t.CompactedBeforeAnyNotice)
+	}
 	if t.Errors > 0 {
 		printf(w, "; %d unreadable", t.Errors)
 	}
 	fmt.Fprintln(w, ".")
 	if r := t.Rooms; r.Auto > 0 {
-		printf(w, "Room before the %d automatic compactions: %d with a pause in the climb, %d with less than 20k tokens of room; median %s tokens, %.0f responses.\n",
-			r.Auto, r.Paused, r.Short, notice.K(r.MedianTokens), r.MedianResponses)
+		printf(w, "Room before the %s: %d with a pause in the climb, %d with less than 20k tokens of room; median %s tokens, %.0f responses.\n",
+			notice.Count(r.Auto, "automatic compaction"), r.Paused, r.Short, notice.K(r.MedianTokens), r.MedianResponses)
 	}
 	if len(t.Cheapest) > 0 {
 		printf(w, "Cheapest at the pauses, by the model: %s.\n", cheapestCounts(t.Cheapest))
@@ -503,13 +519,40 @@ func writeReplayTable(w io.Writer, rep replay.Report) error {
 		printf(w, "Fuse: %s.\n", rep.Fuse.Describe())
 	}
 	if t.Points > 0 {
-		printf(w, "The forecast of carrying on 100k tokens, at the %d responses after which a session did: median absolute error %s (requests: %s).\n",
-			t.Points, pctOrDash(t.CarryOnMedianAbsError), pctOrDash(t.RequestsMedianAbsError))
+		printf(w, "The forecast of carrying on 100k tokens, at the %s after which a session did: median absolute error %s (requests: %s).\n",
+			notice.Count(t.Points, "response"), pctOrDash(t.CarryOnMedianAbsError), pctOrDash(t.RequestsMedianAbsError))
 		for _, m := range t.CarryOnByModel {
-			printf(w, "  %s: median absolute error %.0f%% over %d points.\n", m.Model, 100*m.MedianAbsError, m.Points)
+			printf(w, "  %s: median absolute error %.0f%% over %s.\n", m.Model, 100*m.MedianAbsError, notice.Count(m.Points, "point"))
 		}
 	}
 	return nil
+}
+
+// theseSessions opens the totals: "This session", "These 5 sessions".
+func theseSessions(n int) string {
+	if n == 1 {
+		return "This session"
+	}
+	return "These " + notice.Count(n, "session")
+}
+
+// noticeCounts says how many notices there were and of which level,
+// naming only the levels that came: "3 notices: 2 warnings, 1 pause",
+// "no notice".
+func noticeCounts(warnings, pauses int) string {
+	if warnings+pauses == 0 {
+		return "no notice"
+	}
+	var parts []string
+	for _, c := range []struct {
+		n    int
+		noun string
+	}{{warnings, "warning"}, {pauses, "pause"}} {
+		if c.n > 0 {
+			parts = append(parts, notice.Count(c.n, c.noun))
+		}
+	}
+	return notice.Count(warnings+pauses, "notice") + ": " + strings.Join(parts, ", ")
 }
 
 // cheapestCounts says how many pauses each choice was cheapest at:
@@ -585,12 +628,5 @@ func writeColdTotals(w io.Writer, t replay.ColdTotals) {
 		fmt.Fprintln(w, "Cold cache: no re-write of a context past 50k after an idle beyond the TTL, and no prompt the stop would have held back.")
 		return
 	}
-	idle, ctx := "-", "-"
-	if t.MedianIdleSeconds != nil && t.MedianContext != nil {
-		idle = (time.Duration(*t.MedianIdleSeconds) * time.Second).Round(time.Second).String()
-		ctx = notice.K(int64(*t.MedianContext))
-	}
-	printf(w, "Cold cache: %d re-writes of more than %s tokens in %d sessions cost %s (median idle %s, median context %s); the stop would have held back %d prompts in %d sessions (their re-writes %s), where a fresh session saves %s over the next 100k tokens by the model; %d of them found the cache warm after all.\n",
-		t.Rewrites, notice.K(replay.ColdMinRewrite), t.RewriteSessions, notice.USD(t.RewriteUSD), idle, ctx,
-		t.Stops, t.StopSessions, notice.USD(t.StopRewriteUSD), notice.USD(t.SavingUSD), t.FalseStops)
+	printf(w, "Cold cache: %s.\n", t.Words())
 }

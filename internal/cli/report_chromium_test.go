@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"html"
 	"image"
 	"image/png"
 	"os"
@@ -23,35 +24,40 @@ import (
 	"github.com/muthur/context-budget/tools/sharedtest"
 )
 
-// chromium finds a headless browser, or skips: CI (CI=true) installs one
-// (make chromium) and must not skip.
+// chromium finds a headless browser, or skips saying how to get one: the
+// tests install nothing. CI (CI=true) installs one (.ci/run) and must not
+// skip.
 func chromium(t *testing.T) string {
 	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
 		if p, err := exec.LookPath(name); err == nil {
 			return p
 		}
 	}
+	const get = "no Chromium on PATH; install one (Debian and Ubuntu: apt-get install chromium) to run the report's browser test"
 	if os.Getenv("CI") == "true" {
-		t.Fatal("no chromium on PATH, and CI=true: make chromium installs it")
+		t.Fatal(get + ", which CI=true requires (.ci/run installs it)")
 	}
-	t.Skip("no chromium on PATH (make chromium)")
+	t.Skip(get)
 	return ""
 }
 
 // reportHistory lays out a history as Claude Code files it: under
 // projects/, the shared transcripts in one project, the corpus split
 // between two, and a relay chain of two sessions whose project's ledger
-// rows name the chain.
+// rows name the chain. Each transcript names its project's folder as its
+// cwd (/home/you/shop for -home-you-shop), as a real one does.
 func reportHistory(t *testing.T) string {
 	t.Helper()
 	shared, corpus := sharedtest.DirOrSkip(t), sharedtest.CorpusOrSkip(t)
 	projects := filepath.Join(t.TempDir(), "projects")
+	cwd := regexp.MustCompile(`"cwd":"[^"]*"`)
 	// Copies, not links: replay takes only regular files, as Claude Code
 	// writes them.
 	link := func(project, path string) {
 		dir := filepath.Join(projects, project)
 		os.MkdirAll(dir, 0o755)
 		data, err := os.ReadFile(path)
+		data = cwd.ReplaceAll(data, []byte(`"cwd":"`+strings.ReplaceAll(project, "-", "/")+`"`))
 		if err == nil {
 			err = os.WriteFile(filepath.Join(dir, filepath.Base(path)), data, 0o644)
 		}
@@ -90,14 +96,61 @@ func reportHistory(t *testing.T) string {
 	return projects
 }
 
+// measureScript, added to the page under test, measures it as laid out
+// and writes the figures into the page as JSON (<pre id="measure">),
+// which --dump-dom then prints: the window's width and, for each chart,
+// its SVG's viewBox, its key's box in the viewBox's units (getBBox), its
+// place on the page, and each key sample's place (its drawing across the
+// sample's 10 units of height) and name.
+const measureScript = `<script>
+(function () {
+  var out = {width: window.innerWidth, charts: []};
+  document.querySelectorAll("svg.chart").forEach(function (svg) {
+    var vb = svg.viewBox.baseVal, key = svg.querySelector("g.key"), box = key.getBBox(), r = svg.getBoundingClientRect();
+    var samples = [];
+    key.querySelectorAll("g.k").forEach(function (k) {
+      var b = k.querySelector(".sample").getBBox(), m = k.getScreenCTM();
+      var p0 = new DOMPoint(b.x, 0).matrixTransform(m), p1 = new DOMPoint(b.x + b.width, 10).matrixTransform(m);
+      samples.push({name: k.textContent, x: p0.x + window.scrollX, y: p0.y + window.scrollY, w: p1.x - p0.x, h: p1.y - p0.y});
+    });
+    out.charts.push({viewBox: [vb.x, vb.y, vb.width, vb.height], key: [box.x, box.y, box.width, box.height],
+      left: r.left, right: r.right, samples: samples});
+  });
+  var pre = document.createElement("pre");
+  pre.id = "measure";
+  pre.textContent = JSON.stringify(out);
+  document.body.appendChild(pre);
+})();
+</script>`
+
+// measured is what measureScript writes.
+type measured struct {
+	Width  float64 `json:"width"`
+	Charts []struct {
+		ViewBox     [4]float64 `json:"viewBox"`
+		Key         [4]float64 `json:"key"`
+		Left, Right float64
+		Samples     []struct {
+			Name       string
+			X, Y, W, H float64
+		}
+	}
+}
+
+// laptopWidths are the windows the report must read at: the key of
+// every chart whole, the charts within the window.
+var laptopWidths = []int{1024, 1280}
+
 // TestReportInChromium replays a fixture history (the real shared
 // transcripts and the corpus, and a relay chain), renders the report as
 // replay --html does, and opens it in headless Chromium: the headline's
 // figures are replay --json's, the projects come most costly first with
 // each session under its own project, the entries of a project most
-// costly first, the chain is one entry, and the key's line styles are
-// told apart on the screenshot. REPORT_SCREENSHOT=path keeps the
-// screenshot.
+// costly first, the chain is one entry; at 1024 and 1280 pixels every
+// chart lies within the window and its key within the chart's viewBox,
+// and the key's styles are told apart on the screenshot.
+// REPORT_SCREENSHOTS=folder keeps the screenshots (report-1024.png,
+// report-1280.png).
 func TestReportInChromium(t *testing.T) {
 	browser := chromium(t)
 	projects := reportHistory(t)
@@ -114,10 +167,11 @@ func TestReportInChromium(t *testing.T) {
 	if err := report.Render(&b, rep); err != nil {
 		t.Fatal(err)
 	}
-	os.WriteFile(page, b.Bytes(), 0o644)
-	shot := filepath.Join(t.TempDir(), "report.png")
-	if p := os.Getenv("REPORT_SCREENSHOT"); p != "" {
-		shot = p
+	measuring := strings.Replace(b.String(), "</body>", measureScript+"\n</body>", 1)
+	os.WriteFile(page, []byte(measuring), 0o644)
+	shots := t.TempDir()
+	if dir := os.Getenv("REPORT_SCREENSHOTS"); dir != "" {
+		shots = dir
 	}
 	run := func(args ...string) string {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
@@ -132,8 +186,14 @@ func TestReportInChromium(t *testing.T) {
 		}
 		return out.String()
 	}
-	run("--screenshot="+shot, "--window-size=1500,1800")
-	dom := run("--dump-dom")
+	var dom string
+	for _, width := range laptopWidths {
+		size := fmt.Sprintf("--window-size=%d,2400", width)
+		shot := filepath.Join(shots, fmt.Sprintf("report-%d.png", width))
+		run("--screenshot="+shot, size)
+		dom = run("--dump-dom", size)
+		checkLayout(t, width, dom, shot)
+	}
 
 	// The headline's figures are the JSON's.
 	tot := rep.Totals
@@ -204,12 +264,37 @@ func TestReportInChromium(t *testing.T) {
 	if !strings.Contains(dom, "<h3>chain run-2026: 2 sessions</h3>") {
 		t.Error("the relay chain is not one entry")
 	}
-	if n := strings.Count(dom, `<figure class="chart"><svg`); n < 4 || n > report.MaxCharts {
+	if n := strings.Count(dom, `<figure class="chart"><svg class="chart"`); n < 4 || n > report.MaxCharts {
 		t.Errorf("%d charts; the first few of each project, at most %d", n, report.MaxCharts)
 	}
+}
 
-	// The key: each sample drawn, and every two told apart by colour or
-	// by pattern.
+// checkLayout checks the page as Chromium laid it out in a window width
+// pixels wide (dom, with measureScript's figures) and drew it (shot):
+// every chart within the window, its key inside its viewBox, and the
+// first chart's key samples drawn and told apart by colour or pattern.
+func checkLayout(t *testing.T, width int, dom, shot string) {
+	t.Helper()
+	m := regexp.MustCompile(`<pre id="measure">([^<]*)</pre>`).FindStringSubmatch(dom)
+	if m == nil {
+		t.Fatalf("%d px: the page was not measured", width)
+	}
+	var got measured
+	if err := json.Unmarshal([]byte(html.UnescapeString(m[1])), &got); err != nil {
+		t.Fatalf("%d px: %v", width, err)
+	}
+	if got.Width != float64(width) || len(got.Charts) == 0 {
+		t.Fatalf("%d px: a window %v wide with %d charts", width, got.Width, len(got.Charts))
+	}
+	for i, c := range got.Charts {
+		vb, k := c.ViewBox, c.Key
+		if k[2] == 0 || k[0] < vb[0] || k[1] < vb[1] || k[0]+k[2] > vb[0]+vb[2] || k[1]+k[3] > vb[1]+vb[3] {
+			t.Errorf("%d px, chart %d: the key's box %v is not inside the viewBox %v", width, i, k, vb)
+		}
+		if c.Left < 0 || c.Right > got.Width {
+			t.Errorf("%d px, chart %d: it spans %.0f to %.0f px, outside the window", width, i, c.Left, c.Right)
+		}
+	}
 	f, err := os.Open(shot)
 	if err != nil {
 		t.Fatal(err)
@@ -219,25 +304,28 @@ func TestReportInChromium(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	names := regexp.MustCompile(`<div class="k">.*?<span>([^<]+)</span></div>`).FindAllStringSubmatch(dom, -1)
 	var samples []keySample
-	for i, n := range names {
-		s := readSample(img, i*160+4, 9)
-		s.name = n[1]
+	for _, at := range got.Charts[0].Samples {
+		r := image.Rect(int(at.X), int(at.Y), int(at.X+at.W+0.5), int(at.Y+at.H+0.5))
+		if !r.In(img.Bounds()) {
+			t.Fatalf("%d px: key %q at %v is off the screenshot %v", width, at.Name, r, img.Bounds())
+		}
+		s := readSample(img, r)
+		s.name = at.Name
 		if s.pattern == "" {
-			t.Errorf("key %q: nothing drawn at its place", s.name)
+			t.Errorf("%d px: key %q: nothing drawn at its place", width, s.name)
 		}
 		samples = append(samples, s)
 	}
 	if len(samples) != 9 {
-		t.Fatalf("%d key entries, want 9", len(samples))
+		t.Fatalf("%d px: %d key entries, want 9", width, len(samples))
 	}
 	for i := range samples {
 		for j := i + 1; j < len(samples); j++ {
 			a, c := samples[i], samples[j]
 			dist := abs(a.r-c.r) + abs(a.g-c.g) + abs(a.b-c.b)
 			if dist < 60 && a.pattern == c.pattern {
-				t.Errorf("key %q and %q look alike: colours %.0f apart, the same pattern %s", a.name, c.name, dist, a.pattern)
+				t.Errorf("%d px: key %q and %q look alike: colours %.0f apart, the same pattern %s", width, a.name, c.name, dist, a.pattern)
 			}
 		}
 	}
@@ -250,15 +338,15 @@ type keySample struct {
 	pattern string
 }
 
-// readSample reads the 40×12 key sample at x, y: the mean colour of its
+// readSample reads the key sample drawn in r: the mean colour of its
 // drawn pixels and its shape, each column's count of drawn pixels.
-func readSample(img image.Image, x, y int) (s keySample) {
+func readSample(img image.Image, rect image.Rectangle) (s keySample) {
 	n := 0.0
 	var shape strings.Builder
-	for dx := range 40 {
+	for x := rect.Min.X; x < rect.Max.X; x++ {
 		h := 0
-		for dy := range 12 {
-			r, g, b, _ := img.At(x+dx, y+dy).RGBA()
+		for y := rect.Min.Y; y < rect.Max.Y; y++ {
+			r, g, b, _ := img.At(x, y).RGBA()
 			if r>>8 > 235 && g>>8 > 235 && b>>8 > 235 {
 				continue
 			}

@@ -18,6 +18,7 @@ func init() {
 	if name == "" || os.Getenv(testOnlyRunMain) == "" {
 		return
 	}
+	testDeadlines()
 	code := Run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	status, _ := os.ReadFile("/proc/self/status")
 	for _, line := range bytes.Split(status, []byte("\n")) {

@@ -96,6 +96,6 @@ func runVersion(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 }
 
 // InstallCommand installs the programs the plugin's hooks run; the
-// plugin's SessionStart check (hooks/hooks.json), doctor, install and
+// plugin's SessionStart check (plugin/hooks/hooks.json), doctor, install and
 // context-budget, when context-budget-cli is missing, name it.
 const InstallCommand = hook.InstallCommand

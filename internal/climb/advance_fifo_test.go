@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"syscall"
 	"testing"
-	"time"
 )
 
 // TestAdvanceReplacesFIFO: a FIFO planted at the record's name is not
@@ -18,12 +17,10 @@ func TestAdvanceReplacesFIFO(t *testing.T) {
 	if err := syscall.Mkfifo(name, 0o644); err != nil {
 		t.Skipf("mkfifo: %v", err)
 	}
-	start := time.Now()
+	// Written into, the FIFO would hold Advance until the test's
+	// timeout: returning at all is the check.
 	if got, err := AdvanceWith(dir, "s1", 305, std, Options{}); err != nil || got != Warn {
 		t.Fatalf("Advance = %v, %v; want Warn", got, err)
-	}
-	if took := time.Since(start); took > time.Second {
-		t.Errorf("Advance took %v", took)
 	}
 	if got := Load(name); got.Level != Warn {
 		t.Errorf("record after the FIFO = %+v, want warn", got)

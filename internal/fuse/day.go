@@ -47,20 +47,9 @@ func projectDay(fo *folder, ledgerDir, session string, own Sum, day string, by t
 		return Sum{}, err
 	}
 	defer unlock()
-	var dc dayCount
-	data, err := fo.read(name, reading.MaxTally)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-	case err != nil:
+	dc, err := fo.loadDay(name)
+	if err != nil {
 		return Sum{}, err
-	case json.Unmarshal(data, &dc) != nil:
-		return Sum{}, errors.New("the fuse's count of the day is damaged")
-	}
-	if dc.Sessions == nil {
-		dc.Sessions = map[string]Sum{}
-	}
-	if dc.Rows == nil {
-		dc.Rows = map[string][2]int64{}
 	}
 	changed := raise(dc.Sessions, session, own)
 	for _, month := range []string{start.AddDate(0, -1, 0).Format("2006-01"), day[:7]} {
@@ -88,18 +77,52 @@ func projectDay(fo *folder, ledgerDir, session string, own Sum, day string, by t
 				t.CacheWrite1hTokens + t.CacheReadTokens + t.OutputTokens, Responses: t.Responses})
 		}
 	}
-	var total Sum
-	for _, s := range dc.Sessions {
-		if !sumOK(s) {
-			return Sum{}, errors.New("the fuse's count of the day is damaged")
-		}
-		total = total.Add(s)
+	total, err := dc.total()
+	if err != nil {
+		return Sum{}, err
 	}
 	if changed {
 		data, _ := json.Marshal(dc)
 		if err := fo.write(name, append(data, '\n')); err != nil {
 			return Sum{}, err
 		}
+	}
+	return total, nil
+}
+
+// errDayDamaged reports a count of the day that does not parse or holds
+// figures no counting makes.
+var errDayDamaged = errors.New("the fuse's count of the day is damaged")
+
+// loadDay reads the count of a day (dayName) in the folder: an empty one
+// when there is none.
+func (fo *folder) loadDay(name string) (dayCount, error) {
+	var dc dayCount
+	data, err := fo.read(name, reading.MaxTally)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+	case err != nil:
+		return dc, err
+	case json.Unmarshal(data, &dc) != nil:
+		return dc, errDayDamaged
+	}
+	if dc.Sessions == nil {
+		dc.Sessions = map[string]Sum{}
+	}
+	if dc.Rows == nil {
+		dc.Rows = map[string][2]int64{}
+	}
+	return dc, nil
+}
+
+// total is the project's spend of the day: every session's.
+func (dc dayCount) total() (Sum, error) {
+	var total Sum
+	for _, s := range dc.Sessions {
+		if !sumOK(s) {
+			return Sum{}, errDayDamaged
+		}
+		total = total.Add(s)
 	}
 	return total, nil
 }

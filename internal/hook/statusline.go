@@ -207,6 +207,9 @@ func StatusLine(p StatusPayload, getenv func(string) string, color bool, now tim
 	if idle {
 		line += coldMark(p.TranscriptPath, &e, r, now)
 	}
+	if session {
+		line += fuseMark(getenv, root, p.SessionID, now)
+	}
 	return line
 }
 

@@ -206,15 +206,13 @@ func TestLoadRefusesHostileFiles(t *testing.T) {
 	} {
 		os.RemoveAll(name)
 		tc.plant()
-		start := time.Now()
+		// A FIFO read would hold the load until the test's timeout:
+		// returning at all is that check.
 		if _, ok := Load(f.call.Dir, f.call.ID); ok {
 			t.Errorf("%s: Load took it", tc.name)
 		}
 		if _, ok := LoadQuick(f.call.Dir, f.call.ID); ok {
 			t.Errorf("%s: LoadQuick took it", tc.name)
-		}
-		if took := time.Since(start); took > time.Second {
-			t.Errorf("%s: took %v", tc.name, took)
 		}
 	}
 }

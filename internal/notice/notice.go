@@ -87,15 +87,17 @@ func USD(v float64) string {
 	return sign + "$" + strconv.FormatInt(cents/100, 10) + "." + c
 }
 
-// why says what set a line, in the words the notice uses.
-func why(l lines.Line, name string, f Facts) string {
+// LineWhy says what set a line, in the words the notice uses; name is
+// the line's ("warn", "pause"), windowWords describes the window for a
+// line it set (WindowWords).
+func LineWhy(l lines.Line, name, windowWords string) string {
 	switch l.SetBy {
 	case lines.Priced:
 		return "priced: relaying there saves " + USD(l.SavingUSD) + " over the next 100k tokens"
 	case lines.Env:
 		return "set in the environment by MUTHUR_CONTEXT_BUDGET_" + strings.ToUpper(name)
 	case lines.Window:
-		return "set by " + f.WindowWords
+		return "set by " + windowWords
 	}
 	return "the fixed cap"
 }
@@ -117,7 +119,7 @@ func Text(f Facts) string {
 		return ""
 	}
 	b.WriteString("Context budget: this session carries ~" + K(f.Reading) + " tokens of context, past the " +
-		K(l.Tokens) + " " + name + " line (" + why(l, key, f) + ").")
+		K(l.Tokens) + " " + name + " line (" + LineWhy(l, key, f.WindowWords) + ").")
 	if m := f.Money; m != nil {
 		b.WriteString(" " + MoneyWords(m) + " Give the operator these figures.")
 	}

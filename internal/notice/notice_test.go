@@ -104,3 +104,14 @@ func TestSpread(t *testing.T) {
 		t.Errorf("a band without one:\n%s", got)
 	}
 }
+
+func TestCount(t *testing.T) {
+	for _, tc := range []struct {
+		n    int
+		want string
+	}{{0, "0 sessions"}, {1, "1 session"}, {2, "2 sessions"}} {
+		if got := Count(tc.n, "session"); got != tc.want {
+			t.Errorf("Count(%d) = %q, want %q", tc.n, got, tc.want)
+		}
+	}
+}

@@ -81,3 +81,14 @@ func BenchmarkReadPayload(b *testing.B) { benchPayload(b, payload(b, "ok\n")) }
 func BenchmarkReadPayload1MB(b *testing.B) {
 	benchPayload(b, payload(b, strings.Repeat("--- PASS: TestTail/case \"x\" (0.00s)\n\t", 1<<20/40)))
 }
+
+// A hostile payload, a 60 MB session_id: what reading past it costs
+// (TestHookHostilePayloads holds its memory and its silence).
+func BenchmarkReadPayloadHostile(b *testing.B) {
+	data := []byte(`{"session_id":"` + strings.Repeat("a", 60<<20) + `","tool_use_id":"toolu_01ABC"}`)
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		reading.ReadPayload(bytes.NewReader(data))
+	}
+}

@@ -72,15 +72,22 @@ func DefaultOptions(toolUseID string) Options {
 
 // Read returns the reading of the transcript at path.
 func Read(path string, opt Options) (Reading, error) {
+	r, _, err := read(path, opt)
+	return r, err
+}
+
+// read is Read; seen reports whether the response holding the call's
+// tool_use block was found, which ends the wait before its bound.
+func read(path string, opt Options) (r Reading, seen bool, err error) {
 	f, fi, err := Open(path)
 	if err != nil {
-		return Reading{}, err
+		return Reading{}, false, err
 	}
 	defer f.Close()
 	size := fi.Size()
-	r, seen, err := last(f, size, opt.ToolUseID, opt.Subagent)
+	r, seen, err = last(f, size, opt.ToolUseID, opt.Subagent)
 	if opt.ToolUseID == "" || seen {
-		return r, err
+		return r, seen, err
 	}
 	deadline := time.Now().Add(opt.Wait)
 	for time.Now().Before(deadline) {
@@ -94,7 +101,7 @@ func Read(path string, opt Options) (Reading, error) {
 			break
 		}
 	}
-	return r, err
+	return r, seen, err
 }
 
 // Last finds the last qualifying response in the first size bytes of f.

@@ -1,9 +1,12 @@
 package replay
 
 import (
+	"fmt"
+	"strings"
 	"time"
 
 	"github.com/muthur/context-budget/internal/cold"
+	"github.com/muthur/context-budget/internal/notice"
 	"github.com/muthur/context-budget/internal/orientation"
 	"github.com/muthur/context-budget/internal/reading"
 	"github.com/muthur/context-budget/internal/transcript"
@@ -127,4 +130,30 @@ func (w *walker) coldCheck(r *transcript.Record) {
 	if e.Written > ColdMinRewrite || e.Stop {
 		w.out.Cold = append(w.out.Cold, e)
 	}
+}
+
+// Words says the cold totals for a person, saying nothing of what did not
+// happen: the re-writes and what they cost, then the prompts the stop
+// would have held back and what a fresh session saves there; "" when
+// neither came.
+func (t ColdTotals) Words() string {
+	var parts []string
+	if t.Rewrites > 0 {
+		part := fmt.Sprintf("%s of more than %s tokens in %s cost %s", notice.Count(t.Rewrites, "re-write"),
+			notice.K(ColdMinRewrite), notice.Count(t.RewriteSessions, "session"), notice.USD(t.RewriteUSD))
+		if t.MedianIdleSeconds != nil && t.MedianContext != nil {
+			part += fmt.Sprintf(" (median idle %s, median context %s)",
+				(time.Duration(*t.MedianIdleSeconds) * time.Second).Round(time.Second), notice.K(int64(*t.MedianContext)))
+		}
+		parts = append(parts, part)
+	}
+	if t.Stops > 0 {
+		part := fmt.Sprintf("the stop would have held back %s in %s (their re-writes %s), where a fresh session saves %s over the next 100k tokens by the forecast",
+			notice.Count(t.Stops, "prompt"), notice.Count(t.StopSessions, "session"), notice.USD(t.StopRewriteUSD), notice.USD(t.SavingUSD))
+		if t.FalseStops > 0 {
+			part += fmt.Sprintf("; %d of them found the cache warm after all", t.FalseStops)
+		}
+		parts = append(parts, part)
+	}
+	return strings.Join(parts, "; ")
 }

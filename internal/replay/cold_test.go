@@ -133,3 +133,25 @@ func TestColdEvents(t *testing.T) {
 		t.Errorf("off: %+v", c)
 	}
 }
+
+// TestColdWords: the cold totals say only what happened, each count
+// agreeing with its noun.
+func TestColdWords(t *testing.T) {
+	idle, ctx := 900.0, 82_000.0
+	for _, tc := range []struct {
+		t    replay.ColdTotals
+		want string
+	}{
+		{replay.ColdTotals{}, ""},
+		{replay.ColdTotals{Rewrites: 1, RewriteSessions: 1, RewriteUSD: 0.5, MedianIdleSeconds: &idle, MedianContext: &ctx},
+			"1 re-write of more than 50k tokens in 1 session cost $0.50 (median idle 15m0s, median context 82k)"},
+		{replay.ColdTotals{Stops: 2, StopSessions: 1, StopRewriteUSD: 1.5, SavingUSD: 3},
+			"the stop would have held back 2 prompts in 1 session (their re-writes $1.50), where a fresh session saves $3.00 over the next 100k tokens by the forecast"},
+		{replay.ColdTotals{Rewrites: 3, RewriteSessions: 2, RewriteUSD: 2, Stops: 1, StopSessions: 1, StopRewriteUSD: 0.7, SavingUSD: 1, FalseStops: 1},
+			"3 re-writes of more than 50k tokens in 2 sessions cost $2.00; the stop would have held back 1 prompt in 1 session (their re-writes $0.70), where a fresh session saves $1.00 over the next 100k tokens by the forecast; 1 of them found the cache warm after all"},
+	} {
+		if got := tc.t.Words(); got != tc.want {
+			t.Errorf("%+v:\n got %q\nwant %q", tc.t, got, tc.want)
+		}
+	}
+}

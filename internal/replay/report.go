@@ -23,8 +23,10 @@ type Report struct {
 type Session struct {
 	SessionID string `json:"session_id"`
 	Path      string `json:"path"`
-	// Project is the folder the transcript sits in, as it is named (under
-	// ~/.claude/projects/, Claude Code's name for the project).
+	// Project is the folder the session ran in: the cwd its transcript
+	// names, where replay's command finds one (HomePath says it for a
+	// person), else the folder the transcript sits in, as Claude Code
+	// names it under ~/.claude/projects/.
 	Project string `json:"project"`
 	// CostUSD is what the session cost at API rates, its own responses
 	// and its subagents', each at its model's rates; null when none was

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/muthur/context-budget/internal/lines"
 	"github.com/muthur/context-budget/internal/replay"
 	"github.com/muthur/context-budget/internal/report"
 )
@@ -98,9 +99,61 @@ func TestProjectsAndChains(t *testing.T) {
 	if !strings.Contains(page, `<details class="more"><summary>2 more, not charted</summary>`) {
 		t.Error("the shop's last two entries are not listed in a <details>")
 	}
-	for _, name := range []string{"reading", "warn line", "pause line", "compaction point", "compaction", "microcompaction", "relay (chain)", "warn notice", "pause notice"} {
-		if !strings.Contains(page, "<span>"+name+"</span>") {
-			t.Errorf("the key lacks %s", name)
+	// Each chart carries its own key, above its plot.
+	for i, chart := range strings.Split(page, `<svg class="chart"`)[1:] {
+		chart = chart[:strings.Index(chart, "</figure>")]
+		for _, name := range []string{"reading", "warn line", "pause line", "compaction point", "compaction", "microcompaction", "relay (chain)", "warn notice", "pause notice"} {
+			if !strings.Contains(chart, ">"+name+"</text></g>") {
+				t.Errorf("chart %d: the key lacks %s", i, name)
+			}
+		}
+		if strings.Index(chart, `<g class="key"`) > strings.Index(chart, "<path") {
+			t.Errorf("chart %d: the key is not above the plot", i)
+		}
+	}
+}
+
+// TestWords: one of a thing is counted in the singular, nothing is said
+// of things that did not happen (no cold stop, no session compacted
+// before a notice), a project is named by its folder, from ~ under the
+// home, and each chart says what set its lines.
+func TestWords(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	cost := 3.5
+	s := replay.Session{SessionID: "aaaaaaaa-1", Project: home + "/shop", CostUSD: &cost, Responses: 12, Peak: 150_000,
+		Lines: &lines.Lines{
+			Warn:  lines.Line{Tokens: 94_000, SetBy: lines.Priced, SavingUSD: 0.2},
+			Pause: lines.Line{Tokens: 139_000, SetBy: lines.Window},
+		}}
+	for i := range 12 {
+		s.Readings = append(s.Readings, int64(40_000+i*10_000))
+		s.WarnLines = append(s.WarnLines, 94_000)
+		s.PauseLines = append(s.PauseLines, 139_000)
+		s.CompactPoints = append(s.CompactPoints, 167_000)
+	}
+	rep := replay.Report{Sessions: []replay.Session{s}}
+	rep.Totals = replay.Total(rep.Sessions)
+	rep.Totals.Cold = replay.ColdTotals{Rewrites: 1, RewriteSessions: 1, RewriteUSD: 0.4}
+	var b bytes.Buffer
+	if err := report.Render(&b, rep); err != nil {
+		t.Fatal(err)
+	}
+	page := b.String()
+	for _, want := range []string{
+		`This <span class="n">1</span> session cost`,
+		"1 re-write of more than 50k tokens in 1 session cost $0.40",
+		"<h2>~/shop</h2>",
+		"warn line 94k (priced: relaying there saves $0.20 over the next 100k tokens); pause line 139k (set by the window: Claude Code compacts it at ~167k).",
+		"measured pace, so they move.",
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the page lacks %q", want)
+		}
+	}
+	for _, wrong := range []string{"1 sessions", "1 responses", "1 re-writes", "held back 0", "0 sessions compacted", " 0 prompts"} {
+		if strings.Contains(page, wrong) {
+			t.Errorf("the page says %q", wrong)
 		}
 	}
 }

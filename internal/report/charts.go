@@ -6,6 +6,7 @@ import (
 	"html/template"
 	"image/color"
 	"math"
+	"strconv"
 	"strings"
 
 	"gonum.org/v1/plot"
@@ -16,8 +17,9 @@ import (
 )
 
 // style is how one thing a chart draws looks: a colour, a dash pattern
-// (none: solid) and a width, or a marker shape. The page's key draws the
-// same styles, so that each is told apart by colour and by pattern both.
+// (none: solid) and a width, or a marker shape. Each chart's key draws
+// the same styles, so that each is told apart by colour and by pattern
+// both.
 type style struct {
 	Name   string
 	Color  color.RGBA
@@ -61,46 +63,105 @@ func (s style) glyph() draw.GlyphStyle {
 	return draw.GlyphStyle{Shape: draw.PyramidGlyph{}, Radius: vg.Points(5), Color: s.Color}
 }
 
-// KeySample draws a style as the key shows it: a short line, or the
-// marker, 40 by 12 pixels.
-func (s style) KeySample() template.HTML {
+// The key sits above each chart's plot, in the chart's own SVG, so it
+// scales with the chart and is never cut off by a narrow window: rows
+// keyRow units apart, each entry a sample keySample units wide and its
+// name, an entry's width reckoned at keyChar units a character of the
+// name. The chart's plot is chartWidth by chartHeight units (the points
+// of gonum's canvas) below it. The browser test measures the key's box
+// against the chart's viewBox.
+const (
+	chartWidth  = 648
+	chartHeight = 216
+	keyRow      = 16
+	keyTop      = 6
+	keySample   = 28
+	keyChar     = 6.2
+	keyGap      = 18
+)
+
+// sample draws a style as the key shows it, keySample by 10 units from
+// the origin: a short line, or the marker.
+func (s style) sample() string {
 	c := fmt.Sprintf("#%02x%02x%02x", s.Color.R, s.Color.G, s.Color.B)
-	var shape string
 	switch s.Marker {
 	case "square":
-		shape = `<rect x="15" y="1" width="10" height="10" fill="` + c + `"/>`
+		return `<rect class="sample" x="9.5" y="0.5" width="9" height="9" fill="` + c + `"/>`
 	case "triangle":
-		shape = `<polygon points="20,0 26,11 14,11" fill="` + c + `"/>`
-	default:
-		dash := ""
-		if len(s.Dashes) > 0 {
-			var parts []string
-			for _, d := range s.Dashes {
-				parts = append(parts, fmt.Sprintf("%g", d*4/3))
-			}
-			dash = ` stroke-dasharray="` + strings.Join(parts, " ") + `"`
-		}
-		shape = fmt.Sprintf(`<line x1="0" y1="6" x2="40" y2="6" stroke="%s" stroke-width="%g"%s/>`, c, s.Width*4/3, dash)
+		return `<polygon class="sample" points="14,0 19.5,10 8.5,10" fill="` + c + `"/>`
 	}
-	return template.HTML(`<svg width="40" height="12" viewBox="0 0 40 12">` + shape + `</svg>`)
+	dash := ""
+	if len(s.Dashes) > 0 {
+		var parts []string
+		for _, d := range s.Dashes {
+			parts = append(parts, fmt.Sprintf("%g", d))
+		}
+		dash = ` stroke-dasharray="` + strings.Join(parts, " ") + `"`
+	}
+	return fmt.Sprintf(`<line class="sample" x1="0" y1="5" x2="%d" y2="5" stroke="%s" stroke-width="%g"%s/>`, keySample, c, s.Width, dash)
+}
+
+// key draws the chart's key, every style in rows that fit the chart's
+// width, and returns it with its height.
+func key() (string, int) {
+	var b strings.Builder
+	b.WriteString(`<g class="key" font-size="11" fill="#222">`)
+	x, y := 4.0, keyTop
+	for _, s := range styles {
+		w := keySample + 6 + keyChar*float64(len(s.Name))
+		if x+w > chartWidth {
+			x, y = 4, y+keyRow
+		}
+		fmt.Fprintf(&b, `<g class="k" transform="translate(%g,%d)">%s<text x="%d" y="9.5">%s</text></g>`,
+			x, y, s.sample(), keySample+6, template.HTMLEscapeString(s.Name))
+		x += w + keyGap
+	}
+	b.WriteString(`</g>`)
+	return b.String(), y + keyRow + 4
 }
 
 // maxPoints bounds the points of one chart: a long session is bucketed,
 // keeping each bucket's highest reading, so its peaks stay visible.
 const maxPoints = 1500
 
-// kTicks labels a token axis in thousands.
-type kTicks struct{}
+// ticks marks an axis at a round step, about every eighth of its span,
+// each labelled by label: enough marks (and grid lines) to read a
+// value off the chart.
+type ticks struct{ label func(v float64) string }
 
-func (kTicks) Ticks(lo, hi float64) []plot.Tick {
-	ts := plot.DefaultTicks{}.Ticks(lo, hi)
-	for i := range ts {
-		if ts[i].Label != "" {
-			ts[i].Label = fmt.Sprintf("%.0fk", ts[i].Value/1000)
+func (t ticks) Ticks(lo, hi float64) []plot.Tick {
+	step := roundStep((hi - lo) / 8)
+	var ts []plot.Tick
+	for i := math.Ceil(lo / step); i*step <= hi; i++ {
+		v := i * step
+		if v == 0 {
+			v = 0 // not -0, which reads "-0"
 		}
+		ts = append(ts, plot.Tick{Value: v, Label: t.label(v)})
 	}
 	return ts
 }
+
+// roundStep is the least of 1, 2, 2.5 and 5 times a power of ten that is
+// at least v (v > 0), and 1 for less.
+func roundStep(v float64) float64 {
+	if v <= 1 {
+		return 1
+	}
+	p := math.Pow(10, math.Floor(math.Log10(v)))
+	for _, m := range []float64{1, 2, 2.5, 5, 10} {
+		if m*p >= v*(1-1e-9) {
+			return m * p
+		}
+	}
+	return 10 * p
+}
+
+// kTicks labels a token axis in thousands ("125k", "2.5k").
+var kTicks = ticks{func(v float64) string { return strconv.FormatFloat(v/1000, 'f', -1, 64) + "k" }}
+
+// countTicks labels an axis of requests.
+var countTicks = ticks{func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }}
 
 // chart draws an item: the readings of its sessions, one after the other
 // (a chain's in their places, a relay line between two), with the lines
@@ -110,7 +171,8 @@ func chart(it *item) (template.HTML, error) {
 	p := plot.New()
 	p.X.Label.Text = "request (the sessions' own responses)"
 	p.Y.Label.Text = "context (tokens)"
-	p.Y.Tick.Marker = kTicks{}
+	p.Y.Tick.Marker = kTicks
+	p.X.Tick.Marker = countTicks
 	var reads, warns, pauses, points plotter.XYs
 	var top float64
 	offset := 0
@@ -195,15 +257,24 @@ func chart(it *item) (template.HTML, error) {
 	span := math.Max(float64(offset-1), 1)
 	p.X.Min, p.X.Max = -0.02*span, span*1.02
 	p.Y.Min, p.Y.Max = 0, top
-	c := vgsvg.New(9*vg.Inch, 3*vg.Inch)
+	c := vgsvg.New(chartWidth, chartHeight)
 	p.Draw(draw.New(c))
 	var b bytes.Buffer
 	if _, err := c.WriteTo(&b); err != nil {
 		return "", err
 	}
+	// gonum's drawing, without its own <svg> element, below the key in
+	// one SVG that scales as a whole.
 	out := b.Bytes()
 	if i := bytes.Index(out, []byte("<svg")); i >= 0 {
 		out = out[i:]
 	}
-	return template.HTML(out), nil
+	if i := bytes.IndexByte(out, '>'); i >= 0 {
+		out = out[i+1:]
+	}
+	out = bytes.TrimSpace(out)
+	out = bytes.TrimSuffix(out, []byte("</svg>"))
+	k, kh := key()
+	return template.HTML(fmt.Sprintf(`<svg class="chart" viewBox="0 0 %d %d" xmlns="http://www.w3.org/2000/svg" role="img">%s<g transform="translate(0,%d)">%s</g></svg>`,
+		chartWidth, chartHeight+kh, k, kh, out)), nil
 }

@@ -19,9 +19,9 @@ import (
 	"fmt"
 	"html/template"
 	"io"
+	"os"
 	"slices"
 	"strings"
-	"time"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
@@ -50,9 +50,11 @@ type item struct {
 	Chart    template.HTML
 }
 
-// project is one project's entries, most costly first.
+// project is one project's entries, most costly first. Name is as the
+// replay gives it, Folder as a person reads it (replay.HomePath).
 type project struct {
 	Name    string
+	Folder  string
 	CostUSD float64
 	Charted []*item
 	Listed  []*item
@@ -64,13 +66,13 @@ type page struct {
 	Rep      *replay.Report
 	Dates    string
 	Projects []*project
-	Styles   []style
 }
 
 // Render writes the HTML report of rep to w.
 func Render(w io.Writer, rep replay.Report) error {
 	plot.DefaultFont = font.Font{Typeface: "Liberation", Variant: "Sans"}
-	pg := page{T: rep.Totals, Rep: &rep, Styles: styles}
+	home, _ := os.UserHomeDir()
+	pg := page{T: rep.Totals, Rep: &rep}
 	byName := map[string]*project{}
 	chains := map[string]*item{}
 	var first, last string
@@ -87,7 +89,7 @@ func Render(w io.Writer, rep replay.Report) error {
 		}
 		p := byName[s.Project]
 		if p == nil {
-			p = &project{Name: s.Project}
+			p = &project{Name: s.Project, Folder: replay.HomePath(s.Project, home)}
 			byName[s.Project] = p
 			pg.Projects = append(pg.Projects, p)
 		}
@@ -185,13 +187,13 @@ func (it *item) Notes() []note {
 				w++
 			}
 		}
-		line := fmt.Sprintf("%s, %d responses, peak %s, %s, %s, %s", usd(s.CostUSD), s.Responses,
-			notice.K(s.Peak), count(s.Compactions, "compaction"), count(w, "warning"), count(p, "pause"))
+		line := fmt.Sprintf("%s, %s, peak %s, %s, %s, %s", usd(s.CostUSD), notice.Count(s.Responses, "response"),
+			notice.K(s.Peak), notice.Count(s.Compactions, "compaction"), notice.Count(w, "warning"), notice.Count(p, "pause"))
 		if s.Place > 0 {
 			line = fmt.Sprintf("%d. %s", s.Place, line)
 		}
 		if ps := replay.SumPauses(s.Pauses); ps.Priced > 0 {
-			line += fmt.Sprintf(". By the forecast, relaying at its %s would have %s", count(ps.Priced, "pause"), notice.SavedWords(ps.Forecast))
+			line += fmt.Sprintf(". By the forecast, relaying at its %s would have %s", notice.Count(ps.Priced, "pause"), notice.SavedWords(ps.Forecast))
 			if ps.Known > 0 {
 				line += fmt.Sprintf("; checked at %d where it went on 100k tokens, %s by what carrying on really cost (the forecast said %s)",
 					ps.Known, notice.SavedWords(ps.Checked), notice.USD(ps.Said))
@@ -207,18 +209,45 @@ func (it *item) Notes() []note {
 	return out
 }
 
+// Caption says what set the chart's warn and pause lines: those in force
+// at each session's last tool call, in the notice's words (a chain's
+// sessions said once where they agree). Priced lines follow a session's
+// measured pace, so they move along the chart; the window's sit below
+// where Claude Code compacts it.
+func (it *item) Caption() string {
+	var said []string
+	priced := false
+	for _, s := range it.Sessions {
+		if s.Lines == nil {
+			continue
+		}
+		at := "the window"
+		if n := len(s.CompactPoints); n > 0 && s.CompactPoints[n-1] > 0 {
+			at = "the window: Claude Code compacts it at ~" + notice.K(s.CompactPoints[n-1])
+		}
+		text := fmt.Sprintf("warn line %s (%s); pause line %s (%s)",
+			notice.K(s.Lines.Warn.Tokens), notice.LineWhy(s.Lines.Warn, "warn", at),
+			notice.K(s.Lines.Pause.Tokens), notice.LineWhy(s.Lines.Pause, "pause", at))
+		if !slices.Contains(said, text) {
+			said = append(said, text)
+		}
+		priced = priced || s.Lines.Warn.SetBy == lines.Priced || s.Lines.Pause.SetBy == lines.Priced
+	}
+	if len(said) == 0 {
+		return "No tool call in this session, so the hook never decided its lines."
+	}
+	out := "At the last tool call: " + strings.Join(said, "; then ") + "."
+	if priced {
+		out += " Priced lines follow the session's measured pace, so they move."
+	}
+	return out
+}
+
 func usd(v *float64) string {
 	if v == nil {
 		return "cost not known"
 	}
 	return notice.USD(*v)
-}
-
-func count(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return fmt.Sprintf("%d %ss", n, word)
 }
 
 func short(id string) string { return id[:min(len(id), 8)] }
@@ -237,30 +266,14 @@ func pct(v *float64) string {
 	return fmt.Sprintf("%.0f%%", *v*100)
 }
 
-// cold says what the cold re-writes cost and what the cold stop would have
-// saved.
-func cold(t replay.ColdTotals) string {
-	if t.Rewrites == 0 && t.Stops == 0 {
-		return "none"
-	}
-	out := fmt.Sprintf("%s of more than %s tokens in %d sessions, %s", count(t.Rewrites, "re-write"),
-		notice.K(replay.ColdMinRewrite), t.RewriteSessions, notice.USD(t.RewriteUSD))
-	if t.MedianIdleSeconds != nil && t.MedianContext != nil {
-		out += fmt.Sprintf(" (median idle %s, median context %s)",
-			(time.Duration(*t.MedianIdleSeconds) * time.Second).Round(time.Second), notice.K(int64(*t.MedianContext)))
-	}
-	return out + fmt.Sprintf("; the stop would have held back %s in %d sessions, where a fresh session saves %s over the next 100k tokens by the forecast",
-		count(t.Stops, "prompt"), t.StopSessions, notice.USD(t.SavingUSD))
-}
-
 var pageTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
 	"k":     notice.K,
 	"usd":   notice.USD,
 	"saved": notice.SavedWords,
 	"pct":   pct,
 	"pctv":  func(v float64) string { return pct(&v) },
-	"cold":  cold,
-	"count": count,
+	"count": notice.Count,
+	"noun":  notice.Noun,
 	"short": short,
 	"cheap": func(m map[string]int) string {
 		var parts []string

@@ -95,12 +95,12 @@ func TestGuardStopsBlowUp(t *testing.T) {
 				src = src[:MaxSize]
 			}
 			var err error
-			d, alloc := cost(func() { _, _, err = Decode([]byte(src), "prices.toml") })
+			_, alloc := cost(func() { _, _, err = Decode([]byte(src), "prices.toml") })
 			if err == nil || !strings.Contains(err.Error(), "nested deeper") {
 				t.Errorf("%s of %d: err = %v", what, n, err)
 			}
-			if d > 50*time.Millisecond || alloc > 1<<20 {
-				t.Errorf("%s of %d (%d bytes): refused in %v with %d bytes allocated", what, n, len(src), d, alloc)
+			if alloc > 1<<20 {
+				t.Errorf("%s of %d (%d bytes): refused with %d bytes allocated", what, n, len(src), alloc)
 			}
 		}
 	}
@@ -135,8 +135,8 @@ func TestGuardedWorstCase(t *testing.T) {
 			t.Fatalf("%s: %v", what, err)
 		}
 		d, alloc := cost(func() { Decode([]byte(src), "prices.toml") })
-		if d > 500*time.Millisecond || alloc > 64<<20 {
-			t.Errorf("%s (%d bytes): %v, %d bytes allocated", what, len(src), d, alloc)
+		if alloc > 64<<20 {
+			t.Errorf("%s (%d bytes): %d bytes allocated", what, len(src), alloc)
 		}
 		t.Logf("%s (%d bytes): %v, %.1f MiB allocated", what, len(src), d, float64(alloc)/(1<<20))
 	}
