@@ -33,7 +33,7 @@ var passSlice int64 = PassSlice
 
 // Format is the line cache's format. An entry of another format is a
 // miss, and the next recompute replaces it.
-const Format = 6
+const Format = 7
 
 // Entry is what a session's line cache holds (<state>/<session>.line):
 // one JSON object, written whole by the recompute. The history the
@@ -178,7 +178,9 @@ func settingsKey(s tuning.Settings) string {
 	}
 	b = strconv.AppendBool(b, s.Fixed)
 	b = append(b, ' ')
-	return string(append(b, s.Rate...))
+	b = append(b, s.Rate...)
+	b = append(b, ' ')
+	return string(append(b, s.Prefer...))
 }
 
 // Call is one call's view of a session: a hook call's, the status
@@ -206,6 +208,9 @@ type Call struct {
 	// SourceDeps the files they were read from, which the cache keeps.
 	Sources    Sources
 	SourceDeps Deps
+	// Own is the session's own orientation when a caller with no Root
+	// (replay) measured it.
+	Own *Own
 }
 
 // FileName is the cache file of a session.
@@ -449,20 +454,7 @@ func (call *Call) decide() (Entry, bool, error) {
 // decideWith applies the rule for call with the history h (nil: fixed
 // lines, no pricing).
 func (call *Call) decideWith(h *forecast.History) Decision {
-	table := call.Table
-	if table == nil {
-		table, _ = prices.Embedded()
-	}
-	if h == nil {
-		table = nil
-	}
-	return Decide(Input{
-		Settings: call.Settings, Table: table, History: h,
-		Reading: call.Reading, RequestedModel: call.RequestedModel,
-		Root: call.Root, SessionID: call.ID, TranscriptPath: call.Transcript,
-		StatuslineWindow: window.ReadFile(window.FileName(call.Dir, call.ID)), Getenv: call.Getenv, Version: call.Version,
-		Sources: call.Sources,
-	})
+	return Decide(call.Input(h))
 }
 
 // SavedHistory is the history the session's last recompute saved.

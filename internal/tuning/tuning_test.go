@@ -14,7 +14,7 @@ func env(kv ...string) func(string) string {
 }
 
 func TestFromEnvValid(t *testing.T) {
-	def := Settings{WarnSaving: DefaultWarnSaving, PauseSaving: DefaultPauseSaving, Rate: RateForecast}
+	def := Settings{WarnSaving: DefaultWarnSaving, PauseSaving: DefaultPauseSaving, Rate: RateForecast, Prefer: PreferRelay}
 	with := func(f func(*Settings)) Settings { s := def; f(&s); return s }
 	for _, tc := range []struct {
 		name string
@@ -133,6 +133,29 @@ func TestRate(t *testing.T) {
 		})
 		if (err == nil) != tc.ok || (tc.ok && s.Rate != tc.want) {
 			t.Errorf("%s=%q: rate %q, err %v; want %q, ok %v", EnvRate, tc.v, s.Rate, err, tc.want, tc.ok)
+		}
+	}
+}
+
+func TestPrefer(t *testing.T) {
+	for _, tc := range []struct {
+		v, want string
+		ok      bool
+	}{
+		{"", PreferRelay, true}, {"relay", PreferRelay, true}, {" Cheapest ", PreferCheapest, true},
+		{"compact", "", false}, {"cheap", "", false},
+	} {
+		s, err := FromEnv(func(k string) string {
+			if k == EnvPrefer {
+				return tc.v
+			}
+			return ""
+		})
+		if (err == nil) != tc.ok || (tc.ok && s.Prefer != tc.want) {
+			t.Errorf("%s=%q: prefer %q, err %v; want %q, ok %v", EnvPrefer, tc.v, s.Prefer, err, tc.want, tc.ok)
+		}
+		if ce, isErr := err.(*Error); !tc.ok && (!isErr || ce.Var != EnvPrefer) {
+			t.Errorf("%s=%q: error %v does not name the variable", EnvPrefer, tc.v, err)
 		}
 	}
 }
