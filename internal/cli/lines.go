@@ -312,7 +312,7 @@ func setWords(s lines.SetBy) string {
 func lineWhy(name string, l lineReport, win window.Window) string {
 	switch l.SetBy {
 	case lines.Priced:
-		return fmt.Sprintf("where relaying saves %s over the next 100k tokens", notice.USD(l.SavingUSD))
+		return fmt.Sprintf("where relaying saves %s over the next 100k tokens against the real alternative", notice.USD(l.SavingUSD))
 	case lines.Env:
 		return "fixed by MUTHUR_CONTEXT_BUDGET_" + strings.ToUpper(name)
 	case lines.Window:

@@ -72,9 +72,10 @@ type Made struct {
 
 // Quick is the part of an entry the hook and the status line read: what
 // it was made for, and of the decision what they say: the lines, the
-// compactions, the relay's money at a reading (Decision.Money: Priced,
-// Cost, Band, BandAbove, Spread, PaceFrom and the reorientation's Words)
-// and the window. The rest of Decision is unset.
+// compactions, the relay's money and verdict at a reading
+// (Decision.Money: Priced, Cost, Band, BandAbove, Spread, PaceFrom,
+// Policy and the reorientation's Words) and the window. The rest of
+// Decision is unset.
 type Quick struct {
 	Made
 	Decision Decision
@@ -307,6 +308,7 @@ func LoadQuick(dir, id string) (q Quick, ok bool) {
 		{Path: "decision.band", Got: &hasBand},
 		{Path: "decision.reorientation.words", To: &d.Reorientation.Words},
 		{Path: "decision.pace_from", To: &d.PaceFrom},
+		{Path: "decision.policy", To: &d.Policy},
 		{Path: "decision.spread", Got: &hasSpread},
 		{Path: "decision.spread.share", To: &spread.Share},
 		{Path: "decision.spread.lo", To: &spread.Lo},

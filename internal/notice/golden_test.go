@@ -110,7 +110,7 @@ func TestOneWay(t *testing.T) {
 		"pause_not_yet":         {"Relaying does not pay yet: over the next 100k tokens it costs about $0.13 more than carrying on."},
 		"pause_window_saves":    {"compacts this 200k window at ~167k", "Relaying now saves about $0.31 over the next 100k tokens against letting Claude Code compact."},
 		"pause_window_compacts": {"Over the next 100k tokens, relaying now costs about $0.42 more than letting Claude Code compact, whose losses are not priced."},
-		"pause_priced_compacts": {"(priced: where relaying starts to pay for itself). Relaying now saves about $1.05 over the next 100k tokens against letting Claude Code compact at ~167k."},
+		"pause_priced_compacts": {"(priced: where relaying saves enough to pause). Relaying now saves about $1.05 over the next 100k tokens against letting Claude Code compact at ~167k."},
 	} {
 		got := Text(c[name])
 		for _, w := range want {

@@ -87,7 +87,7 @@ func USD(v float64) string {
 func why(l lines.Line, name string, f Facts) string {
 	switch l.SetBy {
 	case lines.Priced:
-		return "priced: where relaying starts to pay for itself"
+		return "priced: where relaying saves enough to " + name
 	case lines.Env:
 		return "set in the environment by MUTHUR_CONTEXT_BUDGET_" + strings.ToUpper(name)
 	case lines.Window:

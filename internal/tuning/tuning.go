@@ -8,6 +8,7 @@ package tuning
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -135,23 +136,26 @@ func FromEnv(getenv func(string) string) (Settings, error) {
 	if s.Window, err = tokens(getenv, EnvWindow); err != nil {
 		return s, err
 	}
-	switch v := strings.ToLower(strings.TrimSpace(getenv(EnvRate))); v {
-	case "", RateForecast:
-		s.Rate = RateForecast
-	case RateSinceBoundary:
-		s.Rate = RateSinceBoundary
-	default:
-		return s, &Error{EnvRate, getenv(EnvRate), `must be "forecast" or "since-boundary"`}
+	if s.Rate, err = oneOf(getenv, EnvRate, RateForecast, RateSinceBoundary); err != nil {
+		return s, err
 	}
-	switch v := strings.ToLower(strings.TrimSpace(getenv(EnvPrefer))); v {
-	case "", PreferRelay:
-		s.Prefer = PreferRelay
-	case PreferCheapest:
-		s.Prefer = PreferCheapest
-	default:
-		return s, &Error{EnvPrefer, getenv(EnvPrefer), `must be "relay" or "cheapest"`}
+	if s.Prefer, err = oneOf(getenv, EnvPrefer, PreferRelay, PreferCheapest); err != nil {
+		return s, err
 	}
 	return s, nil
+}
+
+// oneOf reads the variable name as one of the words allowed (trimmed,
+// any case); unset, the first of them.
+func oneOf(getenv func(string) string, name string, allowed ...string) (string, error) {
+	v := strings.ToLower(strings.TrimSpace(getenv(name)))
+	if v == "" {
+		return allowed[0], nil
+	}
+	if slices.Contains(allowed, v) {
+		return v, nil
+	}
+	return "", &Error{name, getenv(name), `must be "` + strings.Join(allowed, `" or "`) + `"`}
 }
 
 // SubagentFromEnv is a subagent's wrap-up line (design §16):
