@@ -127,7 +127,7 @@ func Text(f Facts) string {
 	if f.Level == climb.Warn {
 		room := max(f.Lines.Pause.Tokens-f.Reading, 0)
 		b.WriteString("\n\nThe pause line is at " + K(f.Lines.Pause.Tokens) + ": about " + K(room) +
-			" tokens of room. If the work in hand fits, finish it and say in your report why you did not stop. If not, steer to the best stopping point within it, start nothing you cannot finish, and stop there; " +
+			" tokens of room. If the work in hand fits, finish it and say in your report why you did not stop. If not, steer to the best stopping point within that room, start nothing you cannot finish, and stop there; " +
 			plan + "; then end as below.")
 	} else {
 		b.WriteString("\n\nStop now, wherever the work stands, unless it is literally one small step (under ~20k tokens) from done; then finish that step and say why. Commit what is in hand; " +
