@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -80,8 +81,12 @@ func TestClimb(t *testing.T) {
 	warn := onlyNotice(t, s, "warning")
 	says(t, warn, "The pause line is at 120k: about 60k tokens of room")
 	// claude-opus-4-6 is priced, so pricing runs and the notice carries
-	// the relay's dollars whichever rule set the line (design §6.1).
-	says(t, warn, "over the next 100k tokens", "up-front cost", "carrying on costs about $", "Give the operator these figures")
+	// the verdict's one figure whichever rule set the line (design §6.1,
+	// §4.2).
+	says(t, warn, "over the next 100k tokens", "Give the operator this figure")
+	if n := strings.Count(warn, "$"); n != 1 {
+		t.Errorf("the warning carries %d dollar figures, want one:\n%s", n, warn)
+	}
 	pause := onlyNotice(t, s, "pause")
 	says(t, pause, "Stop now", "without asking and with no argument, run /relay")
 	saysNot(t, pause, "do not run it unasked")

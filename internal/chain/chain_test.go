@@ -9,9 +9,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/muthur/context-budget/internal/forecast"
 	"github.com/muthur/context-budget/internal/lines"
 	"github.com/muthur/context-budget/internal/restart"
 	"github.com/muthur/context-budget/internal/state"
+	"github.com/muthur/context-budget/internal/window"
 )
 
 // TestExit: each reason's exit status, as design §15 and the manual give
@@ -173,16 +175,42 @@ func TestCarryOn(t *testing.T) {
 	base := restart.Model{Rates: restart.PerMillion(0.5, 0.01, 0.125), Q: 40.0 / restart.Slice}
 	band := restart.Model{Rates: restart.PerMillion(2.5, 0.05, 0.625), Q: base.Q}
 	plain := lines.Decision{Cost: base}
-	if got, want := carryOn(plain, 150_000, 230_000), base.Over(150_000, 230_000); !near(got, want) {
-		t.Errorf("without a band: %v, want %v", got, want)
+	if got, n := carryOn(plain, 150_000, 230_000); !near(got, base.Over(150_000, 230_000)) || n != 0 {
+		t.Errorf("without a band: %v (%d compactions), want %v", got, n, base.Over(150_000, 230_000))
 	}
 	banded := lines.Decision{Cost: base, Band: &band, BandAbove: 100_000}
 	want := base.Over(50_000, restart.Slice) + band.Over(150_000, restart.Slice) + band.Over(250_000, 30_000)
-	if got := carryOn(banded, 50_000, 230_000); !near(got, want) {
+	if got, _ := carryOn(banded, 50_000, 230_000); !near(got, want) {
 		t.Errorf("with a band above 100k: %v, want %v", got, want)
 	}
-	if got := carryOn(plain, 150_000, 0); got != 0 {
-		t.Errorf("no growth: %v", got)
+	if got, n := carryOn(plain, 150_000, 0); got != 0 || n != 0 {
+		t.Errorf("no growth: %v, %d compactions", got, n)
+	}
+}
+
+// TestCarryOnCompacts: on a window whose compaction point the growth
+// reaches, the one session compacts there each time, as the verdict
+// prices a compaction, and goes on from the smaller context; on a 1M
+// window it carries on.
+func TestCarryOnCompacts(t *testing.T) {
+	m := restart.Model{Rates: restart.PerMillion(25, 0.5, 6.25), Q: 40.0 / restart.Slice}
+	k := forecast.Shipped.Compaction
+	d := lines.Decision{Cost: m, Window: window.Window{Tokens: window.Standard, CompactsAt: 167_000}}
+	// From 140k, 100k of work: 27k to the point, a compaction, 73k on.
+	got, n := carryOn(d, 140_000, restart.Slice)
+	want, ok := m.Compact(140_000, 167_000, k)
+	if !ok || n != 1 || !near(got, want) {
+		t.Errorf("one slice across the point: %v (%d compactions), want %v as Compact prices it", got, n, want)
+	}
+	// 400k of work from 140k compacts more than once, and costs less
+	// than a carry-on the window cannot hold.
+	got, n = carryOn(d, 140_000, 400_000)
+	if n < 2 || got >= m.Over(140_000, 400_000) {
+		t.Errorf("400k of work: %v with %d compactions; carrying on %v", got, n, m.Over(140_000, 400_000))
+	}
+	d.Window = window.Window{Tokens: window.OneM, CompactsAt: 967_000}
+	if got, n := carryOn(d, 140_000, 400_000); n != 0 || !near(got, m.Over(140_000, 400_000)) {
+		t.Errorf("1M window: %v, %d compactions", got, n)
 	}
 }
 

@@ -373,8 +373,15 @@ func printChain(w io.Writer, sum chain.Summary, c carryOn) {
 		case d <= -0.005:
 			diff = notice.USD(-d) + " more"
 		}
-		printf(w, "One session carrying on would have cost about %s by the cost model's forecast (not measured): session 1's %s, then the successors' %s tokens of work carried on from its %s at %s's pace and prices. The chain cost %s, %s.\n",
-			notice.USD(f.USD), notice.USD(f.FirstUSD), notice.K(f.Growth), notice.K(f.From), f.Model, notice.USD(sum.CostUSD), diff)
+		// The real alternative to the chain (design §4.2): one session,
+		// compacted by Claude Code wherever its window would have.
+		how, compacting := "carrying on", ""
+		if f.Compactions > 0 {
+			how = "letting Claude Code compact"
+			compacting = fmt.Sprintf(", compacting at ~%s %s", notice.K(f.CompactAt), times(f.Compactions))
+		}
+		printf(w, "One session %s would have cost about %s by the cost model's forecast (not measured): session 1's %s, then the successors' %s tokens of work from its %s at %s's pace and prices%s. The chain cost %s, %s.\n",
+			how, notice.USD(f.USD), notice.USD(f.FirstUSD), notice.K(f.Growth), notice.K(f.From), f.Model, compacting, notice.USD(sum.CostUSD), diff)
 	}
 	if argv := nextArgv(sum, c); argv != nil {
 		what := "To carry on in the same chain"
@@ -383,6 +390,17 @@ func printChain(w io.Writer, sum chain.Summary, c carryOn) {
 		}
 		printf(w, "%s:\n  %s\n", what, shellQuote(argv))
 	}
+}
+
+// times says how often: "once", "twice", "3 times".
+func times(n int) string {
+	switch n {
+	case 1:
+		return "once"
+	case 2:
+		return "twice"
+	}
+	return fmt.Sprintf("%d times", n)
 }
 
 // stoppedWords says why a chain stopped.

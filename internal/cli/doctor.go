@@ -527,7 +527,7 @@ func (d *doctor) checkTranscript(name, root string, s tuning.Settings) {
 			notice.K(sc.last), notice.K(sc.peak),
 			notice.K(ls.Warn.Tokens), ls.Warn.SetBy, notice.K(ls.Pause.Tokens), ls.Pause.SetBy)
 		if m := dec.Money(sc.last); m != nil {
-			d.printf(" · relaying now %s", notice.RelayWords(m))
+			d.printf(" · %s", notice.VerdictShort(m.Verdict))
 		}
 		d.printf("\n")
 		d.printf("    %s\n", notice.WindowWords(dec.Window))

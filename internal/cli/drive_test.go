@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strconv"
 	"strings"
@@ -327,4 +328,47 @@ func driveEach(t testing.TB, run hookRunner, paths []string, envOf func(i int) m
 func dirExists(p string) bool {
 	fi, err := os.Stat(p)
 	return err == nil && fi.IsDir()
+}
+
+// noticeVerdict is a notice's verdict as its words give it (design
+// §4.2): what the agent was told (relay, or the alternative it was told
+// to go on with), the alternative the figure is against, and the figure.
+type noticeVerdict struct {
+	Choice, Against string
+	NetUSD          float64
+	// Priced says the notice carried a figure; Relays that it told the
+	// agent to relay (or offer /relay).
+	Priced, Relays bool
+}
+
+// The verdict's sentence, each way it is said.
+var (
+	savesRE  = regexp.MustCompile(`Relaying now saves about \$([0-9.]+) over the next 100k tokens against (carrying on|letting Claude Code compact)`)
+	notYetRE = regexp.MustCompile(`Relaying does not pay yet: over the next 100k tokens it costs about \$([0-9.]+) more than carrying on`)
+	costsRE  = regexp.MustCompile(`Over the next 100k tokens, relaying now costs about \$([0-9.]+) more than letting Claude Code compact`)
+)
+
+// verdictOf reads a notice's verdict from its words.
+func verdictOf(text string) noticeVerdict {
+	v := noticeVerdict{Relays: strings.Contains(text, "Ending: ")}
+	amount := func(s string) float64 { f, _ := strconv.ParseFloat(s, 64); return f }
+	if m := savesRE.FindStringSubmatch(text); m != nil {
+		v.Priced, v.NetUSD, v.Against = true, amount(m[1]), lines.ChoiceCarryOn
+		if m[2] != "carrying on" {
+			v.Against = lines.ChoiceCompact
+		}
+	} else if m := notYetRE.FindStringSubmatch(text); m != nil {
+		v.Priced, v.NetUSD, v.Against = true, -amount(m[1]), lines.ChoiceCarryOn
+	} else if m := costsRE.FindStringSubmatch(text); m != nil {
+		v.Priced, v.NetUSD, v.Against = true, -amount(m[1]), lines.ChoiceCompact
+	}
+	switch {
+	case v.Relays:
+		v.Choice = lines.ChoiceRelay
+	case strings.Contains(text, "letting Claude Code compact is the cheaper way on"):
+		v.Choice = lines.ChoiceCompact
+	case strings.Contains(text, "carrying on is the cheaper way on"):
+		v.Choice = lines.ChoiceCarryOn
+	}
+	return v
 }

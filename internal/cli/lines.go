@@ -40,10 +40,11 @@ type linesReport struct {
 	CarryOnUSD      *float64   `json:"carry_on_usd"`
 	// CompactUSD is what letting Claude Code compact at the window's point
 	// costs over the next 100k tokens: null where the point lies past
-	// them (carrying on is then the same). Cheapest names the cheapest of
-	// carrying on, compacting and relaying over them.
-	CompactUSD *float64 `json:"compact_usd"`
-	Cheapest   string   `json:"cheapest,omitempty"`
+	// them (carrying on is then the same). Verdict is what a notice would
+	// say if it fired now (design §4.2): its choice, the real alternative
+	// and relaying's net saving against it.
+	CompactUSD *float64       `json:"compact_usd"`
+	Verdict    *lines.Verdict `json:"verdict,omitempty"`
 	// CarryOnBand is the spread of real sessions around CarryOnUSD.
 	CarryOnBand      *carryOnBand         `json:"carry_on_band,omitempty"`
 	Reorientation    *lines.Reorientation `json:"reorientation"`
@@ -215,7 +216,9 @@ func linesForEnv(s tuning.Settings, path, root, session string, getenv func(stri
 		if mo.Compacts {
 			rep.CompactUSD = dollars(mo.CompactUSD)
 		}
-		rep.Cheapest = mo.Cheapest
+		v := mo.Verdict
+		v.NetUSD = *dollars(v.NetUSD)
+		rep.Verdict = &v
 	}
 	if w, p := d.Lines.Warn, d.Lines.Pause; w.Tokens >= p.Tokens {
 		rep.Warnings = append(rep.Warnings, fmt.Sprintf("the warn line (%s tokens, %s) lies at or past the pause line (%s tokens, %s): only the pause will fire",
@@ -233,28 +236,15 @@ func linesForEnv(s tuning.Settings, path, root, session string, getenv func(stri
 }
 
 // transcriptInput is the policy's input for the transcript at path at
-// its reading r, built as the hook builds it but from a fresh pass: the
-// window the status line recorded and, unless the lines are fixed, the
-// price table and the transcript's history, with the climb's prior the
-// line cache keeps (keepClimbPrior). It reads the session's line cache and
-// writes nothing. `lines` and doctor decide through it.
+// its reading r, as the hook's recompute would make it but from a fresh
+// pass (lines.Call.FreshInput), with the compaction point's sources
+// found as the recompute finds them. It writes nothing. `lines`, doctor
+// and run decide through it.
 func transcriptInput(s tuning.Settings, r reading.Reading, table *prices.Table, path, root, session string, getenv func(string) string) (lines.Input, error) {
-	in := lines.Input{Settings: s, Reading: r.Tokens, RequestedModel: r.RequestedModel,
-		Root: root, TranscriptPath: path, Getenv: getenv, Version: r.Version, SessionID: session}
-	in.Sources, _ = findSources(getenv, root, path, session, r.Version, r.Model, r.Time, false)
-	if state.PlainName(session) {
-		in.StatuslineWindow = window.ReadFile(window.FileName(state.Dir(root), session))
-	}
-	if s.Fixed {
-		return in, nil
-	}
-	var h forecast.History
-	if err := h.Update(path); err != nil {
-		return in, err
-	}
-	keepClimbPrior(&h, root, session, path)
-	in.Table, in.History = table, &h
-	return in, nil
+	call := &lines.Call{Dir: state.Dir(root), ID: session, Root: root, Transcript: path, Settings: s, Getenv: getenv,
+		Reading: r.Tokens, RequestedModel: r.RequestedModel, Model: r.Model, Version: r.Version, Table: table}
+	call.Sources, _ = findSources(getenv, root, path, session, r.Version, r.Model, r.Time, false)
+	return call.FreshInput()
 }
 
 // cachedDecision is the hook's cached decision for the session when it
@@ -300,18 +290,16 @@ func roundSig(v float64) float64 {
 func standing(rep *linesReport) string {
 	r, w, p := rep.Reading, *rep.Warn.Tokens, *rep.Pause.Tokens
 	switch {
+	case r >= p && rep.Verdict != nil && rep.Verdict.Choice == lines.ChoiceCompact:
+		return fmt.Sprintf("past the pause line, %s over: go on to a clean point before Claude Code compacts at %s", notice.K(r-p), notice.K(rep.Window.CompactsAt))
+	case r >= p && rep.Verdict != nil && rep.Verdict.Choice == lines.ChoiceCarryOn:
+		return fmt.Sprintf("past the pause line, %s over: go on, carrying on is cheaper", notice.K(r-p))
 	case r >= p:
 		return fmt.Sprintf("past the pause line, %s over: time to stop and relay", notice.K(r-p))
 	case r >= w:
 		return fmt.Sprintf("past the warn line, %s over; the pause line is %s on", notice.K(r-w), notice.K(p-r))
 	}
 	return fmt.Sprintf("below the warn line, %s to go", notice.K(min(w, p)-r))
-}
-
-// cheapestWords names the cheapest choice over the slice.
-func cheapestWords(c string) string {
-	words := map[string]string{lines.ChoiceRelay: "relaying now", lines.ChoiceCompact: "letting Claude Code compact"}
-	return cmp.Or(words[c], "carrying on")
 }
 
 // setWords names what set a line in a few words.
@@ -324,7 +312,7 @@ func setWords(s lines.SetBy) string {
 func lineWhy(name string, l lineReport, win window.Window) string {
 	switch l.SetBy {
 	case lines.Priced:
-		return fmt.Sprintf("where relaying saves %s over the next 100k tokens", notice.USD(l.SavingUSD))
+		return fmt.Sprintf("where relaying saves %s over the next 100k tokens against the real alternative", notice.USD(l.SavingUSD))
 	case lines.Env:
 		return "fixed by MUTHUR_CONTEXT_BUDGET_" + strings.ToUpper(name)
 	case lines.Window:
@@ -373,7 +361,8 @@ func printLines(w io.Writer, rep *linesReport) {
 		} else {
 			printf(w, "%-14s not within the next 100k tokens (Claude Code compacts at %s)\n", "compacting", notice.K(rep.Window.CompactsAt))
 		}
-		printf(w, "%-14s %s\n", "cheapest", cheapestWords(rep.Cheapest))
+		v := rep.Verdict
+		printf(w, "%-14s %s, over the next 100k tokens (policy %s)\n", "verdict", notice.VerdictShort(*v), v.Policy)
 		ro := rep.Reorientation
 		printf(w, "%-14s would spend about %s tokens (%s) finding its feet, going by %s\n", "a successor", notice.Thousands(ro.Tokens), notice.USD(ro.CostUSD), ro.Words)
 		if f := rep.Forecast; f != nil {
@@ -439,28 +428,6 @@ func printCold(w io.Writer, c *coldReport) {
 	printf(w, "%-14s idle %s, past the %s TTL: re-writing %s tokens costs %s; a fresh session costs %s over the next 100k tokens against %s carrying on (%s %s; %s at %s)\n",
 		"cold cache", cold.Idle(time.Duration(c.IdleSeconds)*time.Second), c.TTL, notice.Thousands(c.Context), notice.USD(c.RecacheUSD),
 		notice.USD(c.FreshUSD), notice.USD(c.CarryOnUSD), verb, notice.USD(saving), stop, notice.USD(c.ThresholdUSD))
-}
-
-// keepClimbPrior gives h the prior the hook chose for the session's
-// current climb, when its line cache holds one for the same transcript
-// and climb (as many boundaries): the hook keeps a climb's prior until the
-// next compaction, so that a ledger row written meanwhile does not move
-// its lines, and `lines` must show the lines the hook holds.
-func keepClimbPrior(h *forecast.History, root, session, path string) {
-	if root == "" || !state.PlainName(session) {
-		return
-	}
-	dir := state.Dir(root)
-	e, ok := lines.Load(dir, session)
-	if !ok || e.Transcript != path {
-		return
-	}
-	saved, ok := lines.SavedHistory(dir, session)
-	if !ok || saved.Boundaries != h.Boundaries || saved.Pace.Prior == nil {
-		return
-	}
-	pr := *saved.Pace.Prior
-	h.Pace.Prior, h.Pace.PriorFrom = &pr, saved.Pace.PriorFrom
 }
 
 // transcriptDir is where Claude Code keeps the transcripts of the project

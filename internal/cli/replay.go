@@ -70,7 +70,7 @@ func runReplay(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 	// The lines to show the peaks against: a session's on the default
 	// 200k window before pricing moves them.
-	ls := lines.Decide(lines.Input{Settings: s, Getenv: os.Getenv}).Lines
+	ls := lines.Decide((&lines.Call{Settings: s, Getenv: os.Getenv}).Input(nil)).Lines
 	table, _, err := priceTable(projectRoot(""), os.Getenv, false)
 	if err != nil {
 		return fail(stderr, err, "fix or remove the price file")
@@ -491,7 +491,7 @@ func writeReplayTable(w io.Writer, rep replay.Report) error {
 		if t.Sessions == 1 {
 			their = "its"
 		}
-		printf(w, "; by the forecast, relaying at %s %s would have %s over the next 100k tokens of each", their, notice.Count(t.ForecastPauses, "priced pause"), notice.SavedWords(t.ForecastSavingUSD))
+		printf(w, "; by the forecast, relaying at %s %s would have %s over the next 100k tokens of each, against its real alternative", their, notice.Count(t.ForecastPauses, "priced pause"), notice.NetSavedWords(t.ForecastSavingUSD))
 	}
 	fmt.Fprintln(w, ".")
 	if t.CarryOnPoints > 0 {
@@ -511,8 +511,9 @@ func writeReplayTable(w io.Writer, rep replay.Report) error {
 		printf(w, "Room before the %s: %d with a pause in the climb, %d with less than 20k tokens of room; median %s tokens, %.0f responses.\n",
 			notice.Count(r.Auto, "automatic compaction"), r.Paused, r.Short, notice.K(r.MedianTokens), r.MedianResponses)
 	}
-	if len(t.Cheapest) > 0 {
-		printf(w, "Cheapest at the pauses, by the model: %s.\n", cheapestCounts(t.Cheapest))
+	if v := t.Verdicts; len(v.Choices) > 0 {
+		printf(w, "The pauses' verdicts, by the model: %s; against %s; relaying cost more than that at %d.\n",
+			choiceCounts(v.Choices, choiceWords), choiceCounts(v.Against, againstWords), v.Costlier)
 	}
 	writeColdTotals(w, t.Cold)
 	if rep.Fuse != nil {
@@ -555,13 +556,19 @@ func noticeCounts(warnings, pauses int) string {
 	return notice.Count(warnings+pauses, "notice") + ": " + strings.Join(parts, ", ")
 }
 
-// cheapestCounts says how many pauses each choice was cheapest at:
-// "relaying at 12, letting Claude Code compact at 3, carrying on at 1".
-func cheapestCounts(c map[string]int) string {
+// The choices in words: what the agent was told, and the alternative.
+var (
+	choiceWords  = map[string]string{lines.ChoiceRelay: "relay", lines.ChoiceCompact: "go on to Claude Code's compaction", lines.ChoiceCarryOn: "carry on"}
+	againstWords = map[string]string{lines.ChoiceCompact: "letting Claude Code compact", lines.ChoiceCarryOn: "carrying on"}
+)
+
+// choiceCounts says how many pauses each choice counts, in words:
+// "relay at 12, carry on at 1".
+func choiceCounts(c map[string]int, words map[string]string) string {
 	var parts []string
 	for _, k := range []string{lines.ChoiceRelay, lines.ChoiceCompact, lines.ChoiceCarryOn} {
 		if c[k] > 0 {
-			parts = append(parts, fmt.Sprintf("%s at %d", cheapestWords(k), c[k]))
+			parts = append(parts, fmt.Sprintf("%s at %d", words[k], c[k]))
 		}
 	}
 	return strings.Join(parts, ", ")

@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -32,6 +33,12 @@ func noticeKeys(ns []replay.Notice) []string {
 // sessions the hook saw (nil: none).
 func replayNotices(t testing.TB, path string, env map[string]string, others []string) []replay.Notice {
 	t.Helper()
+	return replaySession(t, path, env, others).Notices
+}
+
+// replaySession is replayNotices' whole session, with its series.
+func replaySession(t testing.TB, path string, env map[string]string, others []string) replay.Session {
+	t.Helper()
 	getenv := func(k string) string { return env[k] }
 	s, err := tuning.FromEnv(getenv)
 	if err != nil {
@@ -45,7 +52,37 @@ func replayNotices(t testing.TB, path string, env map[string]string, others []st
 		}
 		opt = withSources(opt, sources, "")
 	}
-	return replay.File(replay.Source{Path: path}, opt).Notices
+	opt.Series = true
+	return replay.File(replay.Source{Path: path}, opt)
+}
+
+// sameVerdicts requires each pause's verdict in the hook's words to be
+// replay's: the choice the agent was told, the alternative and the
+// figure to the cent. It returns the priced pauses it compared.
+func sameVerdicts(t *testing.T, path string, d driven, s replay.Session) []noticeVerdict {
+	t.Helper()
+	pauses := map[int]replay.Pause{}
+	for _, p := range s.Pauses {
+		pauses[p.Response] = p
+	}
+	var out []noticeVerdict
+	for i, n := range d.Notices {
+		if n.Level != "pause" {
+			continue
+		}
+		v, p := verdictOf(d.Texts[i]), pauses[n.Response]
+		if !v.Priced {
+			if p.NetUSD != nil || !v.Relays {
+				t.Errorf("%s pause@%d: unpriced in the hook's words (relays %v), replay's %+v", filepath.Base(path), n.Response, v.Relays, p)
+			}
+			continue
+		}
+		if p.NetUSD == nil || v.Choice != p.Choice || v.Against != p.Against || math.Abs(v.NetUSD-*p.NetUSD) > 0.005+1e-9 {
+			t.Errorf("%s pause@%d: the hook says %+v, replay %s against %s at %v", filepath.Base(path), n.Response, v, p.Choice, p.Against, p.NetUSD)
+		}
+		out = append(out, v)
+	}
+	return out
 }
 
 // otherFolds lists the corpus sessions outside path's fold: those its
@@ -76,13 +113,15 @@ func sameNotices(t *testing.T, path string, hook, rep []replay.Notice) {
 func TestReplayDecidesAsTheHook(t *testing.T) {
 	t.Run("corpus", func(t *testing.T) {
 		paths, runs := drivenCorpus(t)
-		fired := 0
+		fired, priced := 0, 0
 		for i, p := range paths {
 			fired += len(runs[i].Notices)
-			sameNotices(t, p, runs[i].Notices, replayNotices(t, p, nil, otherFolds(paths, p)))
+			s := replaySession(t, p, nil, otherFolds(paths, p))
+			sameNotices(t, p, runs[i].Notices, s.Notices)
+			priced += len(sameVerdicts(t, p, runs[i], s))
 		}
-		if fired < 100 {
-			t.Errorf("the hook fired %d notices over the corpus; the comparison proves little", fired)
+		if fired < 100 || priced < 50 {
+			t.Errorf("the hook fired %d notices over the corpus, %d priced pauses; the comparison proves little", fired, priced)
 		}
 	})
 	t.Run("transcripts", func(t *testing.T) {

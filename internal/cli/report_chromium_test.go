@@ -199,7 +199,7 @@ func TestReportInChromium(t *testing.T) {
 	tot := rep.Totals
 	for id, want := range map[string][]string{
 		"answer-cost":     {fmt.Sprint(tot.PricedSessions), notice.USD(tot.CostUSD)},
-		"answer-forecast": {fmt.Sprint(tot.ForecastPauses), notice.SavedWords(tot.ForecastSavingUSD)},
+		"answer-forecast": {fmt.Sprint(tot.ForecastPauses), notice.NetSavedWords(tot.ForecastSavingUSD)},
 		"answer-checked":  {fmt.Sprint(tot.CarryOnPoints), notice.SavedWords(tot.CheckedSavingUSD)},
 	} {
 		m := regexp.MustCompile(`<p class="answer" id="` + id + `">.*?<span class="n">([^<]*)</span>.*?<strong class="usd">([^<]*)</strong>`).FindStringSubmatch(dom)

@@ -1,7 +1,9 @@
 package fuse
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"time"
@@ -27,31 +29,40 @@ func Standing(getenv func(string) string, root, session string, now time.Time) [
 			return nil
 		}
 	}
+	// With no fuse folder yet, a cap from the environment has counted
+	// nothing so far.
+	var arm Arm
+	t, dc := &Tally{Files: map[string]*File{}}, dayCount{Sessions: map[string]Sum{}}
 	fo, err := openFolder(Dir(getenv, root), false)
-	if err != nil {
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		fo = nil
+	case err != nil:
 		return nil
-	}
-	defer fo.close()
-	arm, _, err := fo.loadArm(session)
-	if err != nil {
-		return nil
+	default:
+		defer fo.close()
+		if arm, _, err = fo.loadArm(session); err != nil {
+			return nil
+		}
 	}
 	caps := capsOf(s, arm)
 	if len(caps) == 0 {
 		return nil
 	}
-	t, err := loadTally(fo, session)
-	if err != nil {
-		return nil
+	if fo != nil {
+		if t, err = loadTally(fo, session); err != nil {
+			return nil
+		}
 	}
 	var out []CapStatus
 	for _, cs := range caps {
 		spent := t.Total().Sub(arm.Base)
 		if cs.kind == "day" {
 			day := now.UTC().Format(time.DateOnly)
-			dc, err := fo.loadDay(dayName(day))
-			if err != nil {
-				return nil
+			if fo != nil {
+				if dc, err = fo.loadDay(dayName(day)); err != nil {
+					return nil
+				}
 			}
 			// This session's count of the day may be ahead of the
 			// project's, which the fuse raises as it meters.

@@ -13,7 +13,6 @@ import (
 	"github.com/muthur/context-budget/internal/reading"
 	"github.com/muthur/context-budget/internal/state"
 	"github.com/muthur/context-budget/internal/tuning"
-	"github.com/muthur/context-budget/internal/window"
 )
 
 // post decides a PostToolUse call's answer: nil for silence. g keeps the
@@ -82,14 +81,13 @@ func decision(call *lines.Call, full Full, deadline time.Time) lines.Decision {
 	return fixedDecision(call)
 }
 
-// fixedDecision is the lines decided for call without pricing or a
-// history: the caps, or the environment's lines, under the window's cap.
+// fixedDecision is the lines decided for call without pricing, a history
+// or the compaction point's sources: the caps, or the environment's
+// lines, under the window's cap.
 func fixedDecision(call *lines.Call) lines.Decision {
-	fixed := call.Settings
-	fixed.Fixed = true
-	return lines.Decide(lines.Input{Settings: fixed, Reading: call.Reading, RequestedModel: call.RequestedModel,
-		Getenv: call.Getenv, Version: call.Version,
-		StatuslineWindow: window.ReadFile(window.FileName(call.Dir, call.ID))})
+	fixed := *call
+	fixed.Settings.Fixed, fixed.Sources = true, lines.Sources{}
+	return lines.Decide(fixed.Input(nil))
 }
 
 // noticeAnswer is the answer for a level that fired and is recorded: the
@@ -117,11 +115,12 @@ func noticeAnswer(p reading.Payload, s tuning.Settings, root string, level climb
 		return operator.OperatorBy(state.Dir(root), p.SessionID, deadline, operator.LookupContext)
 	})
 	facts.Manual, facts.Offer = mr.Manual, mr.Offer
-	if level == climb.Pause {
+	if level == climb.Pause && facts.Relays() {
 		// For context-budget run: a session that paused to offer /relay
 		// waits for its operator; the switch may be where the runner
 		// cannot see it. A record that cannot be written costs the
-		// runner that fact, never the notice.
+		// runner that fact, never the notice. A pause whose verdict is
+		// to go on paused nothing.
 		operator.RecordPause(state.Dir(root), p.SessionID, mr.Manual, time.Now())
 	}
 	return NoticeAnswer(p.HookEventName, notice.Text(facts), short)

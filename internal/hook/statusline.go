@@ -163,9 +163,9 @@ func StatusLine(p StatusPayload, getenv func(string) string, color bool, now tim
 	idle := session && cold.MayBeCold(r, now) && coldOn(getenv)
 	var e lines.Entry
 	ok := false
+	call := &lines.Call{Settings: s, Getenv: getenv, Reading: r.Tokens, RequestedModel: r.RequestedModel, Version: r.Version}
 	if session {
-		call := &lines.Call{Dir: state.Dir(root), ID: p.SessionID, Root: root, Transcript: p.TranscriptPath,
-			Settings: s, Getenv: getenv, Reading: r.Tokens, RequestedModel: r.RequestedModel, Version: r.Version}
+		call.Dir, call.ID, call.Root, call.Transcript = state.Dir(root), p.SessionID, root, p.TranscriptPath
 		if idle {
 			e, ok = lines.Load(call.Dir, call.ID)
 			ok = ok && e.For(call)
@@ -174,12 +174,7 @@ func StatusLine(p StatusPayload, getenv func(string) string, color bool, now tim
 		}
 	}
 	if !ok {
-		var win int64
-		if session {
-			win = window.ReadFile(window.FileName(state.Dir(root), p.SessionID))
-		}
-		e = lines.Entry{Decision: lines.Decide(lines.Input{Settings: s, Reading: r.Tokens, RequestedModel: r.RequestedModel,
-			Getenv: getenv, Version: r.Version, StatuslineWindow: win})}
+		e = lines.Entry{Decision: lines.Decide(call.Input(nil))}
 	}
 	d := &e.Decision
 	ls := d.Lines
@@ -198,11 +193,8 @@ func StatusLine(p StatusPayload, getenv func(string) string, color bool, now tim
 	}
 	line := head + " · " + next
 	if m := d.Money(r.Tokens); m != nil {
-		line += " · relay " + notice.RelayWords(m)
-		if m.Compacts {
-			// Claude Code compacts within the slice: the third choice.
-			line += " · cheapest: " + m.Cheapest
-		}
+		// The verdict a notice would give now (design §4.2).
+		line += " · " + notice.VerdictShort(m.Verdict)
 	}
 	if idle {
 		line += coldMark(p.TranscriptPath, &e, r, now)

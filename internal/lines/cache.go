@@ -33,7 +33,7 @@ var passSlice int64 = PassSlice
 
 // Format is the line cache's format. An entry of another format is a
 // miss, and the next recompute replaces it.
-const Format = 6
+const Format = 7
 
 // Entry is what a session's line cache holds (<state>/<session>.line):
 // one JSON object, written whole by the recompute. The history the
@@ -72,9 +72,10 @@ type Made struct {
 
 // Quick is the part of an entry the hook and the status line read: what
 // it was made for, and of the decision what they say: the lines, the
-// compactions, the relay's money at a reading (Decision.Money: Priced,
-// Cost, Band, BandAbove, Spread, PaceFrom and the reorientation's Words)
-// and the window. The rest of Decision is unset.
+// compactions, the relay's money and verdict at a reading
+// (Decision.Money: Priced, Cost, Band, BandAbove, Spread, PaceFrom,
+// Policy and the reorientation's Words) and the window. The rest of
+// Decision is unset.
 type Quick struct {
 	Made
 	Decision Decision
@@ -178,7 +179,9 @@ func settingsKey(s tuning.Settings) string {
 	}
 	b = strconv.AppendBool(b, s.Fixed)
 	b = append(b, ' ')
-	return string(append(b, s.Rate...))
+	b = append(b, s.Rate...)
+	b = append(b, ' ')
+	return string(append(b, s.Prefer...))
 }
 
 // Call is one call's view of a session: a hook call's, the status
@@ -206,6 +209,9 @@ type Call struct {
 	// SourceDeps the files they were read from, which the cache keeps.
 	Sources    Sources
 	SourceDeps Deps
+	// Own is the session's own orientation when a caller with no Root
+	// (replay) measured it.
+	Own *Own
 }
 
 // FileName is the cache file of a session.
@@ -302,6 +308,7 @@ func LoadQuick(dir, id string) (q Quick, ok bool) {
 		{Path: "decision.band", Got: &hasBand},
 		{Path: "decision.reorientation.words", To: &d.Reorientation.Words},
 		{Path: "decision.pace_from", To: &d.PaceFrom},
+		{Path: "decision.policy", To: &d.Policy},
 		{Path: "decision.spread", Got: &hasSpread},
 		{Path: "decision.spread.share", To: &spread.Share},
 		{Path: "decision.spread.lo", To: &spread.Lo},
@@ -449,20 +456,7 @@ func (call *Call) decide() (Entry, bool, error) {
 // decideWith applies the rule for call with the history h (nil: fixed
 // lines, no pricing).
 func (call *Call) decideWith(h *forecast.History) Decision {
-	table := call.Table
-	if table == nil {
-		table, _ = prices.Embedded()
-	}
-	if h == nil {
-		table = nil
-	}
-	return Decide(Input{
-		Settings: call.Settings, Table: table, History: h,
-		Reading: call.Reading, RequestedModel: call.RequestedModel,
-		Root: call.Root, SessionID: call.ID, TranscriptPath: call.Transcript,
-		StatuslineWindow: window.ReadFile(window.FileName(call.Dir, call.ID)), Getenv: call.Getenv, Version: call.Version,
-		Sources: call.Sources,
-	})
+	return Decide(call.Input(h))
 }
 
 // SavedHistory is the history the session's last recompute saved.

@@ -275,7 +275,7 @@ func TestQuickReadsEveryField(t *testing.T) {
 	fill(reflect.ValueOf(&e.Made).Elem())
 	d := &e.Decision
 	for _, v := range []any{&d.Lines, &d.Priced, &d.Cost, &d.Band, &d.BandAbove, &d.Compactions, &d.Reorientation.Words,
-		&d.PaceFrom, &d.Spread, &d.Window} {
+		&d.PaceFrom, &d.Spread, &d.Window, &d.Policy} {
 		fill(reflect.ValueOf(v).Elem())
 	}
 	e.Format = Format
@@ -291,7 +291,7 @@ func TestQuickReadsEveryField(t *testing.T) {
 	q, ok := LoadQuick(dir, "s")
 	want := Quick{Made: e.Made, Decision: Decision{Lines: d.Lines, Priced: d.Priced, Cost: d.Cost, Band: d.Band,
 		BandAbove: d.BandAbove, Compactions: d.Compactions, Reorientation: Reorientation{Words: d.Reorientation.Words},
-		PaceFrom: d.PaceFrom, Spread: d.Spread, Window: d.Window}}
+		PaceFrom: d.PaceFrom, Spread: d.Spread, Window: d.Window, Policy: d.Policy}}
 	if !ok || !reflect.DeepEqual(q, want) {
 		t.Errorf("LoadQuick = %+v, %v\nwant %+v", q, ok, want)
 	}

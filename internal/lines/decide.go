@@ -84,12 +84,15 @@ type Decision struct {
 	// design's since-boundary rate.
 	Spread   *forecast.Band `json:"spread,omitempty"`
 	PaceFrom string         `json:"pace_from,omitempty"`
+	// Policy is the pause's policy the verdict follows
+	// (MUTHUR_CONTEXT_BUDGET_PREFER).
+	Policy string `json:"policy,omitempty"`
 }
 
 // Decide applies the rule.
 func Decide(in Input) Decision {
 	s := in.Settings
-	d := Decision{Lines: Fixed(s)}
+	d := Decision{Lines: Fixed(s), Policy: s.Prefer}
 	getenv := in.Getenv
 	if getenv == nil {
 		getenv = func(string) string { return "" }
@@ -140,7 +143,7 @@ func (d *Decision) price(in Input) {
 	d.Reorientation = in.reorient(h, rt, false)
 	// alone is the decision without the ledger: the shipped prior, the
 	// session's own reorientation.
-	alone := Decision{Reorientation: d.Reorientation}
+	alone := Decision{Reorientation: d.Reorientation, Window: d.Window}
 	if alone.Reorientation.Source == orientation.LedgerRelayed {
 		alone.Reorientation = in.reorient(h, rt, true)
 	}
@@ -160,19 +163,14 @@ func (d *Decision) price(in Input) {
 	alone.costModels(row, h, rt, shipped)
 	s := in.Settings
 	if s.Warn == 0 {
-		if c, ok := d.line(s.WarnSaving); ok {
-			c = max(c, alone.floor(s.WarnSaving, tuning.WarnCap))
-			if c < tuning.WarnCap {
-				d.Lines.Warn = Line{Tokens: c, SetBy: Priced, SavingUSD: s.WarnSaving}
-			}
+		if c, ok := d.line(s.WarnSaving, alone.floor(s.WarnSaving, tuning.WarnCap)); ok && c < tuning.WarnCap {
+			d.Lines.Warn = Line{Tokens: c, SetBy: Priced, SavingUSD: s.WarnSaving}
 		}
 	}
 	if s.Pause == 0 {
-		if c, ok := d.line(s.PauseSaving); ok {
-			c = max(c, alone.floor(s.PauseSaving, tuning.PauseCap), alone.Reorientation.Tokens+SuccessorRoom)
-			if c < tuning.PauseCap {
-				d.Lines.Pause = Line{Tokens: c, SetBy: Priced, SavingUSD: s.PauseSaving}
-			}
+		from := max(alone.floor(s.PauseSaving, tuning.PauseCap), alone.Reorientation.Tokens+SuccessorRoom)
+		if c, ok := d.line(s.PauseSaving, from); ok && c < tuning.PauseCap {
+			d.Lines.Pause = Line{Tokens: c, SetBy: Priced, SavingUSD: s.PauseSaving}
 		}
 	}
 }
@@ -197,7 +195,7 @@ func (d *Decision) costModels(row prices.Row, h *forecast.History, rt restart.Ra
 // usd: LedgerShare of this decision's line (the cap when it has none
 // below it).
 func (d *Decision) floor(usd float64, cap int64) int64 {
-	c, ok := d.line(usd)
+	c, ok := d.line(usd, 0)
 	if !ok || c >= cap {
 		c = cap
 	}
@@ -212,10 +210,41 @@ func rates(r prices.Rates, ttl1h bool) restart.Rates {
 	return restart.PerMillion(r.Output, r.CacheRead, w)
 }
 
-// line is the priced line at threshold usd. Where the row has a band, a
-// line past the band's start is priced at the band's rates; if those put
-// it below the start, the line is the band's first token.
-func (d *Decision) line(usd float64) (int64, bool) {
+// lineStep is the step the search for a line within the compaction's
+// reach takes.
+const lineStep = 1_000
+
+// line is the priced line at threshold usd: the lowest context from
+// `from` on where relaying saves usd over the slice against the real
+// alternative (Net). Where the window's compaction point lies past the
+// slice, the alternative is carrying on, whose saving only grows with the
+// context: the line is the cost model's closed form (carryOnLine). From
+// where the point comes within the slice, the alternative is letting
+// Claude Code compact, and the line is searched by the thousand up to
+// the point; none there, no line (the window's cap then sets it).
+func (d *Decision) line(usd float64, from int64) (int64, bool) {
+	point := d.Window.CompactsAt
+	reach := point - restart.Slice // past it, the point lies within the slice
+	c, ok := d.carryOnLine(usd)
+	if ok {
+		c = max(c, from)
+	}
+	if point <= 0 || ok && c <= reach {
+		return c, ok
+	}
+	for c := max(from, reach+1); c < point; c += lineStep {
+		if d.Net(c) >= usd {
+			return c, true
+		}
+	}
+	return 0, false
+}
+
+// carryOnLine is where relaying saves usd against carrying on. Where the
+// row has a band, a line past the band's start is priced at the band's
+// rates; if those put it below the start, the line is the band's first
+// token.
+func (d *Decision) carryOnLine(usd float64) (int64, bool) {
 	c, ok := d.Cost.Line(usd)
 	if d.Band != nil && ok && c > d.BandAbove {
 		if b, ok := d.Band.Line(usd); ok {

@@ -11,15 +11,26 @@
 //     MUTHUR_CONTEXT_BUDGET_WARN / _PAUSE value when set ("env").
 //  2. Pricing, unless MUTHUR_CONTEXT_BUDGET_LINES=fixed, the model is not
 //     in the price table, or there is no history: each line not fixed by
-//     env moves to where relaying saves its dollar threshold, when that is
-//     below its cap ("priced"). Pricing only ever moves a line earlier.
+//     env moves to the first context where relaying saves its dollar
+//     threshold against the real alternative (Net: letting Claude Code
+//     compact where the window's point lies within the slice, else
+//     carrying on), when that is below its cap ("priced"). Pricing only
+//     ever moves a line earlier.
 //  3. The window cap (package window finds the compaction point): the
 //     pause line is never later than the point minus RelayRoom, the warn
 //     line never later than that minus WarnRoom ("window"). A line fixed
 //     by env is not moved; `lines` warns when it lies past the point.
 //
 // Every line carries what set it (SetBy). When pricing ran, the notice
-// carries the relay's dollars (Money) whichever rule set the line.
+// carries the relay's dollars (Money) whichever rule set the line, and
+// one verdict (Decision.Verdict): the choice, the alternative, relaying's
+// net saving over it and the policy, from what the line cache keeps.
+//
+// # The input
+//
+// Call.Input builds the decision's input, the one place it is built: the
+// hook's recompute, its fallback, the status line, replay and, through
+// Call.FreshInput, `lines`, doctor and run decide from it.
 //
 // # The cache
 //

@@ -1,6 +1,9 @@
 package lines
 
-import "github.com/muthur/context-budget/internal/forecast"
+import (
+	"github.com/muthur/context-budget/internal/forecast"
+	"github.com/muthur/context-budget/internal/tuning"
+)
 
 // The choices a notice compares over the slice (design §4.2).
 const (
@@ -9,14 +12,40 @@ const (
 	ChoiceRelay   = "relay"
 )
 
+// Verdict is the one answer at a notice (design §4.2): what the agent is
+// told to do, the real alternative to relaying now, and what relaying
+// saves over it. The notice, the person's line, the status line, `lines`,
+// replay and run all say it.
+type Verdict struct {
+	// Choice is what the agent is told: ChoiceRelay, or under
+	// tuning.PreferCheapest the cheaper Against.
+	Choice string `json:"choice"`
+	// Against is the real alternative to relaying now: ChoiceCompact
+	// where the window's compaction point lies within the slice (the
+	// session cannot carry on past it), else ChoiceCarryOn.
+	Against string `json:"against"`
+	// NetUSD is what relaying now saves over the slice against Against;
+	// negative: what it costs more.
+	NetUSD float64 `json:"net_usd"`
+	// Policy is MUTHUR_CONTEXT_BUDGET_PREFER's: tuning.PreferRelay or
+	// tuning.PreferCheapest.
+	Policy string `json:"policy"`
+}
+
+// Relays reports whether the agent is told to relay.
+func (v *Verdict) Relays() bool { return v.Choice == ChoiceRelay }
+
 // Money is the relay's figures at one reading when pricing ran, as the
 // notice and the status line say them (Decision.Money).
 type Money struct {
+	// Verdict is what the notice says, in one net figure.
+	Verdict Verdict
 	// UpfrontUSD is what relaying now costs: the summary turn plus the
 	// successor's reorientation.
 	UpfrontUSD float64
 	// SavingUSD is what relaying saves over the next 100k tokens of work
-	// (negative: what it costs).
+	// against carrying on (negative: what it costs), whether or not the
+	// window lets the session carry on that far.
 	SavingUSD float64
 	// CarryOnUSD is what carrying on over those 100k tokens costs.
 	CarryOnUSD float64
@@ -36,9 +65,6 @@ type Money struct {
 	CompactUSD float64
 	Compacts   bool
 	CompactAt  int64
-	// Cheapest is the cheapest choice over the slice: ChoiceCarryOn,
-	// ChoiceCompact or ChoiceRelay.
-	Cheapest string
 }
 
 // RelayUSD is what relaying now and then doing the slice costs.
@@ -57,19 +83,52 @@ func (d *Decision) Money(c int64) *Money {
 		CarryOnUSD: m.CarryOn(c),
 		Source:     d.Reorientation.Words,
 		PaceFrom:   d.PaceFrom,
+		CompactAt:  d.Window.CompactsAt,
 	}
 	if b := d.Spread; b != nil {
 		money.CarryOnLowUSD, money.CarryOnHighUSD, money.Share = b.Lo*money.CarryOnUSD, b.Hi*money.CarryOnUSD, b.Share
 	}
 	money.CompactUSD, money.Compacts = m.Compact(c, d.Window.CompactsAt, forecast.Shipped.Compaction)
-	money.CompactAt = d.Window.CompactsAt
-	money.Cheapest = ChoiceCarryOn
-	best := money.CarryOnUSD
-	if money.Compacts && money.CompactUSD < best {
-		money.Cheapest, best = ChoiceCompact, money.CompactUSD
-	}
-	if money.RelayUSD() < best {
-		money.Cheapest = ChoiceRelay
-	}
+	money.Verdict = d.Verdict(c)
 	return money
+}
+
+// alternative is the real alternative to relaying at context c and what
+// it costs over the slice: letting Claude Code compact where the window's
+// compaction point lies within the slice, else carrying on.
+func (d *Decision) alternative(c int64) (string, float64) {
+	m := d.At(c)
+	if usd, ok := m.Compact(c, d.Window.CompactsAt, forecast.Shipped.Compaction); ok {
+		return ChoiceCompact, usd
+	}
+	return ChoiceCarryOn, m.CarryOn(c)
+}
+
+// Net is what relaying at context c saves over the slice against the
+// real alternative (negative: what it costs more). Against carrying on it
+// is the cost model's Saving.
+func (d *Decision) Net(c int64) float64 { return d.Verdict(c).NetUSD }
+
+// Verdict is the one verdict at reading c, computed from what the line
+// cache keeps (the cost model, the window, the policy): under
+// tuning.PreferRelay the choice is always to relay; under
+// tuning.PreferCheapest it is relaying where that saves anything against
+// the real alternative, else the alternative. It is meaningful only when
+// pricing ran.
+func (d *Decision) Verdict(c int64) Verdict {
+	against, usd := d.alternative(c)
+	v := Verdict{Choice: ChoiceRelay, Against: against, NetUSD: usd - d.At(c).RelayOverSlice(c), Policy: d.policy()}
+	if v.Policy == tuning.PreferCheapest && v.NetUSD < 0 {
+		v.Choice = against
+	}
+	return v
+}
+
+// policy is the decision's policy, tuning.PreferRelay unless it says
+// otherwise.
+func (d *Decision) policy() string {
+	if d.Policy == tuning.PreferCheapest {
+		return tuning.PreferCheapest
+	}
+	return tuning.PreferRelay
 }

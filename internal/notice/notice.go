@@ -13,15 +13,6 @@ import (
 	"github.com/muthur/context-budget/internal/lines"
 )
 
-// spread says the band around the carrying-on figure, e.g. "8 in 10
-// sessions $4.60–$20.70"; "" without one.
-func spread(m *lines.Money) string {
-	if m.Share <= 0 {
-		return ""
-	}
-	return strconv.Itoa(int(math.Round(m.Share*10))) + " in 10 sessions " + USD(m.CarryOnLowUSD) + "–" + USD(m.CarryOnHighUSD)
-}
-
 // Facts are what a notice says.
 type Facts struct {
 	Level   climb.Level
@@ -41,6 +32,11 @@ type Facts struct {
 	// (/context-budget:relay), the name the model's skill list shows.
 	SkillPrefix string
 }
+
+// Relays reports whether the notice tells the agent to stop and relay
+// (or offer /relay): always without pricing, else where the verdict's
+// choice is to relay (design §4.2).
+func (f Facts) Relays() bool { return f.Money == nil || f.Money.Verdict.Relays() }
 
 // Skill names a skill as the model can see it: Skill("relay") is
 // "/relay", or "/context-budget:relay" from the plugin.
@@ -93,7 +89,7 @@ func USD(v float64) string {
 func LineWhy(l lines.Line, name, windowWords string) string {
 	switch l.SetBy {
 	case lines.Priced:
-		return "priced: relaying there saves " + USD(l.SavingUSD) + " over the next 100k tokens"
+		return "priced: where relaying saves enough to " + name
 	case lines.Env:
 		return "set in the environment by MUTHUR_CONTEXT_BUDGET_" + strings.ToUpper(name)
 	case lines.Window:
@@ -104,9 +100,10 @@ func LineWhy(l lines.Line, name, windowWords string) string {
 
 // Text returns the notice for f.Level, or "" for None, built by
 // concatenation: a notice is on the hook's measured path, where fmt's
-// first use costs. The dollars read one way (design §6): one net figure
-// for the relay, carrying on and compaction beside it, and which is
-// cheapest; how each was priced is `context-budget lines`'s to say.
+// first use costs. The dollars read one way (design §6): one net figure,
+// the verdict's, against the real alternative; how it was priced is
+// `context-budget lines`'s to say. The agent is told to relay iff the
+// verdict's choice is to relay (Relays).
 func Text(f Facts) string {
 	var b strings.Builder
 	b.Grow(1024) // a notice is about 1 KB: one allocation, not a doubling chain
@@ -121,14 +118,19 @@ func Text(f Facts) string {
 	b.WriteString("Context budget: this session carries ~" + K(f.Reading) + " tokens of context, past the " +
 		K(l.Tokens) + " " + name + " line (" + LineWhy(l, key, f.WindowWords) + ").")
 	if m := f.Money; m != nil {
-		b.WriteString(" " + MoneyWords(m) + " Give the operator these figures.")
+		// A line the window set has just said where Claude Code compacts.
+		b.WriteString(" " + VerdictWords(m, l.SetBy != lines.Window) + " Give the operator this figure.")
+	}
+	if !f.Relays() {
+		b.WriteString("\n\n" + goOnWords(f))
+		return b.String()
 	}
 	plan := "if you are carrying out a plan, release it as the " + f.Skill("go") + " skill's \"Stopping partway releases the plan\" says"
 	if f.Level == climb.Warn {
 		room := max(f.Lines.Pause.Tokens-f.Reading, 0)
 		b.WriteString("\n\nThe pause line is at " + K(f.Lines.Pause.Tokens) + ": about " + K(room) +
-			" tokens of room. If the work in hand fits, finish it and say in your report that the warning came and why you did not stop. If not, steer to the best stopping point within that room, start nothing you cannot finish, and stop there; " +
-			plan + "; then end as below. At the pause line this comes back as the pause.")
+			" tokens of room. If the work in hand fits, finish it and say in your report why you did not stop. If not, steer to the best stopping point within that room, start nothing you cannot finish, and stop there; " +
+			plan + "; then end as below.")
 	} else {
 		b.WriteString("\n\nStop now, wherever the work stands, unless it is literally one small step (under ~20k tokens) from done; then finish that step and say why. Commit what is in hand; " +
 			plan + "; push, and end as below.")
@@ -138,12 +140,30 @@ func Text(f Facts) string {
 			f.Skill("relay") + "; do not run it unasked.")
 	} else {
 		b.WriteString("\n\nEnding: without asking and with no argument, run " + f.Skill("relay") +
-			"; its report says the session relayed on its own for its context budget.")
+			"; its report says it relayed on its own")
 		if f.Offer {
-			b.WriteString(" In that report, offer once, in plain words, to ask first in future, such as: \"If you'd rather I ask before relaying, say so.\" Name no file or setting.")
+			b.WriteString(" and offers once, naming no file, to ask first in future: \"If you'd rather I ask before relaying, say so.\"")
+		} else {
+			b.WriteString(".")
 		}
 	}
 	return b.String()
+}
+
+// goOnWords is what a notice whose verdict is not to relay asks
+// (MUTHUR_CONTEXT_BUDGET_PREFER=cheapest): to go on, and where Claude
+// Code compacts, to reach a clean point before it.
+func goOnWords(f Facts) string {
+	m := f.Money
+	if m.Verdict.Choice != lines.ChoiceCompact {
+		return "Do not stop for this: carrying on is the cheaper way on. Go on with the work, and say in your report that the " +
+			"notice came and why you went on."
+	}
+	room := max(m.CompactAt-f.Reading, 0)
+	return "Do not stop for this: letting Claude Code compact is the cheaper way on. It will compact this session near ~" + K(m.CompactAt) +
+		", about " + K(room) + " tokens from here, and keep only a summary. Reach a clean point before then: finish or commit the step in hand, " +
+		"write down what the work still needs where the next part of the session will find it, and start nothing you cannot bring to such a point " +
+		"within that room. Say in your report that the notice came and why you went on."
 }
 
 // Subagent is a subagent's wrap-up notice (design §16): its own context
@@ -157,8 +177,9 @@ func Subagent(reading, line int64, why string) string {
 }
 
 // Short is the notice's one line for the person at the keyboard
-// (systemMessage, design §6): the reading, the line, and the relay's net
-// figure where priced; at most 200 characters.
+// (systemMessage, design §6): the reading, the line, the verdict's net
+// figure where priced, and what the agent was told; at most 200
+// characters.
 func Short(f Facts) string {
 	name, l := "warning", f.Lines.Warn
 	if f.Level == climb.Pause {
@@ -166,13 +187,18 @@ func Short(f Facts) string {
 	}
 	s := "Context budget: ~" + K(f.Reading) + " tokens, past the " + K(l.Tokens) + " " + name + " line"
 	if m := f.Money; m != nil {
-		if m.SavingUSD >= 0 {
-			s += "; relaying now saves ~" + USD(m.SavingUSD) + " over the next 100k tokens"
+		v := &m.Verdict
+		if v.NetUSD >= 0 {
+			s += "; relaying now saves ~" + USD(v.NetUSD) + " vs " + against(m)
 		} else {
-			s += "; relaying does not pay yet"
+			s += "; relaying costs ~" + USD(-v.NetUSD) + " more than " + against(m)
 		}
 	}
 	switch {
+	case !f.Relays() && f.Money.Verdict.Choice == lines.ChoiceCompact:
+		return s + ". The agent was told to go on to a clean point before Claude Code compacts."
+	case !f.Relays():
+		return s + ". The agent was told to go on."
 	case f.Level == climb.Pause && f.Manual:
 		return s + ". The agent was told to stop and offer /relay."
 	case f.Level == climb.Pause:
@@ -181,50 +207,71 @@ func Short(f Facts) string {
 	return s + ". The agent was told to steer to a stopping point."
 }
 
-// MoneyWords says the relay's figures as one sentence that reads one
-// way: "Relaying now saves about $0.98 over the next 100k tokens, after
-// its $1.22 up-front cost; carrying on costs about $5.83 (8 in 10
-// sessions $2.69–$12.04), letting Claude Code compact at ~167k about
-// $4.10: relaying is cheapest." Where relaying does not pay yet, it says
-// so in those words.
-func MoneyWords(m *lines.Money) string {
-	var s string
-	if m.SavingUSD >= 0 {
-		s = "Relaying now saves about " + USD(m.SavingUSD) + " over the next 100k tokens, after its " + USD(m.UpfrontUSD) + " up-front cost"
-	} else {
-		s = "Relaying does not pay yet: over the next 100k tokens it costs about " + USD(-m.SavingUSD) +
-			" more than carrying on, its " + USD(m.UpfrontUSD) + " up-front cost included"
+// against names the verdict's alternative in a few words: "carrying on"
+// or "compacting at ~167k".
+func against(m *lines.Money) string {
+	if m.Verdict.Against == lines.ChoiceCompact {
+		return "compacting at ~" + K(m.CompactAt)
 	}
-	s += "; carrying on costs about " + USD(m.CarryOnUSD)
-	if sp := spread(m); sp != "" {
-		s += " (" + sp + ")"
-	}
-	if m.Compacts {
-		s += ", letting Claude Code compact at ~" + K(m.CompactAt) + " about " + USD(m.CompactUSD)
-	}
-	switch m.Cheapest {
-	case lines.ChoiceRelay:
-		return s + ": relaying is cheapest."
-	case lines.ChoiceCompact:
-		return s + ": compacting is cheapest, though what it loses is not priced."
-	}
-	return s + ": carrying on is cheapest."
+	return "carrying on"
 }
 
-// SavedWords says a past saving one way: "saved $0.81", or "cost $0.46
-// more than carrying on" when it is negative.
+// VerdictWords says the verdict as one sentence with one net figure:
+// "Relaying now saves about $0.31 over the next 100k tokens against
+// letting Claude Code compact at ~167k.", the point said unless
+// withPoint is false. Where relaying costs more, it says so: against
+// carrying on in the design's words ("does not pay yet"), against
+// compacting with what the figure leaves out.
+func VerdictWords(m *lines.Money, withPoint bool) string {
+	v := &m.Verdict
+	if v.Against != lines.ChoiceCompact && v.NetUSD < 0 {
+		return "Relaying does not pay yet: over the next 100k tokens it costs about " + USD(-v.NetUSD) + " more than carrying on."
+	}
+	alt := "carrying on"
+	if v.Against == lines.ChoiceCompact {
+		alt = "letting Claude Code compact"
+		if withPoint {
+			alt += " at ~" + K(m.CompactAt)
+		}
+	}
+	if v.NetUSD >= 0 {
+		return "Relaying now saves about " + USD(v.NetUSD) + " over the next 100k tokens against " + alt + "."
+	}
+	return "Over the next 100k tokens, relaying now costs about " + USD(-v.NetUSD) + " more than " + alt + ", whose losses are not priced."
+}
+
+// VerdictShort says the verdict in a few words, the choice first, as the
+// status line and `lines` show it: "relay: saves $0.31 vs compacting",
+// "relay: costs $0.42 more than compacting", "compact: relaying costs
+// $0.42 more".
+func VerdictShort(v lines.Verdict) string {
+	alt := "carrying on"
+	if v.Against == lines.ChoiceCompact {
+		alt = "compacting"
+	}
+	switch {
+	case v.Choice != lines.ChoiceRelay:
+		return v.Choice + ": relaying costs " + USD(-v.NetUSD) + " more"
+	case v.NetUSD >= 0:
+		return "relay: saves " + USD(v.NetUSD) + " vs " + alt
+	}
+	return "relay: costs " + USD(-v.NetUSD) + " more than " + alt
+}
+
+// SavedWords says a past saving against carrying on one way: "saved
+// $0.81", or "cost $0.46 more than carrying on" when it is negative.
 func SavedWords(v float64) string {
 	if v < 0 {
-		return "cost " + USD(-v) + " more than carrying on"
+		return NetSavedWords(v) + " than carrying on"
 	}
-	return "saved " + USD(v)
+	return NetSavedWords(v)
 }
 
-// RelayWords says what relaying now does over the next 100k tokens:
-// "saves $0.12" or "costs $2.76".
-func RelayWords(m *lines.Money) string {
-	if m.SavingUSD >= 0 {
-		return "saves " + USD(m.SavingUSD)
+// NetSavedWords says a past net saving, whatever it was against, one
+// way: "saved $0.81", or "cost $0.46 more".
+func NetSavedWords(v float64) string {
+	if v < 0 {
+		return "cost " + USD(-v) + " more"
 	}
-	return "costs " + USD(-m.SavingUSD)
+	return "saved " + USD(v)
 }

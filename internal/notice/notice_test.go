@@ -90,21 +90,6 @@ func TestUSD(t *testing.T) {
 		}
 	}
 }
-
-// TestSpread: the carrying-on figure comes with its band; no band, no
-// spread.
-func TestSpread(t *testing.T) {
-	m := &lines.Money{UpfrontUSD: 1, SavingUSD: 2, CarryOnUSD: 9, CarryOnLowUSD: 4.16, CarryOnHighUSD: 18.6, Share: 0.8, Cheapest: lines.ChoiceRelay}
-	pause := lines.Lines{Pause: lines.Line{Tokens: 200_000, SetBy: lines.Cap}}
-	if got := Text(Facts{Level: climb.Pause, Reading: 210_000, Lines: pause, Money: m}); !strings.Contains(got, "carrying on costs about $9.00 (8 in 10 sessions $4.16–$18.60)") {
-		t.Errorf("notice lacks the band:\n%s", got)
-	}
-	m.Share = 0
-	if got := Text(Facts{Level: climb.Pause, Reading: 210_000, Lines: pause, Money: m}); strings.Contains(got, "sessions $") {
-		t.Errorf("a band without one:\n%s", got)
-	}
-}
-
 func TestCount(t *testing.T) {
 	for _, tc := range []struct {
 		n    int

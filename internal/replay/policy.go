@@ -168,11 +168,14 @@ func (m *PolicyModel) table() *prices.Table {
 	return t
 }
 
-// input is the priced decision's input at reading, as the session stands.
+// input is the decision's input at reading, as the session stands,
+// built as the hook builds it (lines.Call.Input): with the history and
+// table unless the lines are fixed.
 func (m *PolicyModel) input(reading int64, table *prices.Table) lines.Input {
-	return lines.Input{Settings: m.Settings, Table: table, History: &m.h,
-		Reading: reading, RequestedModel: m.requested, Root: m.Root, TranscriptPath: m.Path,
-		Getenv: m.Getenv, Version: m.version, Own: m.own, Sources: m.sources()}
+	call := lines.Call{Root: m.Root, Transcript: m.Path, Settings: m.Settings, Getenv: m.Getenv,
+		Reading: reading, RequestedModel: m.requested, Model: m.model, Version: m.version, Table: table,
+		Sources: m.sources(), Own: m.own}
+	return call.Input(&m.h)
 }
 
 func predict(d *lines.Decision, reading int64) *Prediction {
@@ -187,7 +190,7 @@ func predict(d *lines.Decision, reading int64) *Prediction {
 	if m.Compacts {
 		p.CompactUSD = ptr(m.CompactUSD)
 	}
-	p.Cheapest = m.Cheapest
+	p.Verdict = m.Verdict
 	return p
 }
 
@@ -205,8 +208,7 @@ func (m *PolicyModel) decide(reading int64) *lines.Decision {
 		return &m.d
 	}
 	if m.Settings.Fixed {
-		m.d = lines.Decide(lines.Input{Settings: m.Settings, Reading: reading,
-			RequestedModel: m.requested, Getenv: m.Getenv, Version: m.version, Sources: m.sources()})
+		m.d = lines.Decide(m.input(reading, nil))
 		m.cached, m.at, m.atVersion = true, reading, m.version
 		return &m.d
 	}

@@ -124,11 +124,15 @@ type Pause struct {
 	PredictedCarryOnUSD *float64 `json:"predicted_carry_on_usd"`
 	PredictedRequests   *float64 `json:"predicted_requests,omitempty"`
 	// PredictedCompactUSD is what letting Claude Code compact would have
-	// cost over the slice (null: it compacts past it, or no pricing), and
-	// Cheapest the cheapest of carrying on, compacting and relaying, by
-	// the model.
+	// cost over the slice (null: it compacts past it, or no pricing).
 	PredictedCompactUSD *float64 `json:"predicted_compact_usd,omitempty"`
-	Cheapest            string   `json:"cheapest,omitempty"`
+	// Choice, Against and NetUSD are the pause's verdict (design §4.2),
+	// as its notice said it: what the agent was told, the real
+	// alternative to relaying, and what relaying saved over it (negative:
+	// cost more); unset when pricing did not run.
+	Choice  string   `json:"choice,omitempty"`
+	Against string   `json:"against,omitempty"`
+	NetUSD  *float64 `json:"net_usd,omitempty"`
 	// ActualCarryOnUSD is what the session's own responses after the pause
 	// cost, up to and including the first whose reading is at least the
 	// pause's reading + 100,000: null when a compaction or an unpriced
@@ -162,12 +166,38 @@ type Point struct {
 	Model string `json:"-"`
 }
 
+// Verdicts count priced pauses by their verdict (design §4.2): by what
+// the agent was told (Choices: "relay", "compact", "carry on"), by the
+// real alternative to relaying (Against: "compact", "carry on"), and
+// Costlier, those where relaying cost more than that alternative.
+type Verdicts struct {
+	Choices  map[string]int `json:"choices,omitempty"`
+	Against  map[string]int `json:"against,omitempty"`
+	Costlier int            `json:"costlier"`
+}
+
+// add counts one pause's verdict.
+func (v *Verdicts) add(p *Pause) {
+	if p.NetUSD == nil {
+		return
+	}
+	if v.Choices == nil {
+		v.Choices, v.Against = map[string]int{}, map[string]int{}
+	}
+	v.Choices[p.Choice]++
+	v.Against[p.Against]++
+	if *p.NetUSD < 0 {
+		v.Costlier++
+	}
+}
+
 // Totals sum the sessions.
 type Totals struct {
 	// The answer, which the report opens with. CostUSD is what the
 	// PricedSessions with a price cost. ForecastSavingUSD is what relaying
 	// at the ForecastPauses priced pauses would have saved by the
-	// forecast. Of those, the CarryOnPoints after which the session went
+	// forecast, each against its real alternative (the verdict's net). Of
+	// those, the CarryOnPoints after which the session went
 	// on 100k tokens we could price are checked: CheckedSavingUSD is what
 	// relaying there would have saved by what carrying on really cost
 	// (the forecast's relay against the real carrying on), against
@@ -193,9 +223,8 @@ type Totals struct {
 	// Rooms counts the room the pauses left before the automatic
 	// compactions.
 	Rooms RoomSummary `json:"rooms"`
-	// Cheapest counts the priced pauses by their cheapest choice, by the
-	// model: "relay", "compact", "carry on".
-	Cheapest map[string]int `json:"cheapest,omitempty"`
+	// Verdicts count the priced pauses by their verdict.
+	Verdicts Verdicts `json:"verdicts"`
 	// CarryOnPoints counts pauses with both a prediction and an actual.
 	CarryOnPoints       int      `json:"carry_on_points"`
 	PredictedCarryOnUSD *float64 `json:"predicted_carry_on_usd"`

@@ -52,12 +52,7 @@ func Total(sessions []Session) Totals {
 		t.CheckedForecastUSD += sums.Said
 		t.CheckedSavingUSD += sums.Checked
 		for _, p := range s.Pauses {
-			if p.Cheapest != "" {
-				if t.Cheapest == nil {
-					t.Cheapest = map[string]int{}
-				}
-				t.Cheapest[p.Cheapest]++
-			}
+			t.Verdicts.add(&p)
 			if p.PredictedCarryOnUSD == nil || p.ActualCarryOnUSD == nil {
 				continue
 			}
@@ -199,7 +194,8 @@ func coldTotals(sessions []Session) ColdTotals {
 }
 
 // PauseSums are a session's priced pauses summed: the forecast's saving
-// over the Priced ones and, over the Known ones the session went on past
+// against the real alternative (the verdicts' net) over the Priced ones
+// and, over the Known ones the session went on past
 // far enough to check, what the forecast Said and the saving Checked
 // against what carrying on really cost.
 type PauseSums struct {
@@ -217,7 +213,7 @@ func SumPauses(ps []Pause) PauseSums {
 		if p.SavingUSD == nil {
 			continue
 		}
-		out.Forecast += *p.SavingUSD
+		out.Forecast += *cmp.Or(p.NetUSD, p.SavingUSD)
 		out.Priced++
 		if p.ActualCarryOnUSD != nil && p.PredictedCarryOnUSD != nil {
 			out.Said += *p.SavingUSD

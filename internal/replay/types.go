@@ -39,10 +39,10 @@ type Prediction struct {
 	// Parts splits CarryOnUSD into cache reads, cache writes and output.
 	Parts Parts
 	// CompactUSD is what letting Claude Code compact costs over the slice,
-	// nil when it compacts past it; Cheapest names the cheapest choice
-	// (lines.ChoiceCarryOn, ChoiceCompact, ChoiceRelay).
+	// nil when it compacts past it; Verdict is what the hook's notice
+	// would say there (design §4.2).
 	CompactUSD *float64
-	Cheapest   string
+	Verdict    lines.Verdict
 }
 
 // Parts splits a cost into what was paid for cache reads, for input and

@@ -194,7 +194,8 @@ func (w *walker) finish() {
 		p.SavingUSD = ptr(pr.SavingUSD)
 		p.PredictedCarryOnUSD = ptr(pr.CarryOnUSD)
 		p.PredictedRequests = ptr(pr.Requests)
-		p.PredictedCompactUSD, p.Cheapest = pr.CompactUSD, pr.Cheapest
+		p.PredictedCompactUSD = pr.CompactUSD
+		p.Choice, p.Against, p.NetUSD = pr.Verdict.Choice, pr.Verdict.Against, ptr(pr.Verdict.NetUSD)
 	}
 	s.Pauses = append(s.Pauses, p)
 	w.carry.open(false, len(s.Pauses)-1, c.reading)

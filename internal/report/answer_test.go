@@ -32,7 +32,7 @@ func TestAnswer(t *testing.T) {
 	page := b.String()
 	sentences := map[string]string{
 		"answer-cost":     `cost <strong class="usd">$42.50</strong> at API rates, subagents included.`,
-		"answer-forecast": `By the forecast, relaying at the <span class="n">136</span> pauses the hook would have given would have <strong class="usd">saved $141.68</strong> over the next 100k tokens of each.`,
+		"answer-forecast": `By the forecast, relaying at the <span class="n">136</span> pauses the hook would have given would have <strong class="usd">saved $141.68</strong> over the next 100k tokens of each, against its real alternative.`,
 		"answer-checked":  `Checked against what the sessions really did: after <span class="n">3</span> of those pauses the session went on 100k tokens that could be priced. There, by what carrying on really cost, relaying would have <strong class="usd">cost $3.21 more than carrying on</strong>; at those 3 the forecast had said it would have saved $2.10.`,
 	}
 	for id, want := range sentences {
@@ -144,7 +144,7 @@ func TestWords(t *testing.T) {
 		`This <span class="n">1</span> session cost`,
 		"1 re-write of more than 50k tokens in 1 session cost $0.40",
 		"<h2>~/shop</h2>",
-		"warn line 94k (priced: relaying there saves $0.20 over the next 100k tokens); pause line 139k (set by the window: Claude Code compacts it at ~167k).",
+		"warn line 94k (priced: where relaying saves enough to warn); pause line 139k (set by the window: Claude Code compacts it at ~167k).",
 		"measured pace, so they move.",
 	} {
 		if !strings.Contains(page, want) {

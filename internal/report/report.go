@@ -193,7 +193,7 @@ func (it *item) Notes() []note {
 			line = fmt.Sprintf("%d. %s", s.Place, line)
 		}
 		if ps := replay.SumPauses(s.Pauses); ps.Priced > 0 {
-			line += fmt.Sprintf(". By the forecast, relaying at its %s would have %s", notice.Count(ps.Priced, "pause"), notice.SavedWords(ps.Forecast))
+			line += fmt.Sprintf(". By the forecast, relaying at its %s would have %s against the real alternative", notice.Count(ps.Priced, "pause"), notice.NetSavedWords(ps.Forecast))
 			if ps.Known > 0 {
 				line += fmt.Sprintf("; checked at %d where it went on 100k tokens, %s by what carrying on really cost (the forecast said %s)",
 					ps.Known, notice.SavedWords(ps.Checked), notice.USD(ps.Said))
@@ -270,12 +270,13 @@ var pageTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
 	"k":     notice.K,
 	"usd":   notice.USD,
 	"saved": notice.SavedWords,
+	"net":   notice.NetSavedWords,
 	"pct":   pct,
 	"pctv":  func(v float64) string { return pct(&v) },
 	"count": notice.Count,
 	"noun":  notice.Noun,
 	"short": short,
-	"cheap": func(m map[string]int) string {
+	"counts": func(m map[string]int) string {
 		var parts []string
 		for _, k := range []string{lines.ChoiceRelay, lines.ChoiceCompact, lines.ChoiceCarryOn} {
 			if m[k] > 0 {

@@ -8,6 +8,7 @@ package tuning
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -22,12 +23,13 @@ const (
 	EnvManual         = "MUTHUR_MANUAL_CONTEXT_BUDGET_RELAY"
 	EnvWindow         = "MUTHUR_CONTEXT_BUDGET_WINDOW"
 	EnvRate           = "MUTHUR_CONTEXT_BUDGET_RATE"
+	EnvPrefer         = "MUTHUR_CONTEXT_BUDGET_PREFER"
 	EnvSubagent       = "MUTHUR_CONTEXT_BUDGET_SUBAGENT"
 	EnvAutocompactPct = "CLAUDE_AUTOCOMPACT_PCT_OVERRIDE"
 )
 
 // Variables lists every variable the program reads, for doctor and help.
-var Variables = []string{EnvWarn, EnvPause, EnvWarnSaving, EnvPauseSaving, EnvLines, EnvManual, EnvWindow, EnvRate, EnvSubagent,
+var Variables = []string{EnvWarn, EnvPause, EnvWarnSaving, EnvPauseSaving, EnvLines, EnvManual, EnvWindow, EnvRate, EnvPrefer, EnvSubagent,
 	EnvCold, EnvColdSaving, EnvSpend, EnvSpendDay, EnvLoop, EnvBurn}
 
 // Defaults of the lines (design §4, §16).
@@ -43,6 +45,18 @@ const (
 const (
 	RateForecast      = "forecast"
 	RateSinceBoundary = "since-boundary"
+)
+
+// The policies of MUTHUR_CONTEXT_BUDGET_PREFER (design §4.2): what the
+// pause does where relaying is not the cheapest way on.
+const (
+	// PreferRelay stops and relays at every pause, saying what that
+	// costs or saves: a written hand-over keeps what a summary loses.
+	PreferRelay = "relay"
+	// PreferCheapest follows the dollars: where letting Claude Code
+	// compact, or carrying on, costs less, the pause does not stop the
+	// agent.
+	PreferCheapest = "cheapest"
 )
 
 // Settings are the validated tuning values.
@@ -63,6 +77,8 @@ type Settings struct {
 	// §4's mean requests per token since the latest boundary, cache
 	// written once, output left out).
 	Rate string
+	// Prefer is the pause's policy: PreferRelay or PreferCheapest.
+	Prefer string
 }
 
 // Error reports an invalid variable.
@@ -120,15 +136,26 @@ func FromEnv(getenv func(string) string) (Settings, error) {
 	if s.Window, err = tokens(getenv, EnvWindow); err != nil {
 		return s, err
 	}
-	switch v := strings.ToLower(strings.TrimSpace(getenv(EnvRate))); v {
-	case "", RateForecast:
-		s.Rate = RateForecast
-	case RateSinceBoundary:
-		s.Rate = RateSinceBoundary
-	default:
-		return s, &Error{EnvRate, getenv(EnvRate), `must be "forecast" or "since-boundary"`}
+	if s.Rate, err = oneOf(getenv, EnvRate, RateForecast, RateSinceBoundary); err != nil {
+		return s, err
+	}
+	if s.Prefer, err = oneOf(getenv, EnvPrefer, PreferRelay, PreferCheapest); err != nil {
+		return s, err
 	}
 	return s, nil
+}
+
+// oneOf reads the variable name as one of the words allowed (trimmed,
+// any case); unset, the first of them.
+func oneOf(getenv func(string) string, name string, allowed ...string) (string, error) {
+	v := strings.ToLower(strings.TrimSpace(getenv(name)))
+	if v == "" {
+		return allowed[0], nil
+	}
+	if slices.Contains(allowed, v) {
+		return v, nil
+	}
+	return "", &Error{name, getenv(name), `must be "` + strings.Join(allowed, `" or "`) + `"`}
 }
 
 // SubagentFromEnv is a subagent's wrap-up line (design §16):

@@ -14,7 +14,7 @@ func env(kv ...string) func(string) string {
 }
 
 func TestFromEnvValid(t *testing.T) {
-	def := Settings{WarnSaving: DefaultWarnSaving, PauseSaving: DefaultPauseSaving, Rate: RateForecast}
+	def := Settings{WarnSaving: DefaultWarnSaving, PauseSaving: DefaultPauseSaving, Rate: RateForecast, Prefer: PreferRelay}
 	with := func(f func(*Settings)) Settings { s := def; f(&s); return s }
 	for _, tc := range []struct {
 		name string
@@ -117,22 +117,26 @@ func TestParseSwitch(t *testing.T) {
 	}
 }
 
-func TestRate(t *testing.T) {
+// TestWords: the variables that take one of a few words read them
+// trimmed and in any case, default to the first, and name themselves when
+// the word is none of them.
+func TestWords(t *testing.T) {
 	for _, tc := range []struct {
-		v, want string
-		ok      bool
+		name, v, want string
+		ok            bool
 	}{
-		{"", RateForecast, true}, {"forecast", RateForecast, true}, {" Since-Boundary ", RateSinceBoundary, true},
-		{"mean", "", false},
+		{EnvRate, "", RateForecast, true}, {EnvRate, "forecast", RateForecast, true},
+		{EnvRate, " Since-Boundary ", RateSinceBoundary, true}, {EnvRate, "mean", "", false},
+		{EnvPrefer, "", PreferRelay, true}, {EnvPrefer, "relay", PreferRelay, true},
+		{EnvPrefer, " Cheapest ", PreferCheapest, true}, {EnvPrefer, "compact", "", false}, {EnvPrefer, "cheap", "", false},
 	} {
-		s, err := FromEnv(func(k string) string {
-			if k == EnvRate {
-				return tc.v
-			}
-			return ""
-		})
-		if (err == nil) != tc.ok || (tc.ok && s.Rate != tc.want) {
-			t.Errorf("%s=%q: rate %q, err %v; want %q, ok %v", EnvRate, tc.v, s.Rate, err, tc.want, tc.ok)
+		s, err := FromEnv(env(tc.name, tc.v))
+		got := map[string]string{EnvRate: s.Rate, EnvPrefer: s.Prefer}[tc.name]
+		if (err == nil) != tc.ok || (tc.ok && got != tc.want) {
+			t.Errorf("%s=%q: %q, err %v; want %q, ok %v", tc.name, tc.v, got, err, tc.want, tc.ok)
+		}
+		if ce, isErr := err.(*Error); !tc.ok && (!isErr || ce.Var != tc.name) {
+			t.Errorf("%s=%q: error %v does not name the variable", tc.name, tc.v, err)
 		}
 	}
 }
