@@ -43,7 +43,7 @@ func replayNotices(t testing.TB, path string, env map[string]string, others []st
 		for _, o := range others {
 			sources = append(sources, replay.Source{Path: o})
 		}
-		opt = withSources(opt, sources, "")
+		opt = withSources(opt, sources, replayHistory{Getenv: getenv})
 	}
 	return replay.File(replay.Source{Path: path}, opt).Notices
 }

@@ -43,7 +43,7 @@ func TestUpdate(t *testing.T) {
 	if !ix.Update(Transcripts(projects), 0) {
 		t.Fatal("nothing changed")
 	}
-	seen, files := ix.Seen("2.1.50", "")
+	seen, files := ix.Seen()
 	want := map[string]window.Compaction{
 		"a": {At: "2026-03-01T10:00:00Z", Version: "2.1.50", Window: window.Standard, PreTokens: 167_200, Session: "a"},
 		"b": {At: "2026-03-02T10:00:00Z", Version: "2.1.50", Window: window.OneM, PreTokens: 160_000, Session: "b"},
@@ -59,15 +59,12 @@ func TestUpdate(t *testing.T) {
 	if files["a"] != a || files["b"] != b {
 		t.Errorf("files %v", files)
 	}
-	if seen, _ := ix.Seen("2.1.50", "a"); len(seen) != 1 || seen[0].Session != "b" {
-		t.Errorf("a session's own compactions are left out: %+v", seen)
-	}
 	if ix.Update(Transcripts(projects), 0) {
 		t.Error("an unchanged folder changed the index")
 	}
 	appendTo(t, a, boundary("a", "2026-03-03T10:00:00Z", "2.1.50", "auto", 168_000))
 	ix.Update(Transcripts(projects), 0)
-	if seen, _ := ix.Seen("2.1.50", "b"); len(seen) != 2 {
+	if seen, _ := ix.Seen(); len(seen) != 3 {
 		t.Errorf("the appended compaction: %+v", seen)
 	}
 	name := filepath.Join(dir, "state", "compactions.json")
@@ -79,7 +76,7 @@ func TestUpdate(t *testing.T) {
 	if !back.Update(Transcripts(projects), 0) {
 		t.Error("a removed transcript did not change the index")
 	}
-	if seen, _ := back.Seen("2.1.50", ""); len(seen) != 2 || seen[0].Session != "a" {
+	if seen, _ := back.Seen(); len(seen) != 2 || seen[0].Session != "a" {
 		t.Errorf("after the removal: %+v", seen)
 	}
 }
@@ -95,11 +92,11 @@ func TestUpdateBudget(t *testing.T) {
 	os.Chtimes(old, past, past)
 	ix := &Index{Files: map[string]*File{}}
 	ix.Update([]string{old, fresh}, 10)
-	if seen, _ := ix.Seen("2.1.50", ""); len(seen) != 1 || seen[0].Session != "n" {
+	if seen, _ := ix.Seen(); len(seen) != 1 || seen[0].Session != "n" {
 		t.Fatalf("a budget of one line read %+v; want the newest file's", seen)
 	}
 	ix.Update([]string{old, fresh}, 10)
-	if seen, _ := ix.Seen("2.1.50", ""); len(seen) != 2 {
+	if seen, _ := ix.Seen(); len(seen) != 2 {
 		t.Errorf("the next update did not go on: %+v", seen)
 	}
 }
@@ -112,8 +109,8 @@ func mustStat(t *testing.T, name string) os.FileInfo {
 	return fi
 }
 
-// TestRows: the ledger's rows give their automatic compactions of the
-// version that record a window, leaving the session's own row out.
+// TestRows: the ledger's rows give their automatic compactions that
+// record a window, of the project.
 func TestRows(t *testing.T) {
 	root := t.TempDir()
 	for _, r := range []ledger.Row{
@@ -128,8 +125,13 @@ func TestRows(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	got := Rows(root, "2.1.50", "me")
-	if len(got) != 1 || got[0].PreTokens != 166_000 || !got[0].Row || got[0].Session != "r1" {
-		t.Errorf("rows %+v", got)
+	got := Rows(root)
+	if len(got) != 2 {
+		t.Fatalf("rows %+v", got)
+	}
+	for _, c := range got {
+		if !c.Row || c.Project != root || c.Session == "r1" && c.PreTokens != 166_000 {
+			t.Errorf("row %+v", c)
+		}
 	}
 }
