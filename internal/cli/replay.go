@@ -545,6 +545,10 @@ func writeReplayTable(w io.Writer, rep replay.Report) error {
 	if rep.Fuse != nil {
 		printf(w, "Fuse: %s.\n", rep.Fuse.Describe())
 	}
+	if t.Orientations > 0 {
+		printf(w, "The relay side, checked at %d sessions: the prior's forecast of a fresh session's orientation against the session's own (fresh sessions stand in for successors): median absolute error %s in tokens, %s in dollars.\n",
+			t.Orientations, pctOrDash(t.OrientationTokensMedianAbsError), pctOrDash(t.OrientationUSDMedianAbsError))
+	}
 	if t.Points > 0 {
 		printf(w, "The forecast of carrying on 100k tokens, at the %d responses after which a session did: median absolute error %s (requests: %s).\n",
 			t.Points, pctOrDash(t.CarryOnMedianAbsError), pctOrDash(t.RequestsMedianAbsError))

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/muthur/context-budget/internal/compactions"
 	"github.com/muthur/context-budget/internal/notice"
 	"github.com/muthur/context-budget/internal/reading"
 	"github.com/muthur/context-budget/internal/replay"
@@ -27,10 +28,12 @@ func noticeKeys(ns []replay.Notice) []string {
 	return out
 }
 
-// replayNotices replays path with the environment env, as replay would
-// with no settings files; others are the transcripts of the user's other
-// sessions the hook saw (nil: none).
-func replayNotices(t testing.TB, path string, env map[string]string, others []string) []replay.Notice {
+// replayNotices replays path, named explicitly, with the environment env,
+// as replay would with no settings files; home is the HOME the hook ran
+// under, whose Claude Code projects folder holds the other sessions'
+// transcripts replay learns the compaction point from as the hook did
+// ("": no history).
+func replayNotices(t testing.TB, path string, env map[string]string, home string) []replay.Notice {
 	t.Helper()
 	getenv := func(k string) string { return env[k] }
 	s, err := tuning.FromEnv(getenv)
@@ -38,26 +41,12 @@ func replayNotices(t testing.TB, path string, env map[string]string, others []st
 		t.Fatal(err)
 	}
 	opt := replayOptions(s, nil, getenv)
-	if others != nil {
-		var sources []replay.Source
-		for _, o := range others {
-			sources = append(sources, replay.Source{Path: o})
-		}
-		opt = withSources(opt, sources, replayHistory{Getenv: getenv})
+	h := replayHistory{Getenv: getenv}
+	if home != "" {
+		h.Transcripts = compactions.Transcripts(filepath.Join(home, ".claude", "projects"))
 	}
+	opt = withSources(opt, []replay.Source{{Path: path}}, h)
 	return replay.File(replay.Source{Path: path}, opt).Notices
-}
-
-// otherFolds lists the corpus sessions outside path's fold: those its
-// drive's hook learned from (foldHomes).
-func otherFolds(paths []string, path string) []string {
-	var out []string
-	for _, p := range paths {
-		if corpusFold(p) != corpusFold(path) {
-			out = append(out, p)
-		}
-	}
-	return out
 }
 
 // sameNotices requires replay's notices to be the hook's.
@@ -75,11 +64,22 @@ func sameNotices(t *testing.T, path string, hook, rep []replay.Notice) {
 // responses, with the same readings, levels, lines and setters.
 func TestReplayDecidesAsTheHook(t *testing.T) {
 	t.Run("corpus", func(t *testing.T) {
+		// The hook ran with a home whose projects folder held the other
+		// folds' sessions; replay names the session's own path and reads
+		// the same folder.
 		paths, runs := drivenCorpus(t)
-		fired := 0
+		fired, learned := 0, 0
 		for i, p := range paths {
 			fired += len(runs[i].Notices)
-			sameNotices(t, p, runs[i].Notices, replayNotices(t, p, nil, otherFolds(paths, p)))
+			for _, text := range runs[i].Texts {
+				if strings.Contains(text, "of your sessions") {
+					learned++
+				}
+			}
+			sameNotices(t, p, runs[i].Notices, replayNotices(t, p, nil, corpusDrive.homes[corpusFold(p)]))
+		}
+		if learned == 0 {
+			t.Error("no notice names a point learned from the history; the comparison proves nothing of it")
 		}
 		if fired < 100 {
 			t.Errorf("the hook fired %d notices over the corpus; the comparison proves little", fired)
@@ -94,7 +94,7 @@ func TestReplayDecidesAsTheHook(t *testing.T) {
 			fired := 0
 			for i, p := range paths {
 				fired += len(runs[i].Notices)
-				sameNotices(t, p, runs[i].Notices, replayNotices(t, p, env, nil))
+				sameNotices(t, p, runs[i].Notices, replayNotices(t, p, env, ""))
 			}
 			if env != nil && fired < 4 {
 				t.Errorf("%v: only %d notices over the shared transcripts", env, fired)
@@ -109,7 +109,7 @@ func TestReplayDecidesAsTheHook(t *testing.T) {
 			runs := driveAll(t, files, env)
 			for i, p := range files {
 				fired += len(runs[i].Notices)
-				sameNotices(t, p, runs[i].Notices, replayNotices(t, p, env, nil))
+				sameNotices(t, p, runs[i].Notices, replayNotices(t, p, env, ""))
 			}
 		}
 		if fired < 14 {

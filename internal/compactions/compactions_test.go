@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/muthur/context-budget/internal/window"
@@ -132,6 +133,84 @@ func TestRows(t *testing.T) {
 	for _, c := range got {
 		if !c.Row || c.Project != root || c.Session == "r1" && c.PreTokens != 166_000 {
 			t.Errorf("row %+v", c)
+		}
+	}
+}
+
+// TestSettingsOf: what moves the point in a project is read from its
+// settings files and environment once, and tags its compactions; a
+// project without is "".
+func TestSettingsOf(t *testing.T) {
+	config, small, perModel, plain := t.TempDir(), t.TempDir(), t.TempDir(), t.TempDir()
+	write := func(root, text string) {
+		os.MkdirAll(filepath.Join(root, ".claude"), 0o755)
+		if err := os.WriteFile(filepath.Join(root, ".claude", "settings.json"), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(small, `{"autoCompactWindow": 120000}`)
+	write(perModel, `{"modelSettings": {"claude-opus-4-6": {"autoCompactWindow": 150000}, "claude-sonnet-4-5": {"autoCompactWindow": "auto"}}}`)
+	env := filepath.Join(t.TempDir(), "envproject")
+	write(env, `{"env": {"CLAUDE_AUTOCOMPACT_PCT_OVERRIDE": "60"}}`)
+	s := NewSettings(config, func(string) string { return "" })
+	for root, want := range map[string]string{
+		small:    "autoCompactWindow=120000",
+		perModel: "claude-opus-4-6.autoCompactWindow=150000",
+		env:      "CLAUDE_AUTOCOMPACT_PCT_OVERRIDE=60",
+		plain:    "",
+		"":       "",
+	} {
+		if got := s.Of(root); got != want {
+			t.Errorf("%s: %q, want %q", root, got, want)
+		}
+	}
+	// Read once: a change after the first look is not seen by this
+	// replay or recompute.
+	write(plain, `{"autoCompactWindow": 100000}`)
+	if got := s.Of(plain); got != "" {
+		t.Errorf("read again: %q", got)
+	}
+	h := History([]window.Compaction{
+		{At: "2026-03-01T10:00:00Z", Version: "2.1.50", Window: window.Standard, PreTokens: 87_000, Session: "a", Project: small},
+		{At: "2026-03-02T10:00:00Z", Version: "2.1.50", Window: window.Standard, PreTokens: 166_000, Session: "b", Project: plain},
+	}, s)
+	o, ok := window.Learn(h, window.Query{Version: "2.1.50", Window: window.Standard, Project: filepath.Join(t.TempDir(), "new")}, window.Shipped())
+	if !ok || o.At != 166_000 || o.Sessions != 1 {
+		t.Errorf("the small project's setting taught another project: %+v, %v", o, ok)
+	}
+	if got := NewSettings("", func(k string) string {
+		if k == window.EnvCompactLimit {
+			return "150000"
+		}
+		return ""
+	}).Of(plain); got != window.EnvCompactLimit+"=150000" {
+		t.Errorf("the environment alone: %q", got)
+	}
+}
+
+// TestUpdateAll: the parallel read of whole files finds what Update
+// finds, with each compaction's project from its record's cwd.
+func TestUpdateAll(t *testing.T) {
+	dir := t.TempDir()
+	var files []string
+	for i := range 9 {
+		name := filepath.Join(dir, "s"+strconv.Itoa(i)+".jsonl")
+		line := strings.Replace(boundary("s"+strconv.Itoa(i), "2026-03-0"+strconv.Itoa(i+1)+"T10:00:00Z", "2.1.50", "auto", 160_000+i),
+			`"compactMetadata"`, `"cwd":"/p/`+strconv.Itoa(i%3)+`","compactMetadata"`, 1)
+		appendTo(t, name, `{"type":"user","message":{"content":"`+strings.Repeat("x", 70<<10)+` compact_boundary"}}`+"\n"+line)
+		files = append(files, name)
+	}
+	serial, parallel := &Index{Files: map[string]*File{}}, &Index{Files: map[string]*File{}}
+	serial.Update(files, 0)
+	parallel.UpdateAll(files, 3)
+	a, _ := serial.Seen()
+	b, _ := parallel.Seen()
+	if len(a) != 9 || len(b) != 9 {
+		t.Fatalf("serial %d, parallel %d compactions; want 9", len(a), len(b))
+	}
+	for _, c := range b {
+		if want := "/p/" + strconv.Itoa(int(c.PreTokens-160_000)%3); c.Project != want {
+			t.Errorf("project %+v", c)
 		}
 	}
 }

@@ -70,6 +70,7 @@ type PolicyModel struct {
 	signs     orientation.Search
 	own       *lines.Own
 	ownNew    bool
+	check     *OrientationCheck
 	atVersion string
 }
 
@@ -148,6 +149,10 @@ func (m *PolicyModel) CompactsAt() int64 { return m.d.Window.CompactsAt }
 // compaction's drop causes).
 func (m *PolicyModel) Compactions() int { return m.d.Compactions }
 
+// Orientation is the session's own orientation, once measured, beside
+// the prior's forecast of a fresh session's (nil before).
+func (m *PolicyModel) Orientation() *OrientationCheck { return m.check }
+
 // Predict returns the model's figures at reading when pricing ran.
 func (m *PolicyModel) Predict(reading int64) *Prediction {
 	return predict(m.decide(reading), reading)
@@ -225,6 +230,9 @@ func (m *PolicyModel) decide(reading int64) *lines.Decision {
 			// The hook measured it in this recompute and cached it: its
 			// next call sees a new Key.
 			m.prefix, m.ownNew = nil, true
+			w, r := forecast.Shipped.Orientation.Reorientation(m.d.Cost.Rates, m.h.First.Context)
+			m.check = &OrientationCheck{PredictedTokens: w, PredictedUSD: r,
+				Tokens: m.own.Phase.ContextTokens, CostUSD: m.own.Phase.Spend.CostUSD}
 		} else {
 			// No pricing ran, so the hook did not look.
 			m.own = nil

@@ -44,6 +44,9 @@ type compactObs struct {
 	C           int64
 	CModel      restart.Model
 	SliceActual float64
+	// StretchActual is the part of SliceActual before the compaction:
+	// from C to the point.
+	StretchActual float64
 }
 
 // collectCompactions reads every automatic compaction of the transcripts
@@ -170,16 +173,19 @@ func sessionCompactions(path string, s tuning.Settings, table *prices.Table) ([]
 				if i+1 < len(bounds) {
 					next = bounds[i+1].after
 				}
-				sum, reached := 0.0, false
+				sum, stretch, reached := 0.0, 0.0, false
 				for x := j + 1; x < next; x++ {
 					sum += cost(&resp[x])
+					if x < b.after {
+						stretch += cost(&resp[x])
+					}
 					if x >= b.after && resp[x].context >= end {
 						reached = true
 						break
 					}
 				}
 				if reached {
-					o.SliceActual = sum
+					o.SliceActual, o.StretchActual = sum, stretch
 				}
 				break
 			}
