@@ -62,7 +62,7 @@ func TestPriorWhileOrienting(t *testing.T) {
 		want    int64
 	}{
 		{45_000, false, 40_000 + int64(forecast.Shipped.Orientation.Growth)}, // within the prior's growth
-		{150_000, false, 150_000},                                            // still orienting at 150k
+		{150_000, false, 150_000}, // still orienting at 150k
 		{150_000, true, 40_000 + int64(forecast.Shipped.Orientation.Growth)}, // acted: the prior
 	} {
 		h := climbHistory("claude-opus-4-6", tc.reading)
