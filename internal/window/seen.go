@@ -1,6 +1,7 @@
 package window
 
 import (
+	"cmp"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -127,15 +128,7 @@ func (h *History) Len() int {
 }
 
 func newIndex(es []entry) *index {
-	slices.SortStableFunc(es, func(a, b entry) int {
-		switch {
-		case a.at < b.at:
-			return -1
-		case a.at > b.at:
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(es, func(a, b entry) int { return cmp.Compare(a.at, b.at) })
 	ix := &index{all: es, groups: map[groupKey][]int32{}}
 	for i, e := range es {
 		for _, anyV := range []bool{false, true} {

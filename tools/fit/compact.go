@@ -241,26 +241,15 @@ func fitCompactions(obs []compactObs) *compactResult {
 	r.shipped = fitCompaction(r.obs)
 	r.episode = make([]float64, len(r.obs))
 	r.slice = make([]float64, len(r.obs))
-	for k := range Folds {
-		var train []*compactObs
-		for _, x := range r.obs {
-			if fold(x.Session) != k {
-				train = append(train, x)
-			}
+	heldOut(r.obs, func(x *compactObs) string { return x.Session }, fitCompaction, func(i int, c restart.Compaction) {
+		x := r.obs[i]
+		r.episode[i] = x.Model.CompactEpisode(x.Pre, c)
+		r.slice[i] = math.NaN()
+		if x.SliceActual > 0 {
+			fig, _ := x.CModel.Compact(x.C, x.Pre, c)
+			r.slice[i] = fig - float64(x.Pre)*x.CModel.Read - x.CModel.O()
 		}
-		c := fitCompaction(train)
-		for i, x := range r.obs {
-			if fold(x.Session) != k {
-				continue
-			}
-			r.episode[i] = x.Model.CompactEpisode(x.Pre, c)
-			r.slice[i] = math.NaN()
-			if x.SliceActual > 0 {
-				fig, _ := x.CModel.Compact(x.C, x.Pre, c)
-				r.slice[i] = fig - float64(x.Pre)*x.CModel.Read - x.CModel.O()
-			}
-		}
-	}
+	})
 	return r
 }
 

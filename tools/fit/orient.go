@@ -138,21 +138,11 @@ func fitOrientations(obs []orientObs) *orientResult {
 	r.shipped = fitRamp(r.obs)
 	n := len(r.obs)
 	r.w, r.r, r.ew, r.er = make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
-	for k := range Folds {
-		var train []*orientObs
-		for _, x := range r.obs {
-			if fold(x.Session) != k {
-				train = append(train, x)
-			}
-		}
-		ramp := fitRamp(train)
-		for i, x := range r.obs {
-			if fold(x.Session) == k {
-				w, usd := ramp.Reorientation(x.Rates, x.C1)
-				r.w[i], r.r[i] = float64(w), usd
-			}
-		}
-	}
+	heldOut(r.obs, func(x *orientObs) string { return x.Session }, fitRamp, func(i int, ramp restart.Ramp) {
+		x := r.obs[i]
+		w, usd := ramp.Reorientation(x.Rates, x.C1)
+		r.w[i], r.r[i] = float64(w), usd
+	})
 	for i, x := range r.obs {
 		w, usd := designEstimate(x)
 		r.ew[i], r.er[i] = float64(w), usd
