@@ -163,10 +163,11 @@ func stampOf(fi os.FileInfo) string {
 }
 
 // maxIndexedLine bounds the lines the index searches: a compaction
-// boundary, an API request and the response records that say the 1M
-// window are a few kilobytes at most, and most of a transcript's bytes are
-// in longer lines, tools' outputs, which need no search.
-const maxIndexedLine = 64 << 10
+// boundary is about half a kilobyte, an API request and many of a
+// response's records (each block is one) little more, while half a
+// transcript's bytes lie in longer lines — tools' outputs, files written
+// whole — which need no search.
+const maxIndexedLine = 16 << 10
 
 // add takes one line of the transcript: a compaction boundary, or the
 // evidence of the 1M window that tells which window later compactions
