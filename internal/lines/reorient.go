@@ -22,8 +22,8 @@ type Own struct {
 // session's own orientation if it was relayed, the mean of the ledger's
 // relayed rows, the session's own orientation, else the prior fitted on
 // real sessions (forecast.Shipped.Orientation) from the session's first
-// context (its growth at least the session's own so far while it has not
-// acted); skipLedger leaves the ledger out. Without
+// context (its growth at least the session's own so far, up to
+// forecast.OrientationGrowth, while it has not acted); skipLedger leaves the ledger out. Without
 // a root nothing is read or cached: a caller that measured the session's
 // own orientation (replay) gives it, the ledger being the project's;
 // else the prior.
@@ -40,10 +40,12 @@ func (in *Input) reorient(h *forecast.History, rt restart.Rates, skipLedger bool
 	prior := func() (int64, float64, int) {
 		// A session that has not acted yet is still finding its feet
 		// at this reading: it shows that doing so here takes at least
-		// the growth it has had.
+		// the growth it has had, up to the growth after which the
+		// forecast counts a session as working whether it acted or not
+		// (one that works through the shell may never act).
 		k := forecast.Shipped.Orientation
 		if !h.Acted {
-			k.Growth = max(k.Growth, float64(in.Reading-h.First.Context))
+			k.Growth = max(k.Growth, float64(min(in.Reading-h.First.Context, forecast.OrientationGrowth)))
 		}
 		w, r := k.Reorientation(rt, h.First.Context)
 		return w, r, n
