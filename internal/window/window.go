@@ -26,8 +26,8 @@
 // when only committed rows record one, this session's own winning where
 // lower, and where neither the table nor a compaction of the version
 // knows it, the latest of any version of the window; every learned
-// point bounded to [half the window, the window]; "table", the shipped table by
-// version (fitted.go); "default", the table's most cautious row.
+// point bounded to [half the window, the window]; "table", the shipped
+// table by version (fitted.go); "default", the table's most cautious row.
 //
 // The variables are read from the environment Claude Code passes to its
 // hooks, settings' env blocks included.
