@@ -112,9 +112,14 @@ bench-ledger: build
 	$(GO) test ./internal/orientation -run '^$$' -bench 'Record100MB|Orientation100MB|Search100MB|Successor1000' -benchmem -benchtime 3x
 
 # Replay throughput over ≥ 1 GB of generated transcripts (budget: ≥ 100 MB/s
-# on two cores, bounded memory). The corpus is generated once into $TMPDIR.
+# on two cores, bounded memory); then `replay` itself over generated
+# homes of 100 MB and 1 GB, with the priced policy and the history of the
+# other sessions' compactions (budgets: ≥ 300 MB/s on two cores, and
+# 1 GB in ≤ 12× the time of 100 MB). The corpora are generated once into
+# $TMPDIR.
 bench-replay:
 	$(GO) test -run '^$$' -bench 'Replay' -benchtime 1x -timeout 30m ./internal/replay/
+	$(GO) test -run '^$$' -bench 'ReplayHistory' -benchtime 1x -timeout 30m ./internal/cli/
 
 # The pinned Claude Code CLI for the end-to-end suite, installed with npm
 # into the user's cache folder once, unless CLAUDE_BIN names one; a failed

@@ -149,12 +149,13 @@ func priceTable(root string, getenv func(string) string, refresh bool) (*prices.
 
 // findSources finds the compaction point's sources (design §4.1) and the
 // files they came from: the autoCompactWindow the settings files set for
-// model, and the automatic compactions of the user's other sessions of
-// version before time (their transcripts, through the project's index,
-// and the project's ledger rows). Without HOME or CLAUDE_CONFIG_DIR in
-// getenv there are none. save keeps the index's progress.
+// model, and the automatic compactions of the user's other sessions
+// before time (their transcripts, through the project's index, and the
+// project's ledger rows), each tagged with what moved the point in its
+// project. Without HOME or CLAUDE_CONFIG_DIR in getenv there are none.
+// save keeps the index's progress.
 func findSources(getenv func(string) string, root, transcript, session, version, model, time string, save bool) (src lines.Sources, deps lines.Deps) {
-	src.Time = time
+	src.Time, src.Session, src.Project = time, session, root
 	home := getenv("HOME")
 	if home == "" && getenv("CLAUDE_CONFIG_DIR") == "" {
 		return src, deps
@@ -180,12 +181,12 @@ func findSources(getenv func(string) string, root, transcript, session, version,
 			// An index that cannot be saved is read again next time.
 			ix.Save(name)
 		}
-		seen, files = ix.Seen(version, session)
-		seen = append(seen, compactions.Rows(root, version, session)...)
+		seen, files = ix.Seen()
+		seen = append(seen, compactions.Rows(root)...)
 	}
-	src.Seen = window.Latest(seen, time)
+	src.Seen = compactions.History(seen, compactions.NewSettings(config, getenv))
 	used := map[string]bool{}
-	for _, c := range src.Seen {
+	for _, c := range src.Seen.Recent(version, time, session, root) {
 		if f, ok := files[c.Session]; ok && !c.Row && !used[f] {
 			used[f] = true
 			deps.GrownDep(f)

@@ -32,12 +32,13 @@ import (
 
 // runReplay is `context-budget replay [--json] [--html FILE] [PATH…]`.
 func runReplay(args []string, _ io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlags("replay", "context-budget replay [--json] [--readings] [--html FILE] [--workers N] [--no-settings] [--spend AMOUNT] [--loop N] [PATH…]")
+	fs := newFlags("replay", "context-budget replay [--json] [--readings] [--html FILE] [--workers N] [--no-settings] [--no-history] [--spend AMOUNT] [--loop N] [PATH…]")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
 	html := fs.String("html", "", "write a self-contained HTML report with plots to `FILE`")
 	readings := fs.Bool("readings", false, "with --json, include every session's readings")
 	workers := fs.Int("workers", 0, "`N` files replayed at once (default: one per CPU)")
 	noSettings := fs.Bool("no-settings", false, "ignore the env blocks of the Claude Code settings files (user, project, local)")
+	noHistory := fs.Bool("no-history", false, "learn where Claude Code compacts from the replayed sessions alone, not from the other transcripts under ~/.claude/projects")
 	var rf replayFuse
 	rf.flags(fs.FlagSet)
 	paths, err := parseInterleaved(fs.FlagSet, args)
@@ -82,8 +83,16 @@ func runReplay(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		configDir = settings.ConfigDir(os.Getenv, home)
 		opt = replayOptionsWithSettings(table, os.Getenv, configDir)
 	}
-	opt = withSources(opt, sources, configDir)
 	opt.Workers = *workers
+	h := replayHistory{ConfigDir: configDir, Getenv: os.Getenv}
+	if !*noHistory {
+		// The hook learns from every other transcript under the projects
+		// folder, wherever the replayed ones lie.
+		if home, err := os.UserHomeDir(); err == nil {
+			h.Transcripts = compactions.Transcripts(filepath.Join(settings.ConfigDir(os.Getenv, home), "projects"))
+		}
+	}
+	opt = withSources(opt, sources, h)
 	opt.Series = *readings || *html != ""
 	if isTerminal(stderr) {
 		opt.Progress = progressPrinter(stderr)
@@ -366,29 +375,70 @@ func replayOptionsWithSettings(table *prices.Table, getenv func(string) string, 
 	return opt
 }
 
+// replayHistory is what replay learns where Claude Code compacts from,
+// besides the replayed sessions themselves: the transcripts of the
+// user's other sessions (the hook's history, under the projects folder),
+// the settings in ConfigDir ("": none read) and each project's, over
+// Getenv.
+type replayHistory struct {
+	Transcripts []string
+	ConfigDir   string
+	Getenv      func(string) string
+}
+
 // withSources gives each session's decision the compaction point's
 // sources the hook read: the automatic compactions of the replayed
-// sessions and of the ledger rows of each session's project (the
-// decision takes those before each response), and the autoCompactWindow
-// the settings files in configDir and the project's set ("": none).
-func withSources(opt replay.Options, sources []replay.Source, configDir string) replay.Options {
+// sessions and of h's transcripts, indexed once, and of the ledger rows
+// of each session's project, indexed once per project (the decision takes
+// those before each response), each tagged with what moved the point in
+// its project; and the autoCompactWindow the settings files in
+// h.ConfigDir and the project's set.
+func withSources(opt replay.Options, sources []replay.Source, h replayHistory) replay.Options {
 	ix := &compactions.Index{Files: map[string]*compactions.File{}}
 	var paths []string
-	for _, s := range sources {
-		paths = append(paths, s.Path)
+	listed := map[string]bool{}
+	add := func(p string) {
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			abs = p
+		}
+		if !listed[abs] {
+			listed[abs] = true
+			paths = append(paths, p)
+		}
 	}
-	ix.Update(paths, 0)
-	all, _ := ix.Seen("", "")
+	for _, s := range sources {
+		add(s.Path)
+	}
+	for _, t := range h.Transcripts {
+		add(t)
+	}
+	ix.UpdateAll(paths, opt.Workers)
+	tags := compactions.NewSettings(h.ConfigDir, h.Getenv)
+	all, _ := ix.Seen()
+	seen := compactions.History(all, tags)
 	var mu sync.Mutex
-	rows := map[string][]window.Compaction{}
-	rowsOf := func(root string) []window.Compaction {
+	rows := map[string]*window.History{}
+	rowsOf := func(root string) *window.History {
 		mu.Lock()
 		defer mu.Unlock()
 		if r, ok := rows[root]; ok {
 			return r
 		}
-		rows[root] = compactions.Rows(root, "", "")
+		rows[root] = compactions.History(compactions.Rows(root), tags)
 		return rows[root]
+	}
+	type rootModel struct{ root, model string }
+	windows := map[rootModel]int64{}
+	windowOf := func(root, model string) int64 {
+		mu.Lock()
+		defer mu.Unlock()
+		k := rootModel{root, model}
+		if n, ok := windows[k]; ok {
+			return n
+		}
+		windows[k], _ = settings.CompactWindow(h.ConfigDir, root, model)
+		return windows[k]
 	}
 	newModel := opt.NewModel
 	opt.NewModel = func(path string) replay.Model {
@@ -397,18 +447,11 @@ func withSources(opt replay.Options, sources []replay.Source, configDir string) 
 		if !ok {
 			return m
 		}
-		id := strings.TrimSuffix(filepath.Base(path), ".jsonl")
 		root := sessionCwd(path)
-		for _, c := range append(all[:len(all):len(all)], rowsOf(root)...) {
-			if c.Session != id {
-				pm.Seen = append(pm.Seen, c)
-			}
-		}
-		if configDir != "" {
-			pm.CompactWindow = func(model string) int64 {
-				n, _ := settings.CompactWindow(configDir, root, model)
-				return n
-			}
+		pm.Seen = seen.WithRows(rowsOf(root))
+		pm.Session, pm.Project = strings.TrimSuffix(filepath.Base(path), ".jsonl"), root
+		if h.ConfigDir != "" {
+			pm.CompactWindow = func(model string) int64 { return windowOf(root, model) }
 		}
 		return pm
 	}
@@ -518,6 +561,10 @@ func writeReplayTable(w io.Writer, rep replay.Report) error {
 	writeColdTotals(w, t.Cold)
 	if rep.Fuse != nil {
 		printf(w, "Fuse: %s.\n", rep.Fuse.Describe())
+	}
+	if t.Orientations > 0 {
+		printf(w, "The relay side, checked at %d sessions: the prior's forecast of a fresh session's orientation against the session's own (fresh sessions stand in for successors): median absolute error %s in tokens, %s in dollars.\n",
+			t.Orientations, pctOrDash(t.OrientationTokensMedianAbsError), pctOrDash(t.OrientationUSDMedianAbsError))
 	}
 	if t.Points > 0 {
 		printf(w, "The forecast of carrying on 100k tokens, at the %s after which a session did: median absolute error %s (requests: %s).\n",

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/muthur/context-budget/internal/compactions"
 	"github.com/muthur/context-budget/internal/notice"
 	"github.com/muthur/context-budget/internal/reading"
 	"github.com/muthur/context-budget/internal/replay"
@@ -28,16 +29,18 @@ func noticeKeys(ns []replay.Notice) []string {
 	return out
 }
 
-// replayNotices replays path with the environment env, as replay would
-// with no settings files; others are the transcripts of the user's other
-// sessions the hook saw (nil: none).
-func replayNotices(t testing.TB, path string, env map[string]string, others []string) []replay.Notice {
+// replayNotices replays path, named explicitly, with the environment env,
+// as replay would with no settings files; home is the HOME the hook ran
+// under, whose Claude Code projects folder holds the other sessions'
+// transcripts replay learns the compaction point from as the hook did
+// ("": no history).
+func replayNotices(t testing.TB, path string, env map[string]string, home string) []replay.Notice {
 	t.Helper()
-	return replaySession(t, path, env, others).Notices
+	return replaySession(t, path, env, home).Notices
 }
 
 // replaySession is replayNotices' whole session, with its series.
-func replaySession(t testing.TB, path string, env map[string]string, others []string) replay.Session {
+func replaySession(t testing.TB, path string, env map[string]string, home string) replay.Session {
 	t.Helper()
 	getenv := func(k string) string { return env[k] }
 	s, err := tuning.FromEnv(getenv)
@@ -45,13 +48,11 @@ func replaySession(t testing.TB, path string, env map[string]string, others []st
 		t.Fatal(err)
 	}
 	opt := replayOptions(s, nil, getenv)
-	if others != nil {
-		var sources []replay.Source
-		for _, o := range others {
-			sources = append(sources, replay.Source{Path: o})
-		}
-		opt = withSources(opt, sources, "")
+	h := replayHistory{Getenv: getenv}
+	if home != "" {
+		h.Transcripts = compactions.Transcripts(filepath.Join(home, ".claude", "projects"))
 	}
+	opt = withSources(opt, []replay.Source{{Path: path}}, h)
 	opt.Series = true
 	return replay.File(replay.Source{Path: path}, opt)
 }
@@ -85,18 +86,6 @@ func sameVerdicts(t *testing.T, path string, d driven, s replay.Session) []notic
 	return out
 }
 
-// otherFolds lists the corpus sessions outside path's fold: those its
-// drive's hook learned from (foldHomes).
-func otherFolds(paths []string, path string) []string {
-	var out []string
-	for _, p := range paths {
-		if corpusFold(p) != corpusFold(path) {
-			out = append(out, p)
-		}
-	}
-	return out
-}
-
 // sameNotices requires replay's notices to be the hook's.
 func sameNotices(t *testing.T, path string, hook, rep []replay.Notice) {
 	t.Helper()
@@ -112,13 +101,24 @@ func sameNotices(t *testing.T, path string, hook, rep []replay.Notice) {
 // responses, with the same readings, levels, lines and setters.
 func TestReplayDecidesAsTheHook(t *testing.T) {
 	t.Run("corpus", func(t *testing.T) {
+		// The hook ran with a home whose projects folder held the other
+		// folds' sessions; replay names the session's own path and reads
+		// the same folder.
 		paths, runs := drivenCorpus(t)
-		fired, priced := 0, 0
+		fired, priced, learned := 0, 0, 0
 		for i, p := range paths {
 			fired += len(runs[i].Notices)
-			s := replaySession(t, p, nil, otherFolds(paths, p))
+			for _, text := range runs[i].Texts {
+				if strings.Contains(text, "of your sessions") {
+					learned++
+				}
+			}
+			s := replaySession(t, p, nil, corpusDrive.homes[corpusFold(p)])
 			sameNotices(t, p, runs[i].Notices, s.Notices)
 			priced += len(sameVerdicts(t, p, runs[i], s))
+		}
+		if learned == 0 {
+			t.Error("no notice names a point learned from the history; the comparison proves nothing of it")
 		}
 		if fired < 100 || priced < 50 {
 			t.Errorf("the hook fired %d notices over the corpus, %d priced pauses; the comparison proves little", fired, priced)
@@ -133,7 +133,7 @@ func TestReplayDecidesAsTheHook(t *testing.T) {
 			fired := 0
 			for i, p := range paths {
 				fired += len(runs[i].Notices)
-				sameNotices(t, p, runs[i].Notices, replayNotices(t, p, env, nil))
+				sameNotices(t, p, runs[i].Notices, replayNotices(t, p, env, ""))
 			}
 			if env != nil && fired < 4 {
 				t.Errorf("%v: only %d notices over the shared transcripts", env, fired)
@@ -148,7 +148,7 @@ func TestReplayDecidesAsTheHook(t *testing.T) {
 			runs := driveAll(t, files, env)
 			for i, p := range files {
 				fired += len(runs[i].Notices)
-				sameNotices(t, p, runs[i].Notices, replayNotices(t, p, env, nil))
+				sameNotices(t, p, runs[i].Notices, replayNotices(t, p, env, ""))
 			}
 		}
 		if fired < 14 {

@@ -155,7 +155,7 @@ func TestReportInChromium(t *testing.T) {
 	browser := chromium(t)
 	projects := reportHistory(t)
 	var stdout, stderr bytes.Buffer
-	if code := Run([]string{"replay", "--json", "--readings", "--no-settings", projects}, nil, &stdout, &stderr); code != 0 {
+	if code := Run([]string{"replay", "--json", "--readings", "--no-settings", "--no-history", projects}, nil, &stdout, &stderr); code != 0 {
 		t.Fatalf("replay: %d %s", code, stderr.String())
 	}
 	var rep replay.Report

@@ -25,6 +25,8 @@ var corpusDrive struct {
 	once  sync.Once
 	paths []string
 	runs  []driven
+	// homes are the folds' homes (foldHomes) the sessions were driven in.
+	homes []string
 }
 
 func drivenCorpus(t *testing.T) ([]string, []driven) {
@@ -40,6 +42,7 @@ func drivenCorpus(t *testing.T) ([]string, []driven) {
 			run = inProcessHook
 		}
 		homes := foldHomes(t, corpusDrive.paths)
+		corpusDrive.homes = homes
 		corpusDrive.runs = driveEach(t, run, corpusDrive.paths, func(i int) map[string]string {
 			return map[string]string{"HOME": homes[corpusFold(corpusDrive.paths[i])]}
 		})

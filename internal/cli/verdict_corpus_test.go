@@ -25,7 +25,7 @@ func TestCorpusVerdicts(t *testing.T) {
 	against := map[string]int{}
 	pauses, costlier := 0, 0
 	for i, p := range paths {
-		s := replaySession(t, p, nil, otherFolds(paths, p))
+		s := replaySession(t, p, nil, corpusDrive.homes[corpusFold(p)])
 		for _, v := range sameVerdicts(t, p, runs[i], s) {
 			against[v.Against]++
 			if v.NetUSD < 0 {
@@ -68,7 +68,7 @@ func TestCorpusVerdicts(t *testing.T) {
 	choices := map[string]int{}
 	pauses, told := 0, 0
 	for i, p := range paths {
-		s := replaySession(t, p, env, otherFolds(paths, p))
+		s := replaySession(t, p, env, homes[corpusFold(p)])
 		sameNotices(t, p, cheap[i].Notices, s.Notices)
 		sameVerdicts(t, p, cheap[i], s)
 		for _, rp := range s.Pauses {

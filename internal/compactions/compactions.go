@@ -10,10 +10,14 @@ import (
 	"cmp"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
+	"strings"
+	"sync"
 
 	"github.com/muthur/context-budget/internal/reading"
+	"github.com/muthur/context-budget/internal/settings"
 	"github.com/muthur/context-budget/internal/state"
 	"github.com/muthur/context-budget/internal/transcript"
 	"github.com/muthur/context-budget/internal/window"
@@ -98,27 +102,81 @@ func (ix *Index) Update(files []string, budget int64) bool {
 		f := ix.Files[w.name]
 		if f == nil {
 			f = &File{}
-			ix.Files[w.name] = f
 		}
-		end, err := pass.Read(w.name, &f.Mark, func() { *f = File{} }, f.add)
-		if err != nil {
+		if f.read(&pass, w.name, w.stamp) {
+			ix.Files[w.name] = f
+		} else {
 			delete(ix.Files, w.name)
-		} else if end {
-			f.Stamp = w.stamp
 		}
 		changed = true
 	}
 	return changed
 }
 
+// read reads on in the file name from where f stopped, within pass, and
+// stamps f when it reached the end; false when the file could not be read.
+func (f *File) read(pass *reading.Pass, name, stamp string) bool {
+	end, err := pass.Read(name, &f.Mark, func() { *f = File{} }, f.add)
+	if err != nil {
+		return false
+	}
+	if end {
+		f.Stamp = stamp
+	}
+	return true
+}
+
+// UpdateAll reads files whole into an index that holds none of them yet,
+// workers files at a time (0: one per CPU): replay's history, indexed
+// once before the sessions are replayed.
+func (ix *Index) UpdateAll(files []string, workers int) {
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	got := make([]*File, len(files))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(workers, max(len(files), 1)) {
+		wg.Go(func() {
+			for i := range next {
+				f := &File{}
+				if f.read(&reading.Pass{}, files[i], "") {
+					got[i] = f
+				}
+			}
+		})
+	}
+	for i := range files {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	for i, f := range got {
+		if f != nil {
+			ix.Files[files[i]] = f
+		}
+	}
+}
+
 func stampOf(fi os.FileInfo) string {
 	return strconv.FormatInt(fi.Size(), 10) + " " + strconv.FormatInt(fi.ModTime().UnixNano(), 10)
 }
+
+// maxIndexedLine bounds the lines the index searches: a compaction
+// boundary is about half a kilobyte, an API request and many of a
+// response's records (each block is one) little more, while half a
+// transcript's bytes lie in longer lines — tools' outputs, files written
+// whole — which need no search.
+const maxIndexedLine = 16 << 10
 
 // add takes one line of the transcript: a compaction boundary, or the
 // evidence of the 1M window that tells which window later compactions
 // were taken on.
 func (f *File) add(line []byte) bool {
+	if len(line) > maxIndexedLine {
+		// A tool's output or a long reply: no record the index reads.
+		return true
+	}
 	boundary := bytes.Contains(line, []byte(`"compact_boundary"`))
 	oneM := !f.Saw1M && (bytes.Contains(line, []byte(`[1m]"`)) || bytes.Contains(line, []byte(transcript.Beta1MWord)))
 	if !boundary && !oneM {
@@ -144,29 +202,26 @@ func Of(r *transcript.Record, saw1M bool) (window.Compaction, bool) {
 		return window.Compaction{}, false
 	}
 	return window.Compaction{At: r.Timestamp, Version: r.Version, Window: window.WindowAt(m.PreTokens, saw1M),
-		PreTokens: m.PreTokens, Session: r.SessionID}, true
+		PreTokens: m.PreTokens, Session: r.SessionID, Project: r.Cwd}, true
 }
 
-// Seen lists the index's compactions of version ("": every version),
-// leaving out session's own (its compactions are this session's evidence
-// already), and the transcript each session's came from.
-func (ix *Index) Seen(version, session string) (seen []window.Compaction, files map[string]string) {
+// Seen lists the index's compactions and the transcript each session's
+// came from.
+func (ix *Index) Seen() (seen []window.Compaction, files map[string]string) {
 	files = map[string]string{}
 	for name, f := range ix.Files {
 		for _, c := range f.Compactions {
-			if (version == "" || c.Version == version) && c.Session != session {
-				seen = append(seen, c)
-				files[c.Session] = name
-			}
+			seen = append(seen, c)
+			files[c.Session] = name
 		}
 	}
 	return seen, files
 }
 
-// Rows lists the automatic compactions of version ("": every version)
-// the ledger rows under root record, leaving out session's own row. A row written before rows
-// recorded the version and window gives none.
-func Rows(root, version, session string) []window.Compaction {
+// Rows lists the automatic compactions the ledger rows under root record,
+// of the project root. A row written before rows recorded the version
+// and window gives none.
+func Rows(root string) []window.Compaction {
 	if root == "" {
 		return nil
 	}
@@ -180,15 +235,78 @@ func Rows(root, version, session string) []window.Compaction {
 		if err != nil {
 			break
 		}
-		if r.SessionID == session {
-			continue
-		}
 		for _, c := range r.Compactions {
-			if c.Trigger == "auto" && (version == "" || c.Version == version) && c.Window > 0 && c.PreTokens > 0 {
+			if c.Trigger == "auto" && c.Window > 0 && c.PreTokens > 0 {
 				out = append(out, window.Compaction{At: c.At, Version: c.Version, Window: c.Window,
-					PreTokens: c.PreTokens, Session: r.SessionID, Row: true})
+					PreTokens: c.PreTokens, Session: r.SessionID, Row: true, Project: root})
 			}
 		}
 	}
 	return out
+}
+
+// Settings finds what moves Claude Code's compaction point in each
+// project, reading each project's settings files once; safe for
+// concurrent use.
+type Settings struct {
+	config string
+	getenv func(string) string
+	mu     sync.Mutex
+	of     map[string]string
+}
+
+// NewSettings reads the settings under the Claude Code config folder
+// configDir ("": none, only getenv) and each project's own, over the
+// environment getenv.
+func NewSettings(configDir string, getenv func(string) string) *Settings {
+	if getenv == nil {
+		getenv = func(string) string { return "" }
+	}
+	return &Settings{config: configDir, getenv: getenv, of: map[string]string{}}
+}
+
+// Of says what moves the compaction point in the project at root ("" when
+// nothing does): the compaction variables of the environment its hooks
+// see and its settings' autoCompactWindow, top-level or for any model (a
+// compaction's model is not known, so a per-model value marks them all).
+func (s *Settings) Of(root string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if v, ok := s.of[root]; ok {
+		return v
+	}
+	getenv := s.getenv
+	var parts []string
+	if s.config != "" {
+		getenv, _ = settings.Env(s.getenv, s.config, root)
+		top, set, byModel := settings.CompactWindows(s.config, root)
+		if set && top > 0 {
+			parts = append(parts, "autoCompactWindow="+strconv.FormatInt(top, 10))
+		}
+		for m, n := range byModel {
+			if n > 0 {
+				parts = append(parts, m+".autoCompactWindow="+strconv.FormatInt(n, 10))
+			}
+		}
+	}
+	for _, k := range []string{window.EnvCompactLimit, window.EnvPctOverride} {
+		if v := strings.TrimSpace(getenv(k)); v != "" {
+			parts = append(parts, k+"="+v)
+		}
+	}
+	slices.Sort(parts)
+	v := strings.Join(parts, " ")
+	s.of[root] = v
+	return v
+}
+
+// History indexes cs, each tagged with what moved the compaction point in
+// its project (s nil: nothing read, none tagged).
+func History(cs []window.Compaction, s *Settings) *window.History {
+	if s != nil {
+		for i := range cs {
+			cs[i].Setting = s.Of(cs[i].Project)
+		}
+	}
+	return window.NewHistory(cs)
 }

@@ -29,6 +29,12 @@ type Fit struct {
 	// corpus's Compactions automatic compactions (design §4.2).
 	Compaction  restart.Compaction
 	Compactions int
+	// Orientation is how a fresh session finds its feet before it first
+	// acts, the successor's reorientation where the project measured
+	// none, fitted on the own orientations (design §8) of Orientations
+	// sessions: fresh sessions stand in for successors.
+	Orientation  restart.Ramp
+	Orientations int
 }
 
 // FamilyPrior is one model family's prior.

@@ -46,6 +46,10 @@ type History struct {
 	Compactions int `json:"compactions,omitempty"`
 	// TTL1h is set when any own response wrote to the 1-hour cache.
 	TTL1h bool `json:"ttl_1h"`
+	// Acted is set once an own response acted (transcript.Message.Acts:
+	// it ended a turn, edited, asked or left plan mode): the session
+	// found its feet at least once.
+	Acted bool `json:"acted,omitempty"`
 	// Peak is the largest context of any own response.
 	Peak int64 `json:"peak"`
 	// Window1M is set when the transcript says the 1M window is on: a
@@ -95,6 +99,7 @@ func (h *History) Add(r *transcript.Record) bool {
 		h.TTL1h = true
 	}
 	h.Peak = max(h.Peak, resp.Context)
+	h.Acted = h.Acted || msg.Acts()
 	if h.Last != nil && resp.ID != "" && resp.ID == h.Last.ID {
 		// Another record of the latest response: keep the last record.
 		h.Pace.Response(resp.Context, u.CacheCreationInputTokens, u.OutputTokens, msg.Acts(), true)

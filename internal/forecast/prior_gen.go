@@ -6,14 +6,16 @@ import "github.com/muthur/context-budget/internal/restart"
 
 // Shipped is the prior fitted on the shared corpus of real sessions.
 var Shipped = Fit{
-	AsOf:        "2026-02-16",
-	Corpus:      "shared/data/corpus",
-	Sessions:    186,
-	Points:      468,
-	Weights:     Weights{Step: 30.0, Rewrite: 300.0, Out: 1e+09},
-	All:         Prior{Step: 1275.0, Elasticity: 0.0, Rewrite: 0.0249, Out: 42.03},
-	Families:    []FamilyPrior{},
-	Band:        Band{Share: 0.8, Lo: 0.462, Hi: 2.067},
-	Compaction:  restart.Compaction{PostShare: 0.321, FreshShare: 0.467, Requests: 2.0, Growth: 7904.0},
-	Compactions: 49,
+	AsOf:         "2026-02-16",
+	Corpus:       "shared/data/corpus",
+	Sessions:     186,
+	Points:       468,
+	Weights:      Weights{Step: 30.0, Rewrite: 300.0, Out: 1e+09},
+	All:          Prior{Step: 1275.0, Elasticity: 0.0, Rewrite: 0.0249, Out: 42.03},
+	Families:     []FamilyPrior{},
+	Band:         Band{Share: 0.8, Lo: 0.462, Hi: 2.067},
+	Compaction:   restart.Compaction{PostShare: 0.321, FreshShare: 0.467, Requests: 2.0, Growth: 7904.0},
+	Compactions:  49,
+	Orientation:  restart.Ramp{Growth: 1.231e+04, FirstWrite: 0.848, Requests: 4.046, OutPerRequest: 14.0},
+	Orientations: 186,
 }

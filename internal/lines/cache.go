@@ -321,6 +321,7 @@ func LoadQuick(dir, id string) (q Quick, ok bool) {
 		{Path: "decision.window.count", To: &count},
 		{Path: "decision.window.sessions", To: &sessions},
 		{Path: "decision.window.pause_room", To: &w.PauseRoom},
+		{Path: "decision.window.any_version", To: &w.AnyVersion},
 	}
 	fields = append(fields, modelFields("decision.cost.", &d.Cost)...)
 	fields = append(fields, modelFields("decision.band.", &band)...)

@@ -49,9 +49,11 @@ type Sources struct {
 	CompactWindow int64
 	// Seen are the automatic compactions of the user's other sessions and
 	// the ledger's rows; Time is the reading's record time, before which
-	// they count.
-	Seen []window.Compaction
-	Time string
+	// they count. Session and Project name the session (its own are left
+	// out) and the folder it runs in (its project's come first).
+	Seen             *window.History
+	Time             string
+	Session, Project string
 }
 
 // Reorientation is what the successor spends to re-orient: the one
@@ -99,7 +101,8 @@ func Decide(in Input) Decision {
 	}
 	ev := window.Evidence{Env: s.Window, Peak: in.Reading, Statusline: in.StatuslineWindow,
 		Transcript1M: transcript.Asks1M(in.RequestedModel),
-		Version:      in.Version, Settings: in.CompactWindow, Seen: in.Seen, Before: in.Time}
+		Version:      in.Version, Settings: in.CompactWindow, Seen: in.Seen, Before: in.Time,
+		Session: in.Sources.Session, Project: in.Sources.Project}
 	if h := in.History; h != nil {
 		ev.Transcript1M = ev.Transcript1M || h.Window1M
 		ev.Peak = max(ev.Peak, h.Peak)

@@ -20,11 +20,13 @@ type Own struct {
 // reorient returns what a successor of the session would spend to
 // re-orient, from the first source that has a figure (design §8): the
 // session's own orientation if it was relayed, the mean of the ledger's
-// relayed rows, the session's own orientation, else restart.Estimate of
-// the session's first response; skipLedger leaves the ledger out. Without
+// relayed rows, the session's own orientation, else the prior fitted on
+// real sessions (forecast.Shipped.Orientation) from the session's first
+// context (its growth at least the session's own so far, up to
+// forecast.OrientationGrowth, while it has not acted); skipLedger leaves the ledger out. Without
 // a root nothing is read or cached: a caller that measured the session's
 // own orientation (replay) gives it, the ledger being the project's;
-// else the estimate.
+// else the prior.
 func (in *Input) reorient(h *forecast.History, rt restart.Rates, skipLedger bool) Reorientation {
 	if in.Root == "" && in.Own != nil && in.Own.Phase.Measured() {
 		src := orientation.Own
@@ -34,16 +36,29 @@ func (in *Input) reorient(h *forecast.History, rt restart.Rates, skipLedger bool
 		return Reorientation{Tokens: in.Own.Phase.ContextTokens, CostUSD: in.Own.Phase.Spend.CostUSD,
 			Source: src, Words: orientation.Words(src, 0)}
 	}
-	estimate := func() (int64, float64) { return restart.Estimate(rt, h.First.Context, h.First.CacheRead) }
-	w, r := estimate()
+	n := forecast.Shipped.Orientations
+	prior := func() (int64, float64, int) {
+		// A session that has not acted yet is still finding its feet
+		// at this reading: it shows that doing so here takes at least
+		// the growth it has had, up to the growth after which the
+		// forecast counts a session as working whether it acted or not
+		// (one that works through the shell may never act).
+		k := forecast.Shipped.Orientation
+		if !h.Acted {
+			k.Growth = max(k.Growth, float64(min(in.Reading-h.First.Context, forecast.OrientationGrowth)))
+		}
+		w, r := k.Reorientation(rt, h.First.Context)
+		return w, r, n
+	}
+	w, r, _ := prior()
 	if in.Root != "" {
 		re := orientation.Successor(orientation.SuccessorInputs{
 			Root: in.Root, Session: sessionOf(in.SessionID, in.TranscriptPath), Transcript: in.TranscriptPath,
-			Table: in.Table, Estimate: estimate, SkipLedger: skipLedger,
+			Table: in.Table, Prior: prior, SkipLedger: skipLedger,
 		})
 		// Every source is checked where it is read; this is the last
 		// guard before the figures reach the lines: a reorientation no
-		// session can have falls back to the estimate, or to none.
+		// session can have falls back to the prior, or to none.
 		if inRange(re.Tokens, re.CostUSD) {
 			return re
 		}
@@ -51,7 +66,7 @@ func (in *Input) reorient(h *forecast.History, rt restart.Rates, skipLedger bool
 			w, r = 0, 0
 		}
 	}
-	return Reorientation{Tokens: w, CostUSD: r, Source: orientation.Estimate, Words: orientation.Words(orientation.Estimate, 0)}
+	return Reorientation{Tokens: w, CostUSD: r, Source: orientation.Prior, Count: n, Words: orientation.Words(orientation.Prior, n)}
 }
 
 // inRange reports whether a reorientation of w tokens and r dollars is one

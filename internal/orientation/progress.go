@@ -99,3 +99,48 @@ func (p *progress) searchAll(transcriptPath string) (acted bool) {
 	}
 	return acted
 }
+
+// Search is the search of progress over lines held in memory: replay
+// feeds it the main transcript as it walks it and measures the
+// orientation only after a sign, as the hook's recompute does, so that a
+// session that never acts costs each recompute nothing instead of a
+// pass over all it has read.
+type Search struct {
+	p progress
+	// subs: the subagent files were searched (once the root is known);
+	// subSign: they showed a sign.
+	subs, subSign bool
+	pending       bool
+}
+
+// Main takes the next complete line of the main transcript.
+func (s *Search) Main(line []byte) {
+	if s.p.line(line, false) {
+		s.pending = true
+	}
+}
+
+// Due reports whether a measure may now find the session acted: a sign
+// came since the last call that said so, or, the first time the session's
+// root is known, its subagent files beside transcriptPath (read whole, as
+// the measure reads them) show one.
+func (s *Search) Due(transcriptPath string) bool {
+	if !s.subs && s.p.Cwd != "" {
+		s.subs = true
+		pass := reading.Pass{}
+		for _, name := range transcript.SubagentFiles(transcriptPath) {
+			var m reading.Mark
+			pass.Read(name, &m, func() {}, func(line []byte) bool {
+				s.subSign = s.subSign || s.p.line(line, true)
+				return !s.subSign
+			})
+		}
+		s.pending = s.pending || s.subSign
+	}
+	due := s.pending
+	s.pending = false
+	return due
+}
+
+// Again makes the next Due true: a measure that was due did not count.
+func (s *Search) Again() { s.pending = true }

@@ -27,8 +27,10 @@ const (
 	LedgerRelayed Source = "ledger-relayed"
 	// Own: this session's own orientation, a fresh start's.
 	Own Source = "own"
-	// Estimate: nothing measured; W and R come from the estimate of §8.
-	Estimate Source = "estimate"
+	// Prior: nothing of the project measured; W and R come from the
+	// prior fitted on real sessions' own orientations
+	// (forecast.Shipped.Orientation), from this session's first context.
+	Prior Source = "prior"
 )
 
 // Reorientation is what a successor is expected to spend to re-orient
@@ -39,7 +41,8 @@ type Reorientation struct {
 	Tokens  int64   `json:"tokens"`
 	CostUSD float64 `json:"cost_usd"`
 	Source  Source  `json:"source"`
-	// Count is the number of relayed rows averaged (LedgerRelayed).
+	// Count is the number of relayed rows averaged (LedgerRelayed), or
+	// of sessions the prior was fitted on (Prior).
 	Count int `json:"count,omitempty"`
 	// Words names the source for the notice and `lines`.
 	Words string `json:"words"`
@@ -58,7 +61,7 @@ func Words(s Source, count int) string {
 	case Own:
 		return "this session's own orientation"
 	}
-	return "an estimate, no session measured yet"
+	return fmt.Sprintf("the prior fitted on %d fresh sessions of one project", count)
 }
 
 // SuccessorInputs are what Successor needs.
@@ -69,9 +72,10 @@ type SuccessorInputs struct {
 	Session, Transcript string
 	// Table prices this session's orientation; nil means the embedded one.
 	Table *prices.Table
-	// Estimate returns the estimate of §8 (restart.Estimate of the
-	// session's first response); called only when nothing was measured.
-	Estimate func() (w int64, r float64)
+	// Prior returns the prior's figures for the session (W and R from
+	// its first context), and how many sessions it was fitted on; called
+	// only when nothing was measured.
+	Prior func() (w int64, r float64, sessions int)
 	// SkipLedger leaves the ledger's rows out: the reorientation as the
 	// session alone gives it, which bounds what the rows may do to the
 	// lines.
@@ -80,7 +84,7 @@ type SuccessorInputs struct {
 
 // Successor returns the successor's reorientation from the first source
 // that has one: this session's own if it was relayed, the mean over the
-// ledger's relayed rows, this session's own orientation, the estimate.
+// ledger's relayed rows, this session's own orientation, the prior.
 // The ledger's mean and this session's measured orientation are cached in
 // the state folder; anything unreadable falls through to the next source.
 func Successor(in SuccessorInputs) Reorientation {
@@ -100,10 +104,11 @@ func Successor(in SuccessorInputs) Reorientation {
 	}
 	var w int64
 	var r float64
-	if in.Estimate != nil {
-		w, r = in.Estimate()
+	n := 0
+	if in.Prior != nil {
+		w, r, n = in.Prior()
 	}
-	return reorientation(w, r, Estimate, 0)
+	return reorientation(w, r, Prior, n)
 }
 
 // reorientation is a Reorientation from source s, with its words.

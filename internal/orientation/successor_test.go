@@ -28,7 +28,7 @@ func ledgerRow(t *testing.T, root, id, prompt string, ctx int64, usd float64) st
 	return name
 }
 
-func estimate() (int64, float64) { return 142_000, 1.23 }
+func prior() (int64, float64, int) { return 142_000, 1.23, 186 }
 
 // acted is a session that acts at 105k after one response of 90k.
 func acted(opening string) []rec {
@@ -36,7 +36,7 @@ func acted(opening string) []rec {
 }
 
 func successor(t *testing.T, root string, s *Session) Reorientation {
-	return Successor(SuccessorInputs{Root: root, Session: "s", Transcript: filepath.Join(s.dir, "s.jsonl"), Estimate: estimate})
+	return Successor(SuccessorInputs{Root: root, Session: "s", Transcript: filepath.Join(s.dir, "s.jsonl"), Prior: prior})
 }
 
 func TestSuccessorSources(t *testing.T) {
@@ -69,8 +69,8 @@ func TestSuccessorSources(t *testing.T) {
 		{"then this session's own orientation", acted("/go plan"), func(t *testing.T, root string) {
 			ledgerRow(t, root, "c", "/go x", 50_000, 0.1)
 		}, Own, 105_000, readCost(90_000), "this session's own orientation", 0},
-		{"then the estimate", []rec{prompt("/go plan"), resp("a", 1, 90_000, "", tool("Write", "/repo/tmp/notes"))}, func(*testing.T, string) {},
-			Estimate, 142_000, 1.23, "an estimate, no session measured yet", 0},
+		{"then the prior", []rec{prompt("/go plan"), resp("a", 1, 90_000, "", tool("Write", "/repo/tmp/notes"))}, func(*testing.T, string) {},
+			Prior, 142_000, 1.23, "the prior fitted on 186 fresh sessions of one project", 186},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			root := t.TempDir()
@@ -159,7 +159,7 @@ func BenchmarkSuccessor1000(b *testing.B) {
 	}
 	dir := b.TempDir()
 	writeSession(b, dir, acted("/go plan"))
-	in := SuccessorInputs{Root: root, Session: "s", Transcript: filepath.Join(dir, "s.jsonl"), Estimate: estimate}
+	in := SuccessorInputs{Root: root, Session: "s", Transcript: filepath.Join(dir, "s.jsonl"), Prior: prior}
 	time.Sleep(2100 * time.Millisecond) // past the racy window: the key is trusted
 	b.Run("cold", func(b *testing.B) {
 		defer reportCPU(b)()
@@ -205,8 +205,8 @@ func TestOwnOrientationSearch(t *testing.T) {
 			root, dir := t.TempDir(), t.TempDir()
 			first := []rec{prompt("/go plan"), resp("a", 1, 10_000, "", tool("Bash", "")), resp("b", 2, 20_000, "", tool("Write", "/repo/tmp/notes"))}
 			path := writeSession(t, dir, first)
-			in := SuccessorInputs{Root: root, Session: "s", Transcript: path, Estimate: estimate}
-			if got := Successor(in); got.Source != Estimate {
+			in := SuccessorInputs{Root: root, Session: "s", Transcript: path, Prior: prior}
+			if got := Successor(in); got.Source != Prior {
 				t.Fatalf("before acting: %+v", got)
 			}
 			search := filepath.Join(root, "tmp", "context-budget", "s.orientation-search")

@@ -3,7 +3,6 @@ package replay_test
 import (
 	"bytes"
 	"fmt"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -50,35 +49,11 @@ func BenchmarkReplayFile(b *testing.B) {
 // and the responses and compactions gen says it wrote.
 func benchCorpus(b *testing.B, size int64) (dir string, total int64, responses, compactions int) {
 	dir = filepath.Join(os.TempDir(), fmt.Sprintf("context-budget-replay-gen-%d", size>>20))
-	done := filepath.Join(dir, ".done")
-	if data, err := os.ReadFile(done); err == nil {
-		if _, err := fmt.Sscan(string(data), &total, &responses, &compactions); err == nil {
-			return dir, total, responses, compactions
-		}
+	t, err := gen.WriteTree(dir, size, 40<<20, 7)
+	if err != nil {
+		b.Fatal(err)
 	}
-	os.RemoveAll(dir)
-	rng := rand.New(rand.NewPCG(42, 42))
-	for i := 0; total < size; i++ {
-		sub := filepath.Join(dir, fmt.Sprintf("-home-user-project-%d", i%7))
-		os.MkdirAll(sub, 0o755)
-		id := fmt.Sprintf("%08d-0000-4000-8000-000000000000", i)
-		f, err := os.Create(filepath.Join(sub, id+".jsonl"))
-		if err != nil {
-			b.Fatal(err)
-		}
-		res, err := gen.Write(f, gen.Options{Size: 512<<10 + rng.Int64N(40<<20), Seed: uint64(i), SessionID: id})
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil {
-			b.Fatal(err)
-		}
-		total += res.Bytes
-		responses += res.Responses
-		compactions += res.Compactions
-	}
-	os.WriteFile(done, fmt.Appendf(nil, "%d %d %d", total, responses, compactions), 0o644)
-	return dir, total, responses, compactions
+	return dir, t.Bytes, t.Responses, t.Compactions
 }
 
 // BenchmarkReplay1GB replays a gigabyte of generated transcripts on every

@@ -41,11 +41,15 @@ type PolicyModel struct {
 	Root, Path string
 	Getenv     func(string) string
 	// Seen are the automatic compactions of the user's other sessions and
-	// the project's ledger rows, of every time: each decision takes those
-	// before its response's time, as the hook's did. CompactWindow is the
-	// autoCompactWindow the settings files set for a model (nil: none).
-	Seen          []window.Compaction
-	CompactWindow func(model string) int64
+	// the project's ledger rows, of every time, indexed once: each
+	// decision takes those before its response's time, as the hook's did,
+	// leaving out this session's own (Session, the transcript's name) and
+	// taking first those of its project (Project, the folder it ran in).
+	// CompactWindow is the autoCompactWindow the settings files set for a
+	// model (nil: none).
+	Seen             *window.History
+	Session, Project string
+	CompactWindow    func(model string) int64
 
 	h         forecast.History
 	requested string // requestedModel of the latest response record
@@ -63,8 +67,10 @@ type PolicyModel struct {
 	// under.
 	prefix    []byte
 	noPrefix  bool
+	signs     orientation.Search
 	own       *lines.Own
 	ownNew    bool
+	check     *OrientationCheck
 	atVersion string
 }
 
@@ -102,7 +108,7 @@ func (m *PolicyModel) took(r *transcript.Record) {
 // sources are the compaction point's sources as they stood at the latest
 // response.
 func (m *PolicyModel) sources() lines.Sources {
-	src := lines.Sources{Seen: m.Seen, Time: m.time}
+	src := lines.Sources{Seen: m.Seen, Time: m.time, Session: m.Session, Project: m.Project}
 	if m.CompactWindow != nil {
 		src.CompactWindow = m.CompactWindow(m.model)
 	}
@@ -127,6 +133,7 @@ func (m *PolicyModel) hold(line []byte) {
 	if line[len(line)-1] != '\n' {
 		m.prefix = append(m.prefix, '\n')
 	}
+	m.signs.Main(line)
 }
 
 // Lines returns the decision's lines at reading.
@@ -141,6 +148,10 @@ func (m *PolicyModel) CompactsAt() int64 { return m.d.Window.CompactsAt }
 // hook's cached history would (it catches up at the recompute a
 // compaction's drop causes).
 func (m *PolicyModel) Compactions() int { return m.d.Compactions }
+
+// Orientation is the session's own orientation, once measured, beside
+// the prior's forecast of a fresh session's (nil before).
+func (m *PolicyModel) Orientation() *OrientationCheck { return m.check }
 
 // Predict returns the model's figures at reading when pricing ran.
 func (m *PolicyModel) Predict(reading int64) *Prediction {
@@ -221,9 +232,13 @@ func (m *PolicyModel) decide(reading int64) *lines.Decision {
 			// The hook measured it in this recompute and cached it: its
 			// next call sees a new Key.
 			m.prefix, m.ownNew = nil, true
+			w, r := forecast.Shipped.Orientation.Reorientation(m.d.Cost.Rates, m.h.First.Context)
+			m.check = &OrientationCheck{PredictedTokens: w, PredictedUSD: r,
+				Tokens: m.own.Phase.ContextTokens, CostUSD: m.own.Phase.Spend.CostUSD}
 		} else {
 			// No pricing ran, so the hook did not look.
 			m.own = nil
+			m.signs.Again()
 		}
 	}
 	m.cached, m.at, m.atVersion = true, reading, m.version
@@ -231,9 +246,10 @@ func (m *PolicyModel) decide(reading int64) *lines.Decision {
 }
 
 // measure measures the session's own orientation from the transcript so
-// far, as the hook's recompute does; true when it is measured.
+// far, as the hook's recompute does: only once the search has seen a
+// sign that it acted; true when it is measured.
 func (m *PolicyModel) measure(table *prices.Table) bool {
-	if m.Root != "" || m.noPrefix || len(m.prefix) == 0 || m.h.Last == nil {
+	if m.Root != "" || m.noPrefix || len(m.prefix) == 0 || m.h.Last == nil || !m.signs.Due(m.Path) {
 		return false
 	}
 	s := orientation.ReadOrientationFrom(m.prefix, m.Path)

@@ -83,11 +83,27 @@ type Session struct {
 	// Cold lists the responses that paid a cold re-write, or that the
 	// cold-cache stop would have held back (design §14).
 	Cold []ColdEvent `json:"cold"`
+	// Orientation is the relay side checked: the session's own
+	// orientation as the hook measured it, against what the prior
+	// forecast for a fresh session from its first context (nil when it
+	// was not measured: it never acted, or the lines were fixed).
+	Orientation *OrientationCheck `json:"orientation,omitempty"`
 	// Error says why the file could not be read to its end.
 	Error string `json:"error,omitempty"`
 	// Fuse is where the spend fuse would have warned and halted, with
 	// replay --spend or --loop.
 	Fuse *fuse.Outcome `json:"fuse,omitempty"`
+}
+
+// OrientationCheck is a session's own orientation (design §8: the
+// context it acted at, what it spent before) beside the prior's forecast
+// of a fresh session's from the session's first context, at its rates:
+// fresh sessions stand in for successors.
+type OrientationCheck struct {
+	PredictedTokens int64   `json:"predicted_tokens"`
+	PredictedUSD    float64 `json:"predicted_usd"`
+	Tokens          int64   `json:"tokens"`
+	CostUSD         float64 `json:"cost_usd"`
 }
 
 // Boundary is a compaction or a microcompaction.
@@ -242,6 +258,14 @@ type Totals struct {
 	CarryOnByModel []ModelError `json:"carry_on_by_model,omitempty"`
 	// Cold sums the sessions' cold re-writes and stops.
 	Cold ColdTotals `json:"cold"`
+	// Orientations counts the sessions with an OrientationCheck, and
+	// OrientationTokensMedianAbsError and OrientationUSDMedianAbsError
+	// are the medians of |predicted − actual| / actual over them (a
+	// session that acted at once spent nothing: any forecast of it is
+	// infinitely off; null when that is the median).
+	Orientations                    int      `json:"orientations"`
+	OrientationTokensMedianAbsError *float64 `json:"orientation_tokens_median_abs_error,omitempty"`
+	OrientationUSDMedianAbsError    *float64 `json:"orientation_usd_median_abs_error,omitempty"`
 }
 
 // ColdTotals sum the cold events: the re-writes of more than

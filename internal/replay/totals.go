@@ -15,6 +15,7 @@ func Total(sessions []Session) Totals {
 	var errs, pointErrs, reqErrs []float64 // relative errors
 	var predicted, actual float64
 	var rooms []Room
+	var orientTokens, orientUSD []float64
 	for i := range sessions {
 		s := &sessions[i]
 		s.Rooms = Rooms(s.Notices, s.Boundaries)
@@ -36,6 +37,11 @@ func Total(sessions []Session) Totals {
 			}
 		}
 		t.Pauses += len(s.Pauses)
+		if o := s.Orientation; o != nil {
+			t.Orientations++
+			orientTokens = append(orientTokens, orientErr(float64(o.PredictedTokens), float64(o.Tokens)))
+			orientUSD = append(orientUSD, orientErr(o.PredictedUSD, o.CostUSD))
+		}
 		t.Points += len(s.Points)
 		pointErrs = append(pointErrs, carryOnErrors(s.Points)...)
 		for _, p := range s.Points {
@@ -73,7 +79,25 @@ func Total(sessions []Session) Totals {
 	t.CarryOnMedianAbsError = median(pointErrs)
 	t.RequestsMedianAbsError = median(reqErrs)
 	t.CarryOnByModel = byModel(sessions)
+	t.OrientationTokensMedianAbsError, t.OrientationUSDMedianAbsError = finite(median(orientTokens)), finite(median(orientUSD))
 	return t
+}
+
+// orientErr is |predicted − actual| / actual, infinite where the actual
+// is nothing.
+func orientErr(predicted, actual float64) float64 {
+	if actual <= 0 {
+		return math.Inf(1)
+	}
+	return relErr(predicted, actual)
+}
+
+// finite is v, or nil when it is not a finite number (JSON has none).
+func finite(v *float64) *float64 {
+	if v == nil || math.IsInf(*v, 0) || math.IsNaN(*v) {
+		return nil
+	}
+	return v
 }
 
 // compactedFirst reports whether the session's first compaction came

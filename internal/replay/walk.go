@@ -112,6 +112,9 @@ func (w *walker) end() {
 		ls := w.lines
 		w.out.Lines = &ls
 	}
+	if o, ok := w.model.(interface{ Orientation() *OrientationCheck }); ok {
+		w.out.Orientation = o.Orientation()
+	}
 }
 
 // finish evaluates the pending response as the hook would after it.

@@ -24,11 +24,6 @@ const (
 	MinGrowth = 20_000
 	// RequestsPerToken is the default q: 40 requests per 100k tokens.
 	RequestsPerToken = 40.0 / 100_000
-	// RampUp, RampUpRequests and RampUpOutPerRequest make the estimate of
-	// a successor's reorientation when nothing was measured (§8).
-	RampUp              = 60_000
-	RampUpRequests      = 10
-	RampUpOutPerRequest = 700
 )
 
 // Rates are what the model needs of a price row, in USD per token.
@@ -145,15 +140,27 @@ func (m Model) Line(d float64) (tokens int64, ok bool) {
 	return int64(math.Round(c)), true
 }
 
-// Estimate is the successor's reorientation when nothing was measured
-// (§8): it starts where this session started, at context c1 of which p1
-// was read from the cache, and ramps up by RampUp tokens over
-// RampUpRequests requests. W = C₁ + RampUp; R = (C₁ − P₁ + RampUp)·w +
-// RampUpRequests·(C₁ + RampUp/2)·r + RampUpRequests·RampUpOutPerRequest·o.
-func Estimate(rt Rates, c1, p1 int64) (w int64, r float64) {
-	w = c1 + RampUp
-	r = float64(c1-p1+RampUp)*rt.Write +
-		RampUpRequests*(float64(c1)+RampUp/2)*rt.Read +
-		RampUpRequests*RampUpOutPerRequest*rt.Output
+// Ramp is how a fresh session finds its feet before it first acts: the
+// successor's reorientation where nothing of the project was measured
+// (design §8), fitted on real sessions' own orientations (tools/fit; the
+// shipped figures are forecast.Shipped.Orientation). From its first
+// context C₁ the session grows by Growth tokens before it acts; its
+// requests write FirstWrite·C₁ of that first context and the growth to
+// the cache; it makes Requests requests, each reading its context as it
+// grows and writing OutPerRequest output tokens.
+type Ramp struct {
+	Growth        float64 `json:"growth"`
+	FirstWrite    float64 `json:"first_write"`
+	Requests      float64 `json:"requests"`
+	OutPerRequest float64 `json:"out_per_request"`
+}
+
+// Reorientation is W and R of a successor that starts at context c1:
+// W = C₁ + Growth; R = (FirstWrite·C₁ + Growth)·w +
+// Requests·(C₁ + Growth/2)·r + Requests·OutPerRequest·o.
+func (k Ramp) Reorientation(rt Rates, c1 int64) (w int64, r float64) {
+	c := float64(c1)
+	w = c1 + int64(math.Round(k.Growth))
+	r = (k.FirstWrite*c+k.Growth)*rt.Write + k.Requests*(c+k.Growth/2)*rt.Read + k.Requests*k.OutPerRequest*rt.Output
 	return w, r
 }

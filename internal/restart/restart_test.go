@@ -37,11 +37,25 @@ func TestPinnedExampleOne(t *testing.T) {
 	}
 }
 
-func TestPinnedExampleTwo(t *testing.T) {
-	w, r := Estimate(opus46, 40_000, 38_000)
-	if w != 100_000 || !near(r, 0.9125) {
-		t.Fatalf("Estimate = %d, %v; want 100000, 0.9125", w, r)
+// TestRamp: the successor's reorientation from its first context, by
+// the formula's parts.
+func TestRamp(t *testing.T) {
+	k := Ramp{Growth: 12_000, FirstWrite: 0.8, Requests: 4, OutPerRequest: 50}
+	w, r := k.Reorientation(opus46, 40_000)
+	// (0.8·40k + 12k)·w + 4·(40k + 6k)·r + 4·50·o
+	want := 44_000*opus46.Write + 4*46_000*opus46.Read + 200*opus46.Output
+	if w != 52_000 || !near(r, want) {
+		t.Errorf("Reorientation = %d, %v; want 52000, %v", w, r, want)
 	}
+	if w, r := (Ramp{}).Reorientation(opus46, 40_000); w != 40_000 || r != 0 {
+		t.Errorf("a session that acts at once: %d, %v", w, r)
+	}
+}
+
+// TestPinnedExampleTwo: the design's second worked example, with the
+// reorientation its estimate gave (W = 100k, R = $0.9125).
+func TestPinnedExampleTwo(t *testing.T) {
+	w, r := int64(100_000), 0.9125
 	m := Model{Rates: opus46, Q: 0.0004, W: w, R: r}
 	warn, _ := m.Line(0.20)
 	pause, _ := m.Line(0.80)

@@ -28,13 +28,39 @@ const MinCompactWindow = 100_000
 // and "claude-opus-4-6[1m]"); Claude Code's aliases ("opus") are not
 // resolved.
 func CompactWindow(configDir, root, model string) (tokens int64, file string) {
-	key := CanonicalModel(model)
-	type value struct {
-		tokens int64
-		file   string
+	top, byModel := compactWindows(configDir, root)
+	if v, ok := byModel[CanonicalModel(model)]; ok {
+		return v.tokens, v.file
 	}
-	var top *value
-	byModel := map[string]value{}
+	if top != nil {
+		return top.tokens, top.file
+	}
+	return 0, ""
+}
+
+// CompactWindows is every autoCompactWindow the settings files set, as
+// CompactWindow resolves them: the top-level one (set false when none)
+// and each model's, by canonical model id ("auto" is 0).
+func CompactWindows(configDir, root string) (top int64, set bool, byModel map[string]int64) {
+	t, m := compactWindows(configDir, root)
+	byModel = map[string]int64{}
+	for k, v := range m {
+		byModel[k] = v.tokens
+	}
+	if t != nil {
+		return t.tokens, true, byModel
+	}
+	return 0, false, byModel
+}
+
+// compactValue is one autoCompactWindow and the file it came from.
+type compactValue struct {
+	tokens int64
+	file   string
+}
+
+func compactWindows(configDir, root string) (top *compactValue, byModel map[string]compactValue) {
+	byModel = map[string]compactValue{}
 	for _, name := range EnvFiles(configDir, root) {
 		data, err := reading.ReadFile(name, reading.MaxSettings)
 		if err != nil {
@@ -50,7 +76,7 @@ func CompactWindow(configDir, root, model string) (tokens int64, file string) {
 			// A file Claude Code cannot read sets nothing.
 			continue
 		}
-		mine := map[string]value{}
+		mine := map[string]compactValue{}
 		for k, m := range f.Models {
 			c := CanonicalModel(k)
 			// The canonical key wins over another spelling of it in the
@@ -59,11 +85,11 @@ func CompactWindow(configDir, root, model string) (tokens int64, file string) {
 				continue
 			}
 			if n, ok := windowValue(m.Window, true); ok {
-				mine[c] = value{n, name}
+				mine[c] = compactValue{n, name}
 			}
 		}
 		if n, ok := windowValue(f.Top, false); ok {
-			top = &value{n, name}
+			top = &compactValue{n, name}
 			byModel = mine
 			continue
 		}
@@ -71,13 +97,7 @@ func CompactWindow(configDir, root, model string) (tokens int64, file string) {
 			byModel[k] = v
 		}
 	}
-	if v, ok := byModel[key]; ok {
-		return v.tokens, v.file
-	}
-	if top != nil {
-		return top.tokens, top.file
-	}
-	return 0, ""
+	return top, byModel
 }
 
 // windowValue reads one autoCompactWindow value: its tokens, or 0 for

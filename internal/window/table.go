@@ -87,6 +87,24 @@ func (t *Table) Lookup(version string) (Range, bool) {
 	return t.Ranges[len(t.Ranges)-1], true
 }
 
+// Knows reports whether a row was fitted or measured on version itself:
+// it lies within a row's From and To. A version between rows or past
+// the last is looked up by its neighbours, which is a guess.
+func (t *Table) Knows(version string) bool {
+	v, ok := parseVersion(version)
+	if !ok {
+		return false
+	}
+	for _, r := range t.Ranges {
+		from, _ := parseVersion(r.From)
+		to, _ := parseVersion(r.To)
+		if slices.Compare(v[:], from[:]) >= 0 && slices.Compare(v[:], to[:]) <= 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // version is a parsed Claude Code version: major, minor, patch.
 type version [3]int
 

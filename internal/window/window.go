@@ -22,9 +22,12 @@
 // of the effective window); "session", an automatic compaction earlier in
 // this session while the window is not known to be 1M by other means;
 // "sessions", the user's other sessions of the same version and window
-// (Learn), or "ledger" when only committed rows record one, this
-// session's own winning where lower; "table", the shipped table by
-// version (fitted.go); "default", the table's most cautious row.
+// under the same setting, the same project's first (Learn), or "ledger"
+// when only committed rows record one, this session's own winning where
+// lower, and where neither the table nor a compaction of the version
+// knows it, the latest of any version of the window; every learned
+// point bounded to [half the window, the window]; "table", the shipped
+// table by version (fitted.go); "default", the table's most cautious row.
 //
 // The variables are read from the environment Claude Code passes to its
 // hooks, settings' env blocks included.
@@ -85,6 +88,9 @@ type Window struct {
 	Version       string `json:"version,omitempty"`
 	Count         int    `json:"count,omitempty"`
 	Sessions      int    `json:"sessions,omitempty"`
+	// AnyVersion says CompactsAt was learned from compactions of other
+	// Claude Code versions of the window: none of Version was known.
+	AnyVersion bool `json:"any_version,omitempty"`
 	// PauseRoom is what the pause line keeps under CompactsAt: EnoughRoom
 	// and the step a line is crossed in (Table.StepAllowance).
 	PauseRoom int64 `json:"pause_room,omitempty"`
@@ -111,9 +117,12 @@ type Evidence struct {
 	// Seen are the automatic compactions of the user's other sessions
 	// (their transcripts and the ledger's rows), and Before the time of
 	// the latest response (RFC 3339): only what was seen before it
-	// counts, so that replay sees them as they stood.
-	Seen   []Compaction
-	Before string
+	// counts, so that replay sees them as they stood. Session and
+	// Project name this session (its own compactions are left out) and
+	// the folder it runs in (its own project's are taken first).
+	Seen             *History
+	Before           string
+	Session, Project string
 	// Table is the shipped table; nil means Shipped().
 	Table *Table
 }
@@ -153,16 +162,23 @@ func Detect(e Evidence, getenv func(string) string) Window {
 	// far past the threshold must not move the pause late.
 	at, src, count, sessions := int64(0), "", 0, 0
 	if e.AutoCompactAt > 0 && (w.Source == Default || w.Source == Statusline || w.Source == Env) {
-		at, src, count, sessions = e.AutoCompactAt, PointSession, 1, 1
+		at, src, count, sessions = Bound(e.AutoCompactAt, w.Tokens/2, w.Tokens), PointSession, 1, 1
 	}
-	if o, ok := Learn(e.Seen, e.Version, w.Tokens, e.Before, t); ok {
+	// Where neither the table nor a compaction of this version knows the
+	// point, the latest of any version of the window come closer than
+	// the table's most cautious row: the point moves with the server
+	// more than with the version.
+	q := Query{Version: e.Version, Window: w.Tokens, Before: e.Before, Session: e.Session, Project: e.Project,
+		AnyVersion: at == 0 && !t.Knows(e.Version)}
+	anyVersion := false
+	if o, ok := Learn(e.Seen, q, t); ok {
 		if at == 0 || o.At < at {
-			at, src = o.At, o.Source
+			at, src, anyVersion = o.At, o.Source, o.AnyVersion
 		}
 		count, sessions = count+o.Compactions, sessions+o.Sessions
 	}
 	if at > 0 && (at <= w.CompactsAt || count >= 2) {
-		w.CompactsAt, w.CompactSource, w.Count, w.Sessions = at, src, count, sessions
+		w.CompactsAt, w.CompactSource, w.Count, w.Sessions, w.AnyVersion = at, src, count, sessions, anyVersion
 	}
 	return w
 }
@@ -230,9 +246,9 @@ func (w Window) PointWords() string {
 	case PointSession:
 		return "seen earlier in this session"
 	case PointSessions:
-		return "seen in " + plural(w.Sessions, "of your sessions", "of your sessions")
+		return "seen in " + plural(w.Sessions, "of your sessions", "of your sessions") + w.otherVersions()
 	case PointRows:
-		return "seen in the ledger's rows of " + plural(w.Sessions, "session", "sessions")
+		return "seen in the ledger's rows of " + plural(w.Sessions, "session", "sessions") + w.otherVersions()
 	case PointTable:
 		if w.Count > 0 {
 			return "fitted on " + plural(w.Count, "compaction", "compactions") + " in " + plural(w.Sessions, "real session", "real sessions")
@@ -240,6 +256,15 @@ func (w Window) PointWords() string {
 		return "measured on the CLI this build pins"
 	}
 	return "a cautious default (a version the table does not know)"
+}
+
+// otherVersions says, after a learned point's source, that it came from
+// other versions than the session's.
+func (w Window) otherVersions() string {
+	if w.AnyVersion {
+		return " of other Claude Code versions"
+	}
+	return ""
 }
 
 func plural(n int, one, many string) string {

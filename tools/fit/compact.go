@@ -44,6 +44,9 @@ type compactObs struct {
 	C           int64
 	CModel      restart.Model
 	SliceActual float64
+	// StretchActual is the part of SliceActual before the compaction:
+	// from C to the point, carried on at the session's pace.
+	StretchActual float64
 }
 
 // collectCompactions reads every automatic compaction of the transcripts
@@ -170,16 +173,19 @@ func sessionCompactions(path string, s tuning.Settings, table *prices.Table) ([]
 				if i+1 < len(bounds) {
 					next = bounds[i+1].after
 				}
-				sum, reached := 0.0, false
+				sum, stretch, reached := 0.0, 0.0, false
 				for x := j + 1; x < next; x++ {
 					sum += cost(&resp[x])
+					if x < b.after {
+						stretch += cost(&resp[x])
+					}
 					if x >= b.after && resp[x].context >= end {
 						reached = true
 						break
 					}
 				}
 				if reached {
-					o.SliceActual = sum
+					o.SliceActual, o.StretchActual = sum, stretch
 				}
 				break
 			}
@@ -235,26 +241,15 @@ func fitCompactions(obs []compactObs) *compactResult {
 	r.shipped = fitCompaction(r.obs)
 	r.episode = make([]float64, len(r.obs))
 	r.slice = make([]float64, len(r.obs))
-	for k := range Folds {
-		var train []*compactObs
-		for _, x := range r.obs {
-			if fold(x.Session) != k {
-				train = append(train, x)
-			}
+	heldOut(r.obs, func(x *compactObs) string { return x.Session }, fitCompaction, func(i int, c restart.Compaction) {
+		x := r.obs[i]
+		r.episode[i] = x.Model.CompactEpisode(x.Pre, c)
+		r.slice[i] = math.NaN()
+		if x.SliceActual > 0 {
+			fig, _ := x.CModel.Compact(x.C, x.Pre, c)
+			r.slice[i] = fig - float64(x.Pre)*x.CModel.Read - x.CModel.O()
 		}
-		c := fitCompaction(train)
-		for i, x := range r.obs {
-			if fold(x.Session) != k {
-				continue
-			}
-			r.episode[i] = x.Model.CompactEpisode(x.Pre, c)
-			r.slice[i] = math.NaN()
-			if x.SliceActual > 0 {
-				fig, _ := x.CModel.Compact(x.C, x.Pre, c)
-				r.slice[i] = fig - float64(x.Pre)*x.CModel.Read - x.CModel.O()
-			}
-		}
-	}
+	})
 	return r
 }
 
@@ -273,6 +268,19 @@ func (r *compactResult) errors() (episode float64, slice float64, nEpisode, nSli
 	return median(e), median(s), len(e), len(s)
 }
 
+// stretchError is the median relative error, where the whole figure is
+// measured, of its stretch from C to the point: carrying on at the
+// forecast's pace, which the compaction's parts do not touch.
+func (r *compactResult) stretchError() float64 {
+	var s []float64
+	for _, x := range r.obs {
+		if x.SliceActual > 0 && x.StretchActual > 0 {
+			s = append(s, relErr(x.CModel.Over(x.C, max(x.Pre-x.C, 0)), x.StretchActual))
+		}
+	}
+	return median(s)
+}
+
 // report says what the compaction's fit measured.
 func (r *compactResult) report() string {
 	e, s, ne, ns := r.errors()
@@ -283,6 +291,6 @@ func (r *compactResult) report() string {
 	}
 	slices.Sort(pre)
 	return fmt.Sprintf("compaction: %d automatic compactions in %d sessions: the first request after one carries %.1f%% of the context compacted, writing %.1f%% of it to the cache; then %.0f requests and %.0f tokens of growth before the session acts again\n"+
-		"compaction: median |predicted − actual| / actual, cross-validated by session: the episode after it %.1f%% (%d compactions), the whole figure less the summary request %.1f%% (%d compactions the session went on far enough to measure)\n",
-		len(r.obs), r.sessions, 100*c.PostShare, 100*c.FreshShare, c.Requests, c.Growth, 100*e, ne, 100*s, ns)
+		"compaction: median |predicted − actual| / actual, cross-validated by session: the episode after it %.1f%% (%d compactions), the whole figure less the summary request %.1f%% (%d compactions the session went on far enough to measure), of which the stretch from the pause to the point, at the forecast's pace, %.1f%%\n",
+		len(r.obs), r.sessions, 100*c.PostShare, 100*c.FreshShare, c.Requests, c.Growth, 100*e, ne, 100*s, ns, 100*r.stretchError())
 }

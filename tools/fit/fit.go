@@ -222,6 +222,25 @@ func crossValidate(xs []*obs, sc scheme) []float64 {
 	return pred
 }
 
+// heldOut fits on four folds of xs (split by session) and hands each of
+// the fifth's indices to predict with that fit, for every fold.
+func heldOut[T any, M any](xs []*T, session func(*T) string, fit func([]*T) M, predict func(i int, m M)) {
+	for k := range Folds {
+		var train []*T
+		for _, x := range xs {
+			if fold(session(x)) != k {
+				train = append(train, x)
+			}
+		}
+		m := fit(train)
+		for i, x := range xs {
+			if fold(session(x)) == k {
+				predict(i, m)
+			}
+		}
+	}
+}
+
 // medianErr is the median relative error of pred against the actuals.
 func medianErr(xs []*obs, pred []float64) float64 {
 	errs := make([]float64, len(xs))

@@ -42,6 +42,12 @@ func corpusFit(t *testing.T) *result {
 			return
 		}
 		fitted.compact = fitCompactions(obs)
+		orient, err := collectOrientations([]string{dir}, table)
+		if err != nil {
+			fitErr = err
+			return
+		}
+		fitted.orient = fitOrientations(orient)
 	})
 	if fitErr != nil {
 		t.Fatal(fitErr)
@@ -98,6 +104,28 @@ func TestCompactionFigures(t *testing.T) {
 	}
 	if ns < 10 || slice > 0.35 {
 		t.Errorf("the whole figure's cross-validated error is %.1f%% over %d compactions; it was 28.1%% over 13", 100*slice, ns)
+	}
+}
+
+// TestOrientationFigures reports what the orientation's fit measures on
+// the corpus, cross-validated by session (go test -v -run
+// OrientationFigures ./tools/fit): how far the prior's forecast of a
+// fresh session's orientation lies from what the session's own cost, in
+// tokens and in dollars; and holds the aims, 30% and 60%, and
+// that it beats the fixed estimate it replaced.
+func TestOrientationFigures(t *testing.T) {
+	r := corpusFit(t)
+	o := r.orient
+	t.Log("\n" + o.report())
+	w, usd, ew, eusd := o.errors()
+	if len(o.obs) < 150 {
+		t.Errorf("only %d sessions with an orientation; the corpus holds 186", len(o.obs))
+	}
+	if w > 0.30 || usd > 0.60 {
+		t.Errorf("cross-validated: %.1f%% in tokens, %.1f%% in dollars; want within 30%% and 60%%", 100*w, 100*usd)
+	}
+	if w >= ew || usd >= eusd {
+		t.Errorf("the prior (%.1f%%, %.1f%%) does not beat the fixed estimate (%.1f%%, %.1f%%)", 100*w, 100*usd, 100*ew, 100*eusd)
 	}
 }
 

@@ -6,7 +6,9 @@
 // evidence gets against them and the spread of real sessions around the
 // forecast; and what Claude Code's own compaction does to a session's
 // context (its parts, fitted on the corpus's automatic compactions, to
-// price the compaction beside the relay). Everything that is chosen is
+// price the compaction beside the relay), and how a fresh session finds
+// its feet before it first acts (the successor's reorientation where a
+// project measured none). Everything that is chosen is
 // chosen by five-fold cross-validation, the corpus split by session.
 //
 // It is a development tool, not installed for users:
@@ -61,6 +63,11 @@ func run(dir, out string) error {
 		return err
 	}
 	r.compact = fitCompactions(obs)
+	orient, err := collectOrientations([]string{dir}, table)
+	if err != nil {
+		return err
+	}
+	r.orient = fitOrientations(orient)
 	fmt.Fprint(os.Stderr, r.report())
 	src, err := r.source()
 	if err != nil {

@@ -273,7 +273,13 @@ func (g *writer) toolUseBlock(id string, t tool) {
 	g.buf = append(g.buf, `","name":"`...)
 	g.buf = append(g.buf, t.name...)
 	g.buf = append(g.buf, `","input":`...)
-	g.buf = append(g.buf, t.input...)
+	if g.cwd != "" && g.cwd != defaultCwd {
+		// The paths lie in the session's folder, wherever it is: an edit
+		// there is the session acting.
+		g.buf = append(g.buf, strings.ReplaceAll(t.input, defaultCwd, g.cwd)...)
+	} else {
+		g.buf = append(g.buf, t.input...)
+	}
 	g.buf = append(g.buf, `,"caller":{"type":"direct"}}`...)
 }
 
