@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/muthur/context-budget/internal/forecast"
@@ -16,7 +15,6 @@ import (
 	"github.com/muthur/context-budget/internal/restart"
 	"github.com/muthur/context-budget/internal/transcript"
 	"github.com/muthur/context-budget/internal/tuning"
-	"github.com/muthur/context-budget/internal/window"
 )
 
 // compactObs is one automatic compaction of the corpus and what followed
@@ -35,19 +33,28 @@ type compactObs struct {
 	// episode cost: the first request after it and the reorientation.
 	Model  restart.Model
 	Actual float64
-	// The whole figure where the session shows it: at C, the first
-	// response of the climb whose reading reached the window's pause
-	// line (the point less the pause's room), the figure less the
-	// summary request (not in the transcript), against SliceActual, what
-	// the session's own responses after C cost up to the one whose
-	// context, after the compaction, had grown by the slice's rest.
-	C           int64
-	CModel      restart.Model
-	SliceActual float64
-	// StretchActual is the part of SliceActual before the compaction:
-	// from C to the point, carried on at the session's pace.
-	StretchActual float64
+	// Starts are the readings the path is measured from (see
+	// TestCompactionFigures).
+	Starts []compactStart
 }
+
+// compactStart is one reading before a compaction from which the path
+// is priced, and what the session really spent from it.
+type compactStart struct {
+	// C is the reading, Model the cost model the hook priced with there.
+	C     int64
+	Model restart.Model
+	// Pause is set at the hook call that would give the climb's pause.
+	Pause bool
+	// What the session's own responses after C cost, up to the one
+	// whose context, once it had re-oriented after the compaction, had
+	// grown by the slice's rest: Stretch before the compaction, Episode
+	// the first request after it and the re-orientation, Post the rest.
+	Stretch, Episode, Post float64
+}
+
+// Actual is what the session spent over the path from s.
+func (s *compactStart) Actual() float64 { return s.Stretch + s.Episode + s.Post }
 
 // collectCompactions reads every automatic compaction of the transcripts
 // under paths.
@@ -80,6 +87,10 @@ type mainResponse struct {
 	// m is the cost model the hook would have priced with after it.
 	m      restart.Model
 	priced bool
+	// tool is set when it makes a tool call (the hook runs after it),
+	// pause is the decision's pause line there.
+	tool  bool
+	pause int64
 }
 
 // sessionCompactions reads one transcript's automatic compactions.
@@ -118,7 +129,10 @@ func sessionCompactions(path string, s tuning.Settings, table *prices.Table) ([]
 			mr := mainResponse{id: r.Message.ID, usage: u, model: r.Message.Model, context: u.Context()}
 			d := lines.Decide(lines.Input{Settings: s, Table: table, History: &h, Reading: mr.context})
 			mr.m, mr.priced = d.At(mr.context), d.Priced
+			mr.pause = d.Lines.Pause.Tokens
+			mr.tool = replay.MakesToolCall(r.Message.Content)
 			if n := len(resp); n > 0 && mr.id != "" && resp[n-1].id == mr.id {
+				mr.tool = mr.tool || resp[n-1].tool
 				resp[n-1] = mr
 				return
 			}
@@ -139,6 +153,18 @@ func sessionCompactions(path string, s tuning.Settings, table *prices.Table) ([]
 		p, _ := tp.Cost(r.model, r.usage.Speed, &r.usage)
 		return p.Total()
 	}
+	climbStart := func(i int) int {
+		if i > 0 {
+			return bounds[i-1].after
+		}
+		return 0
+	}
+	next := func(i int) int {
+		if i+1 < len(bounds) {
+			return bounds[i+1].after
+		}
+		return len(resp)
+	}
 	var out []compactObs
 	for i, b := range bounds {
 		if !b.auto || b.after == 0 || b.after >= len(resp) || i >= len(compactPhases) {
@@ -158,41 +184,56 @@ func sessionCompactions(path string, s tuning.Settings, table *prices.Table) ([]
 			// the phase's spend, but it re-wrote the context all the same.
 			o.Actual = cost(first)
 		}
-		// The whole figure, from where the window's pause would have come.
-		climbStart := 0
-		if i > 0 {
-			climbStart = bounds[i-1].after
-		}
-		line := b.pre - window.EnoughRoom - window.Shipped().StepAllowance
-		for j := climbStart; j < b.after; j++ {
-			if resp[j].context >= line && resp[j].priced && resp[j].context < b.pre {
-				o.C, o.CModel = resp[j].context, resp[j].m
-				rest := restart.Slice - max(b.pre-o.C, 0)
-				end := ph.context + rest
-				next := len(resp)
-				if i+1 < len(bounds) {
-					next = bounds[i+1].after
-				}
-				sum, stretch, reached := 0.0, 0.0, false
-				for x := j + 1; x < next; x++ {
-					sum += cost(&resp[x])
-					if x < b.after {
-						stretch += cost(&resp[x])
-					}
-					if x >= b.after && resp[x].context >= end {
-						reached = true
-						break
-					}
-				}
-				if reached {
-					o.SliceActual, o.StretchActual = sum, stretch
-				}
-				break
-			}
-		}
+		o.Starts = compactStarts(resp, b.pre, ph, bounds[i].after, climbStart(i), next(i), cost)
 		out = append(out, o)
 	}
 	return out, nil
+}
+
+// compactStarts are the readings of the climb resp[from:after] before a
+// compaction of pre tokens from which the path is measured: every priced
+// hook call (a response with a tool call) from which the compaction lies
+// within the slice, and what the session's responses up to next (the
+// next compaction, or its end) spent from there; ph is the
+// re-orientation after it. A reading after which the session did not go
+// on far enough is left out.
+func compactStarts(resp []mainResponse, pre int64, ph ledger2, after, from, next int, cost func(*mainResponse) float64) []compactStart {
+	// The re-orientation ends with the phase's last response (the first
+	// after the compaction when that one acted).
+	epEnd := after
+	if ph.responses > 0 {
+		epEnd = min(after+int(ph.responses)-1, next-1)
+	}
+	var out []compactStart
+	paused := false
+	for j := from; j < after; j++ {
+		r := &resp[j]
+		if !r.priced || !r.tool || r.context >= pre {
+			continue
+		}
+		st := compactStart{C: r.context, Model: r.m, Pause: !paused && r.context >= r.pause}
+		paused = paused || st.Pause
+		if pre-r.context >= restart.Slice {
+			continue
+		}
+		end := ph.context + restart.Slice - (pre - r.context)
+		for x := j + 1; x < next; x++ {
+			c := cost(&resp[x])
+			switch {
+			case x < after:
+				st.Stretch += c
+			case x <= epEnd:
+				st.Episode += c
+			default:
+				st.Post += c
+			}
+			if x >= epEnd && resp[x].context >= end {
+				out = append(out, st)
+				break
+			}
+		}
+	}
+	return out
 }
 
 // ledger2 is what sessionCompactions keeps of a reorientation phase.
@@ -221,11 +262,31 @@ func fitCompaction(xs []*compactObs) restart.Compaction {
 
 // compactResult is the compaction's fit and its cross-validated errors.
 type compactResult struct {
-	obs      []*compactObs
-	shipped  restart.Compaction
-	episode  []float64 // held-out predictions of each episode
-	slice    []float64 // held-out predictions of the whole figure, less the summary; NaN where unmeasured
+	obs     []*compactObs
+	shipped restart.Compaction
+	episode []float64 // held-out predictions of each episode
+	// path are the held-out predictions of the path from every start,
+	// less the summary request, in the order of obs and their Starts.
+	path     []pathPred
 	sessions int
+}
+
+// pathPred is one start's held-out prediction of the path, by part.
+type pathPred struct {
+	x                      *compactObs
+	s                      *compactStart
+	stretch, episode, post float64
+}
+
+func (p pathPred) total() float64 { return p.stretch + p.episode + p.post }
+
+// pathParts prices the path from s with k, by part, less the summary
+// request: carrying on to the point, the episode after the compaction,
+// and the rest of the slice from the context after it. They add up to
+// Model.Compact less pre·r + O.
+func pathParts(s *compactStart, pre int64, k restart.Compaction) (stretch, episode, post float64) {
+	m, g := s.Model, max(pre-s.C, 0)
+	return m.Over(s.C, g), m.CompactEpisode(pre, k), m.Over(k.After(pre), restart.Slice-g)
 }
 
 // fitCompactions fits on all of xs and, fold by fold, on four folds to
@@ -240,57 +301,72 @@ func fitCompactions(obs []compactObs) *compactResult {
 	r.sessions = len(seen)
 	r.shipped = fitCompaction(r.obs)
 	r.episode = make([]float64, len(r.obs))
-	r.slice = make([]float64, len(r.obs))
+	preds := make([][]pathPred, len(r.obs))
 	heldOut(r.obs, func(x *compactObs) string { return x.Session }, fitCompaction, func(i int, c restart.Compaction) {
 		x := r.obs[i]
 		r.episode[i] = x.Model.CompactEpisode(x.Pre, c)
-		r.slice[i] = math.NaN()
-		if x.SliceActual > 0 {
-			fig, _ := x.CModel.Compact(x.C, x.Pre, c)
-			r.slice[i] = fig - float64(x.Pre)*x.CModel.Read - x.CModel.O()
+		for j := range x.Starts {
+			s := &x.Starts[j]
+			p := pathPred{x: x, s: s}
+			p.stretch, p.episode, p.post = pathParts(s, x.Pre, c)
+			preds[i] = append(preds[i], p)
 		}
 	})
+	for _, p := range preds {
+		r.path = append(r.path, p...)
+	}
 	return r
 }
 
+// pathErr is the median relative error of part (of a prediction, against
+// the same part of what the session spent) over the starts keep keeps,
+// each compaction weighing one however many starts it has; and how many
+// starts and compactions.
+func (r *compactResult) pathErr(keep func(pathPred) bool, part func(pathPred) (pred, actual float64)) (e float64, starts, compactions int) {
+	n := map[*compactObs]float64{}
+	for _, p := range r.path {
+		if keep(p) {
+			n[p.x]++
+		}
+	}
+	var errs, ws []float64
+	for _, p := range r.path {
+		if keep(p) {
+			pred, actual := part(p)
+			errs = append(errs, relErr(pred, actual))
+			ws = append(ws, 1/n[p.x])
+		}
+	}
+	return weightedMedian(errs, ws), len(errs), len(n)
+}
+
+func everyStart(pathPred) bool { return true }
+func atPause(p pathPred) bool  { return p.s.Pause }
+func wholePath(p pathPred) (float64, float64) {
+	return p.total(), p.s.Actual()
+}
+
 // errors are the median relative errors held out: of the episode over
-// every compaction, of the whole figure where measured, and how many.
-func (r *compactResult) errors() (episode float64, slice float64, nEpisode, nSlice int) {
-	var e, s []float64
+// every compaction, and of the path over every start, with their counts.
+func (r *compactResult) errors() (episode, path float64, nEpisode, nStarts, nPath int) {
+	var e []float64
 	for i, x := range r.obs {
 		if x.Actual > 0 {
 			e = append(e, relErr(r.episode[i], x.Actual))
 		}
-		if !math.IsNaN(r.slice[i]) {
-			s = append(s, relErr(r.slice[i], x.SliceActual))
-		}
 	}
-	return median(e), median(s), len(e), len(s)
-}
-
-// stretchError is the median relative error, where the whole figure is
-// measured, of its stretch from C to the point: carrying on at the
-// forecast's pace, which the compaction's parts do not touch.
-func (r *compactResult) stretchError() float64 {
-	var s []float64
-	for _, x := range r.obs {
-		if x.SliceActual > 0 && x.StretchActual > 0 {
-			s = append(s, relErr(x.CModel.Over(x.C, max(x.Pre-x.C, 0)), x.StretchActual))
-		}
-	}
-	return median(s)
+	path, nStarts, nPath = r.pathErr(everyStart, wholePath)
+	return median(e), path, len(e), nStarts, nPath
 }
 
 // report says what the compaction's fit measured.
 func (r *compactResult) report() string {
-	e, s, ne, ns := r.errors()
+	e, p, ne, ns, np := r.errors()
+	pause, npause, _ := r.pathErr(atPause, wholePath)
+	stretch, _, _ := r.pathErr(everyStart, func(p pathPred) (float64, float64) { return p.stretch, p.s.Stretch })
+	post, _, _ := r.pathErr(everyStart, func(p pathPred) (float64, float64) { return p.post, p.s.Post })
 	c := r.shipped
-	var pre []float64
-	for _, x := range r.obs {
-		pre = append(pre, float64(x.Pre))
-	}
-	slices.Sort(pre)
 	return fmt.Sprintf("compaction: %d automatic compactions in %d sessions: the first request after one carries %.1f%% of the context compacted, writing %.1f%% of it to the cache; then %.0f requests and %.0f tokens of growth before the session acts again\n"+
-		"compaction: median |predicted − actual| / actual, cross-validated by session: the episode after it %.1f%% (%d compactions), the whole figure less the summary request %.1f%% (%d compactions the session went on far enough to measure), of which the stretch from the pause to the point, at the forecast's pace, %.1f%%\n",
-		len(r.obs), r.sessions, 100*c.PostShare, 100*c.FreshShare, c.Requests, c.Growth, 100*e, ne, 100*s, ns, 100*r.stretchError())
+		"compaction: median |predicted − actual| / actual, cross-validated by session: the episode after it %.1f%% (%d compactions); the path less the summary request %.1f%% (%d hook calls before %d compactions, each compaction weighing one; at the pause alone %.1f%%, %d), its stretch to the point %.1f%% and its rest after the episode %.1f%%, both at the forecast's pace\n",
+		len(r.obs), r.sessions, 100*c.PostShare, 100*c.FreshShare, c.Requests, c.Growth, 100*e, ne, 100*p, ns, np, 100*pause, npause, 100*stretch, 100*post)
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"hash/fnv"
 	"math"
 	"slices"
@@ -286,3 +287,22 @@ var elasticityGrid = []float64{0, 0.25, 0.5, 0.75, 1, 1.25}
 
 // grid is the weights tried, in each unit.
 var grid = []float64{0, 1, 3, 10, 30, 100, 300, 1000, inf}
+
+// weightedMedian is the median of v, each value weighing w[i].
+func weightedMedian(v, w []float64) float64 {
+	idx := make([]int, len(v))
+	total := 0.0
+	for i := range idx {
+		idx[i] = i
+		total += w[i]
+	}
+	slices.SortFunc(idx, func(a, b int) int { return cmp.Compare(v[a], v[b]) })
+	acc := 0.0
+	for _, i := range idx {
+		acc += w[i]
+		if acc >= total/2 {
+			return v[i]
+		}
+	}
+	return math.NaN()
+}
