@@ -79,7 +79,7 @@ func sameVerdicts(t *testing.T, path string, d driven, s replay.Session) []notic
 			continue
 		}
 		if p.NetUSD == nil || v.Choice != p.Choice || v.Against != p.Against || math.Abs(v.NetUSD-*p.NetUSD) > 0.005+1e-9 {
-			t.Errorf("%s pause@%d: the hook says %+v, replay %s against %s at %v", filepath.Base(path), n.Response, v, p.Choice, p.Against, p.NetUSD)
+			t.Errorf("%s pause@%d: the hook says %+v, replay %s against %s at %s", filepath.Base(path), n.Response, v, p.Choice, p.Against, netString(p.NetUSD))
 		}
 		out = append(out, v)
 	}
@@ -233,4 +233,12 @@ func TestCutsCountResponses(t *testing.T) {
 			t.Errorf("a generated response without its tool call: %+v", c)
 		}
 	}
+}
+
+// netString prints a pause's net, or "no figure".
+func netString(p *float64) string {
+	if p == nil {
+		return "no figure"
+	}
+	return fmt.Sprintf("%.4f", *p)
 }
