@@ -96,6 +96,11 @@ func operatorMain() {
 	os.Exit(gh.Run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
+// suiteTemp is a folder that lasts as long as the package's tests, for
+// what several tests share (the corpus drive's homes): a test's TempDir
+// goes when that test ends.
+var suiteTemp string
+
 // isolated runs the tests with none of the developer's GitHub identity:
 // gh's configuration is an empty folder, no token is in the environment,
 // no gh binary is asked and no proxy is set, so a hook that fires a notice
@@ -108,6 +113,10 @@ func (i isolated) Run() int {
 		panic(err)
 	}
 	defer os.RemoveAll(dir)
+	if suiteTemp, err = os.MkdirTemp("", "context-budget-suite"); err != nil {
+		panic(err)
+	}
+	defer os.RemoveAll(suiteTemp)
 	os.Setenv("GH_CONFIG_DIR", dir)
 	os.Setenv("GH_PATH", filepath.Join(dir, "no-gh"))
 	for _, v := range []string{"GH_HOST", "GH_TOKEN", "GITHUB_TOKEN", "GH_ENTERPRISE_TOKEN", "GITHUB_ENTERPRISE_TOKEN",

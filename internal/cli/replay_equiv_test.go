@@ -95,9 +95,10 @@ func sameNotices(t *testing.T, path string, hook, rep []replay.Notice) {
 	}
 }
 
-// TestReplayDecidesAsTheHook drives the real hook program over every
-// prefix, ending at a hook call, of every corpus session and shared
-// transcript (drive_test.go), and requires replay's notices at the same
+// TestReplayDecidesAsTheHook drives the hook over every prefix, ending at
+// a hook call, of every corpus session (its code in process; with
+// -drive-program the program) and of every shared transcript (the
+// program), and requires replay's notices at the same
 // responses, with the same readings, levels, lines and setters.
 func TestReplayDecidesAsTheHook(t *testing.T) {
 	t.Run("corpus", func(t *testing.T) {

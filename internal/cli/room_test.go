@@ -15,9 +15,12 @@ import (
 	"github.com/muthur/context-budget/tools/sharedtest"
 )
 
-// driveInProcess runs the hook's code in the test process instead of the
-// program: the same decisions, faster, for trying a change.
-var driveInProcess = flag.Bool("drive-in-process", false, "drive the hook's code in process, not the program")
+// driveProgram drives the corpus through the hook program, a process per
+// call, instead of the hook's code in the test process. The suite drives
+// in process: the decisions are the same code, ten times faster, and the
+// program itself is driven over the shared transcripts
+// (TestReplayDecidesAsTheHook) and by the scripts.
+var driveProgram = flag.Bool("drive-program", false, "drive the corpus through the hook program, not its code in process")
 
 // corpusDrive is the hook driven over the whole corpus once, shared by
 // the tests that judge it.
@@ -37,11 +40,11 @@ func drivenCorpus(t *testing.T) ([]string, []driven) {
 	}
 	corpusDrive.once.Do(func() {
 		corpusDrive.paths, _ = filepath.Glob(filepath.Join(dir, "*.jsonl"))
-		run := execHook
-		if *driveInProcess {
-			run = inProcessHook
+		run := inProcessHook
+		if *driveProgram {
+			run = execHook
 		}
-		homes := foldHomes(t, corpusDrive.paths)
+		homes := foldHomes(t, filepath.Join(suiteTemp, "corpus-homes"), corpusDrive.paths)
 		corpusDrive.homes = homes
 		corpusDrive.runs = driveEach(t, run, corpusDrive.paths, func(i int) map[string]string {
 			return map[string]string{"HOME": homes[corpusFold(corpusDrive.paths[i])]}
@@ -68,9 +71,10 @@ func corpusFold(path string) int {
 // folder holds the other folds' sessions: driven with it, a session's
 // hook learns where Claude Code compacts from four folds' compactions,
 // as they stood before it (their records' times), and plays the fifth.
-func foldHomes(t testing.TB, paths []string) []string {
+// The homes are made under tmp, which must outlast every test that reads
+// them.
+func foldHomes(t testing.TB, tmp string, paths []string) []string {
 	t.Helper()
-	tmp := t.TempDir()
 	homes := make([]string, corpusFolds)
 	for k := range homes {
 		homes[k] = filepath.Join(tmp, fmt.Sprint(k))
@@ -91,7 +95,7 @@ func foldHomes(t testing.TB, paths []string) []string {
 	return homes
 }
 
-// TestCorpusRoom drives the real hook over every corpus session and
+// TestCorpusRoom drives the hook over every corpus session and
 // measures, at each automatic compaction, the room the pause left: the
 // product's first promise (design §4.1).
 func TestCorpusRoom(t *testing.T) {

@@ -57,11 +57,10 @@ func TestCorpusVerdicts(t *testing.T) {
 	t.Logf("under relay: %d pauses, %d priced, against letting Claude Code compact at %d, carrying on at %d; relaying costs more at %d",
 		pauses, against[lines.ChoiceCompact]+against[lines.ChoiceCarryOn], against[lines.ChoiceCompact], against[lines.ChoiceCarryOn], costlier)
 
-	// The second drive runs the hook's code in process: the first drove
-	// the program itself, and a second 186 sessions of process starts
-	// would double the suite's longest test for the same decisions.
+	// The second drive, under cheapest, runs the hook's code in process
+	// as the first does (drivenCorpus).
 	env := map[string]string{tuning.EnvPrefer: tuning.PreferCheapest}
-	homes := foldHomes(t, paths)
+	homes := foldHomes(t, t.TempDir(), paths)
 	cheap := driveEach(t, inProcessHook, paths, func(i int) map[string]string {
 		return map[string]string{"HOME": homes[corpusFold(paths[i])], tuning.EnvPrefer: tuning.PreferCheapest}
 	})
