@@ -2,7 +2,7 @@
 # `make check`.
 GO          ?= go
 VERSION     ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
-LDFLAGS     := -s -w -X github.com/muthur/context-budget/internal/cli.version=$(VERSION)
+LDFLAGS     := -s -w -X github.com/muthur/context-budget/internal/cli.version=$(VERSION) -X github.com/muthur/context-budget/internal/telemetry/export.version=$(VERSION)
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 # Where `make install` puts the binaries: /usr/local/bin when writable,
 # else ~/.local/bin. Override with `make install BINDIR=…`.
@@ -16,7 +16,7 @@ USER_CACHE          ?= $(shell if [ "$$(uname)" = Darwin ]; then echo $$HOME/Lib
 CLAUDE_CACHE        := $(USER_CACHE)/context-budget/claude-code
 
 # The programs `make build` makes and `make install` installs.
-PROGRAMS    := context-budget context-budget-cli context-budget-operator context-budget-report
+PROGRAMS    := context-budget context-budget-cli context-budget-operator context-budget-report context-budget-telemetry
 
 .PHONY: build install uninstall test test-unit test-e2e check bench bench-ledger bench-replay e2e claude-cli fuzz clean
 

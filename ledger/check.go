@@ -31,6 +31,12 @@ const (
 	// strings.
 	MaxHalts    = 64
 	MaxHaltText = 1024
+	// MaxNotices bounds a row's notices (one per level per climb), and
+	// MaxNoticeText each of their strings (a level, a model's name, a
+	// verdict's words); MaxAuthor the author's email.
+	MaxNotices    = 256
+	MaxNoticeText = 128
+	MaxAuthor     = 256
 )
 
 // ErrRange reports a row whose figures are outside what a session can
@@ -54,6 +60,17 @@ func (r *Row) Check() error {
 	for _, h := range r.Halts {
 		if max(len(h.Reason), len(h.Cap), len(h.At), len(h.Words)) > MaxHaltText {
 			return fmt.Errorf("%w: a halt's text of more than %d bytes", ErrRange, MaxHaltText)
+		}
+	}
+	if len(r.Author) > MaxAuthor {
+		return fmt.Errorf("%w: an author of %d bytes", ErrRange, len(r.Author))
+	}
+	if len(r.Notices) > MaxNotices {
+		return fmt.Errorf("%w: %d notices", ErrRange, len(r.Notices))
+	}
+	for i := range r.Notices {
+		if err := r.Notices[i].Check(); err != nil {
+			return fmt.Errorf("notice %d: %w", i, err)
 		}
 	}
 	if r.ClaudeCodeTotalUSD != nil && !CostOK(*r.ClaudeCodeTotalUSD) {
@@ -84,6 +101,30 @@ func (r *Row) Check() error {
 		}
 		if err := c.Phase.Check(); err != nil {
 			return fmt.Errorf("compaction %d: %w", i, err)
+		}
+	}
+	return nil
+}
+
+// Check reports whether the notice's figures and words are in range:
+// tokens within MaxContextTokens, the verdict's dollars finite and within
+// MaxCostUSD either way, every string within MaxNoticeText.
+func (n *Notice) Check() error {
+	for _, t := range []int64{n.Reading, n.Warn, n.Pause} {
+		if t < 0 || t > MaxContextTokens {
+			return fmt.Errorf("%w: %d tokens", ErrRange, t)
+		}
+	}
+	words := []string{n.Level, n.At, n.Model}
+	if v := n.Verdict; v != nil {
+		if !CostOK(math.Abs(v.NetUSD)) {
+			return fmt.Errorf("%w: netUsd %v", ErrRange, v.NetUSD)
+		}
+		words = append(words, v.Choice, v.Against, v.Policy)
+	}
+	for _, w := range words {
+		if len(w) > MaxNoticeText {
+			return fmt.Errorf("%w: a notice's text of more than %d bytes", ErrRange, MaxNoticeText)
 		}
 	}
 	return nil
@@ -173,6 +214,26 @@ func (r *Row) Sanitize() bool {
 				*s, changed = (*s)[:MaxHaltText], true
 			}
 		}
+	}
+	if len(r.Author) > MaxAuthor {
+		r.Author, changed = "", true
+	}
+	// Notices that do not fit are dropped, the latest kept.
+	kept := r.Notices[:0]
+	for _, n := range r.Notices {
+		if n.Check() == nil {
+			kept = append(kept, n)
+		}
+	}
+	if len(kept) > MaxNotices {
+		kept = kept[len(kept)-MaxNotices:]
+	}
+	if len(kept) != len(r.Notices) {
+		changed = true
+	}
+	r.Notices = kept
+	if len(r.Notices) == 0 {
+		r.Notices = nil
 	}
 	return changed
 }

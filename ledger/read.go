@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/muthur/context-budget/internal/reading"
+	"github.com/muthur/context-budget/internal/state"
 )
 
 // Dir is the folder of a project's rows: <root>/.claude/costs/sessions.
@@ -131,4 +132,19 @@ func readFile(name string) (Row, error) {
 		return Row{}, err
 	}
 	return Parse(data)
+}
+
+// Find reads the row of a session under root, wherever its month put
+// it; ok is false when there is none, or it does not read.
+func Find(root, session string) (r Row, ok bool) {
+	if !state.PlainName(session) {
+		return Row{}, false
+	}
+	found, _ := filepath.Glob(filepath.Join(Dir(root), "*", session+".json"))
+	for _, name := range found {
+		if r, err := readFile(name); err == nil {
+			return r, true
+		}
+	}
+	return Row{}, false
 }

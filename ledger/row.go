@@ -26,14 +26,21 @@ type Row struct {
 	SessionID string `json:"sessionId"`
 	// Branch is the git branch the session ran on, if known.
 	Branch string `json:"branch"`
-	// Cwd is the working directory of the session's first response.
+	// Cwd is the folder of the session's first response, relative to
+	// the top of its git work tree ("." for the top), else to the
+	// project's root: a committed row names no one's home. Rows written
+	// before hold the absolute path, and still read.
 	Cwd string `json:"cwd"`
 	// OpeningPrompt is the session's first prompt: whitespace collapsed, a
 	// slash command as "/name args", cut at 160 characters.
 	OpeningPrompt string `json:"openingPrompt"`
 	// Operator is the GitHub login of the person behind the session, if
 	// one was resolved.
-	Operator        string `json:"operator"`
+	Operator string `json:"operator"`
+	// Author is the git user.email of the project the session ran in,
+	// when it has one: who ran the session, for the team's totals
+	// (ledger --by operator). Absent on older rows.
+	Author          string `json:"author,omitempty"`
 	FirstResponseAt string `json:"firstResponseAt"`
 	LastResponseAt  string `json:"lastResponseAt"`
 	// PricesAsOf is the as_of date of the price table the row was priced
@@ -65,6 +72,41 @@ type Row struct {
 	// Halts are the spend fuse's halts of the session, oldest first:
 	// absent when it never halted.
 	Halts []Halt `json:"halts,omitempty"`
+	// Notices are the context budget's notices the session was given,
+	// oldest first: absent when it had none, and on older rows.
+	Notices []Notice `json:"notices,omitempty"`
+}
+
+// Notice is one notice of the context budget (design §6): its level
+// ("warn" or "pause"), when it fired (RFC 3339, UTC), the reading and
+// the lines it fired at, in tokens, the model, and the verdict the
+// hook reached, when the lines were priced.
+type Notice struct {
+	Level   string   `json:"level"`
+	At      string   `json:"at"`
+	Reading int64    `json:"reading"`
+	Warn    int64    `json:"warn"`
+	Pause   int64    `json:"pause"`
+	Model   string   `json:"model,omitempty"`
+	Verdict *Verdict `json:"verdict,omitempty"`
+}
+
+// The levels of a notice.
+const (
+	LevelWarn  = "warn"
+	LevelPause = "pause"
+)
+
+// Verdict is what a notice said to do over the next slice of work
+// (design §4.2): Choice is "relay", "compact" or "carry on", Against
+// the alternative it was weighed against, NetUSD what relaying now
+// saves over that alternative (negative: what it costs more), Policy
+// the rule that chose ("relay" or "cheapest").
+type Verdict struct {
+	Choice  string  `json:"choice"`
+	Against string  `json:"against,omitempty"`
+	NetUSD  float64 `json:"netUsd"`
+	Policy  string  `json:"policy,omitempty"`
 }
 
 // Halt is one halt of the spend fuse: Reason is "cap" (the session's
@@ -189,6 +231,7 @@ type wireRow struct {
 	Cwd                *string          `json:"cwd"`
 	OpeningPrompt      *string          `json:"openingPrompt"`
 	Operator           *string          `json:"operator"`
+	Author             string           `json:"author,omitempty"`
 	FirstResponseAt    *string          `json:"firstResponseAt"`
 	LastResponseAt     *string          `json:"lastResponseAt"`
 	PricesAsOf         string           `json:"pricesAsOf"`
@@ -204,6 +247,7 @@ type wireRow struct {
 	Chain              string           `json:"chain,omitempty"`
 	Place              int              `json:"place,omitempty"`
 	Halts              []Halt           `json:"halts,omitempty"`
+	Notices            []Notice         `json:"notices,omitempty"`
 }
 
 type wirePhase struct {
@@ -262,6 +306,8 @@ func (r Row) MarshalJSON() ([]byte, error) {
 		Chain:              r.Chain,
 		Place:              r.Place,
 		Halts:              r.Halts,
+		Author:             r.Author,
+		Notices:            r.Notices,
 	}
 	if w.ByRate == nil {
 		w.ByRate = map[string]Tally{}

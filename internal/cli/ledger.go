@@ -32,8 +32,9 @@ func runLedger(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) > 0 && args[0] == "record" {
 		return runLedgerRecord(args[1:], stdin, stdout, stderr)
 	}
-	fs := newFlags("ledger", "context-budget ledger [--json] [--project DIR]\ncontext-budget ledger record                      (the Stop hook: the payload on stdin)\ncontext-budget ledger record --transcript FILE [--project DIR]")
+	fs := newFlags("ledger", "context-budget ledger [--by operator|branch|week|chain] [--json] [--project DIR]\ncontext-budget ledger record                      (the Stop hook: the payload on stdin)\ncontext-budget ledger record --transcript FILE [--project DIR]")
 	asJSON := fs.Bool("json", false, "print the rows as JSON")
+	by := fs.String("by", "", "total the rows per `KEY`: operator (the author), branch, week (ISO, of the first response) or chain")
 	project := fs.String("project", "", "the project `DIR` whose ledger to read (default: $CLAUDE_PROJECT_DIR, the git work tree, or the current directory)")
 	if code, ok := parseFlags(fs, args, stdout, stderr); !ok {
 		return code
@@ -50,6 +51,9 @@ func runLedger(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	sort.SliceStable(rows, func(i, j int) bool { return rows[i].FirstResponseAt < rows[j].FirstResponseAt })
 	if rd.Skipped > 0 {
 		printf(stderr, "context-budget: skipped %d file(s) that are not rows, first: %v\n", rd.Skipped, rd.Errors[0])
+	}
+	if *by != "" {
+		return printBy(stdout, stderr, rows, *by, *asJSON)
 	}
 	if *asJSON {
 		if rows == nil {
@@ -252,6 +256,8 @@ func runLedgerRecord(args []string, stdin io.Reader, stdout, stderr io.Writer) i
 		!errors.Is(err, errNoResponses) && !errors.Is(err, atomicfile.ErrLink) {
 		printf(stderr, "context-budget: ledger record: %v\n", err)
 	}
+	// The row first, then the team's collector, under its deadline.
+	exportStop(root, p.SessionID, p.TranscriptPath)
 	// Once a turn, off the hook's path: the temporary files of state
 	// writes killed partway (a hook past its deadline) are cleaned.
 	state.Clean(state.Dir(root))
@@ -310,6 +316,7 @@ func recordRow(root, transcriptPath, session string, getenv func(string) string,
 		row.Warnings = append(row.Warnings, warning)
 	}
 	row.Halts = fuse.Halts(fuse.Dir(getenv, root), s.ID)
+	teamFields(&row, root)
 	if mark != nil {
 		mark(&row)
 	}

@@ -39,6 +39,9 @@ const (
 	// MaxSettings bounds a Claude Code settings file: real ones are a few
 	// KB; a much larger one is not a settings file to edit.
 	MaxSettings = 16 << 20
+	// MaxEvents bounds a session's spool (.events): a notice or a chain's
+	// session is a few hundred bytes, one per level per climb.
+	MaxEvents = 1 << 20
 	// MaxSkill bounds an installed skill (SKILL.md): ours are a few KB.
 	MaxSkill = 1 << 20
 	// MaxProcFile bounds what the CLI reads of a process under /proc

@@ -3,6 +3,7 @@ package settings
 import (
 	"encoding/json"
 	"path/filepath"
+	"runtime"
 
 	"github.com/muthur/context-budget/internal/reading"
 )
@@ -27,17 +28,7 @@ func EnvFiles(configDir, root string) []string {
 // it). used lists the files that had an env block. A file that is missing
 // or does not parse is skipped, as Claude Code would not apply it either.
 func Env(getenv func(string) string, configDir, root string) (env func(string) string, used []string) {
-	merged := map[string]string{}
-	for _, name := range EnvFiles(configDir, root) {
-		vars, ok := readEnv(name)
-		if !ok {
-			continue
-		}
-		used = append(used, name)
-		for k, v := range vars {
-			merged[k] = v
-		}
-	}
+	merged, used := EnvOf(EnvFiles(configDir, root)...)
 	if len(merged) == 0 {
 		return getenv, used
 	}
@@ -52,6 +43,37 @@ func Env(getenv func(string) string, configDir, root string) (env func(string) s
 // FileEnv reads the env block of one settings file; ok is false when the
 // file is missing, does not parse or has none.
 func FileEnv(name string) (env map[string]string, ok bool) { return readEnv(name) }
+
+// ManagedFile is Claude Code's managed settings file (managed policy),
+// where an organisation's IT sets what a user cannot override. Tests
+// point it elsewhere.
+var ManagedFile = func() string {
+	switch runtime.GOOS {
+	case "darwin":
+		return "/Library/Application Support/ClaudeCode/managed-settings.json"
+	case "windows":
+		return `C:\Program Files\ClaudeCode\managed-settings.json`
+	}
+	return "/etc/claude-code/managed-settings.json"
+}
+
+// EnvOf merges the env blocks of files, later files over earlier ones;
+// a file that is missing, does not parse or has no env block adds
+// nothing. used lists the files that had one.
+func EnvOf(files ...string) (merged map[string]string, used []string) {
+	merged = map[string]string{}
+	for _, name := range files {
+		vars, ok := readEnv(name)
+		if !ok {
+			continue
+		}
+		used = append(used, name)
+		for k, v := range vars {
+			merged[k] = v
+		}
+	}
+	return merged, used
+}
 
 // readEnv reads one file's env block; values that are numbers or booleans
 // are taken as their JSON text.

@@ -46,6 +46,12 @@ const (
 	// subagent's <session_id>-<agent_id>.calls (package fuse). The rest
 	// of the fuse's state lives outside the project (fuse.Dir).
 	CallsSuffix = ".calls"
+	// EventsSuffix: what the programs that run in or around a session
+	// had to say of it, for its ledger row and the telemetry exporter
+	// (package spool); SentSuffix: how far the exporter has sent them
+	// (package telemetry/export).
+	EventsSuffix = ".events"
+	SentSuffix   = ".sent"
 )
 
 // File is one kind of file a state folder holds.
@@ -88,5 +94,8 @@ func Files() []File {
 		{s + ResumeSuffix, "cold", "what a resumed or forked session's start found"},
 		{s + CallsSuffix, "fuse", "the last call and how many times in a row it ran (the loop step)"},
 		{s + "-" + AgentID + CallsSuffix, "fuse", "a subagent's"},
+		{s + EventsSuffix, "spool", "the session's notices and, under context-budget run, its end in the chain: one JSON object a line, appended"},
+		{s + SentSuffix, "export", "how far the telemetry exporter has sent them, and how its last attempt went"},
+		{s + SentSuffix + LockSuffix, "export", "its lock, held while the exporter sends"},
 	}
 }
