@@ -264,6 +264,9 @@ type runner struct {
 	first int
 	// spend tallies the transcripts.
 	spend *fuse.Sessions
+	// resource is the running session's OTEL_RESOURCE_ATTRIBUTES, stamped
+	// with the chain (otel.go); "" leaves the runner's own.
+	resource string
 }
 
 // run runs the sessions, one after another, and says why it stopped.

@@ -15,6 +15,7 @@ import (
 	"github.com/muthur/context-budget/internal/operator"
 	"github.com/muthur/context-budget/internal/settings"
 	"github.com/muthur/context-budget/internal/state"
+	"github.com/muthur/context-budget/internal/telemetry"
 	"github.com/muthur/context-budget/internal/tuning"
 )
 
@@ -66,6 +67,7 @@ func (r *runner) session(s *Session, budget float64) Reason {
 		}
 	}
 	pins := r.pins(args, budget, base)
+	r.stampTelemetry(s, args, pins)
 	env := r.sessionEnv(s, pins)
 	r.spend.Update()
 	before, beforeEach := r.spend.Total(), r.spend.Each()
@@ -134,6 +136,7 @@ func (r *runner) session(s *Session, budget float64) Reason {
 			fmt.Fprintf(r.cfg.Notes, "context-budget run: %s\n", note)
 		}
 	}
+	r.reportTelemetry(s, env)
 	fmt.Fprintf(r.cfg.Out, "context-budget run: session %d ended: %s; the chain spent %s while it ran%s\n", s.Place, s.Ended, usd(s.CostUSD), noteWords(s.Note))
 	return stop
 }
@@ -294,12 +297,13 @@ func (r *runner) announce(s *Session, budget float64) {
 }
 
 // sessionEnv is the environment of session s: the runner's, cleaned, with
-// the chain's id, the session's place and the pinned caps.
+// the chain's id, the session's place, the pinned caps and the stamped
+// resource attributes (r.resource).
 func (r *runner) sessionEnv(s *Session, pins map[string]string) []string {
-	env := make([]string, 0, len(r.env)+len(pins)+2)
+	env := make([]string, 0, len(r.env)+len(pins)+3)
 	for _, kv := range r.env {
 		name, _, _ := strings.Cut(kv, "=")
-		if _, pinned := pins[name]; !pinned {
+		if _, pinned := pins[name]; !pinned && (name != telemetry.EnvResource || r.resource == "") {
 			env = append(env, kv)
 		}
 	}
@@ -308,6 +312,9 @@ func (r *runner) sessionEnv(s *Session, pins map[string]string) []string {
 		if v, ok := pins[name]; ok {
 			env = append(env, name+"="+v)
 		}
+	}
+	if r.resource != "" {
+		env = append(env, telemetry.EnvResource+"="+r.resource)
 	}
 	return env
 }

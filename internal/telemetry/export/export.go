@@ -233,6 +233,9 @@ func (e *export) sendLogs(ctx context.Context, res *resource.Resource, project v
 			r.SetTimestamp(ev.at)
 			r.SetObservedTimestamp(e.now)
 			r.SetSeverity(ev.severity)
+			// The name as an attribute too, where Claude Code's events
+			// carry theirs (event.name), for the backends that query it.
+			r.AddAttributes(attribute.String("event.name", ev.name))
 			r.AddAttributes(ev.attrs...)
 			logger.Emit(ctx, r)
 		}

@@ -139,6 +139,10 @@ func (s *session) common(project vcs.Info, model string) []attribute.KeyValue {
 		branch, author, operator = cmp.Or(r.Branch, branch), cmp.Or(r.Author, author), r.Operator
 		model = cmp.Or(model, mainModel(r))
 	}
+	if branch == "HEAD" {
+		// What Claude Code's transcript says outside a branch.
+		branch = ""
+	}
 	attrs := []attribute.KeyValue{semconv.SessionIDKey.String(s.id)}
 	attrs = append(attrs, str(semconv.VCSRepositoryNameKey, project.Repository)...)
 	attrs = append(attrs, str(semconv.VCSRefHeadNameKey, branch)...)
