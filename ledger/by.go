@@ -95,6 +95,26 @@ func By(rows []Row, by string) ([]Group, error) {
 	return groups, nil
 }
 
+// Table is the rows totalled by one key: a group per value, and the
+// totals of them all.
+type Table struct {
+	By     string  `json:"by"`
+	Groups []Group `json:"groups"`
+	Total  Group   `json:"total"`
+}
+
+// TableBy is By with the totals.
+func TableBy(rows []Row, by string) (Table, error) {
+	groups, err := By(rows, by)
+	if err != nil {
+		return Table{}, err
+	}
+	if groups == nil {
+		groups = []Group{}
+	}
+	return Table{By: by, Groups: groups, Total: Sum(groups)}, nil
+}
+
 // Sum is the totals of every group, its key "".
 func Sum(groups []Group) Group {
 	var all Group

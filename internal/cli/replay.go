@@ -101,6 +101,7 @@ func runReplay(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	rep.Lines = ls
 	rf.apply(&rep, sources, table)
 	fromProjects(&rep)
+	teamTables(&rep, projectRoot(""))
 	if *html != "" {
 		if err := writeHTML(rep, *html); err != nil {
 			hint := ""

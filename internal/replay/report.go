@@ -3,6 +3,7 @@ package replay
 import (
 	"github.com/muthur/context-budget/internal/fuse"
 	"github.com/muthur/context-budget/internal/lines"
+	"github.com/muthur/context-budget/ledger"
 )
 
 // Report is the whole replay: one Session per main transcript, in path
@@ -17,6 +18,10 @@ type Report struct {
 	// Fuse totals what the spend fuse would have done, with replay
 	// --spend or --loop.
 	Fuse *fuse.Summary `json:"fuse,omitempty"`
+	// Team totals the committed ledger rows of the replayed sessions'
+	// projects, teammates' included, by each of ledger.ByKeys (ledger
+	// --by); absent when they have none.
+	Team []ledger.Table `json:"team,omitempty"`
 }
 
 // Session is the replay of one main transcript.

@@ -56,6 +56,7 @@ code { font-size: 0.9em; color: #555; }
 {{end}}</table></details>{{end}}
 </section>
 {{end}}
+{{template "team" .Rep.Team}}
 </body>
 </html>
 `

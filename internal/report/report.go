@@ -285,4 +285,4 @@ var pageTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
 		}
 		return strings.Join(parts, ", ")
 	},
-}).Parse(pageHTML))
+}).Parse(pageHTML + teamHTML))
