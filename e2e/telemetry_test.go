@@ -53,7 +53,8 @@ func oneRow(t *testing.T, project string) ledger.Row {
 
 // TestTelemetryJoinsClaudeCode: with Claude Code's telemetry turned on in
 // the user's settings, our notices and the session's figures reach the
-// collector beside Claude Code's own records, with the same session.id.
+// collector beside Claude Code's own records, with the same session.id,
+// naming the repository, the branch and the author.
 func TestTelemetryJoinsClaudeCode(t *testing.T) {
 	rcv := otlptest.NewHTTP(t)
 	sc := climbScript()
@@ -61,7 +62,7 @@ func TestTelemetryJoinsClaudeCode(t *testing.T) {
 	for k, v := range telemetryOn(rcv.Endpoint) {
 		env[k] = v
 	}
-	s := runClaude(t, sc, Options{Env: env})
+	s := runClaude(t, sc, Options{Env: env, Prepare: func(s *Session) { gitRepo(t, s.Project) }})
 	id := oneRow(t, s.Project).SessionID
 	want := map[string]bool{"notice/warn": false, "notice/pause": false, "session": false, "claude_code.api_request": false}
 	rcv.WaitFor(arrival, func(logs []otlptest.Log, _ []otlptest.Point) bool {
@@ -70,7 +71,8 @@ func TestTelemetryJoinsClaudeCode(t *testing.T) {
 				continue
 			}
 			switch {
-			case ours(l.Resource) && l.EventName == export.EventNotice:
+			case ours(l.Resource) && l.EventName == export.EventNotice && l.Attrs["vcs.ref.head.name"] == "main" &&
+				l.Attrs["vcs.repository.name"] == "project" && l.Attrs["user.email"] == "e2e@example.invalid":
 				want["notice/"+l.Attrs["level"].(string)] = true
 			case ours(l.Resource) && l.EventName == export.EventSession:
 				want["session"] = true

@@ -16,7 +16,7 @@ var helpFiles embed.FS
 // topics are the manual's files in the order `help manual` prints them;
 // a command's topic is one of them (command.topic).
 var topics = []string{"hook", "lines", "forecast", "statusline", "relay", "skills", "install", "plugin",
-	"doctor", "ledger", "replay", "cold", "budget", "security", "run", "tuning"}
+	"doctor", "ledger", "replay", "cold", "budget", "security", "run", "telemetry", "tuning"}
 
 // topic returns the manual's text on name, "" when there is none.
 func topic(name string) string {
