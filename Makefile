@@ -80,12 +80,15 @@ check:
 # transcripts cached in the user's cache folder, context-budget/bench), the in-process benchmarks of the
 # reading, then the priced recompute on a 100 MB transcript
 # (BenchmarkRecompute, budget ≤ 20 ms), the cold pass and a line-cache hit
-# in process (BenchmarkHit); first the ledger's (bench-ledger), last
+# in process (BenchmarkHit), the Stop hook with the team's telemetry off,
+# on, and towards a collector down or hanging (BenchmarkStopHookTelemetry,
+# budget: at most 2 s over off); first the ledger's (bench-ledger), last
 # replay's (bench-replay).
 bench: bench-ledger
 	GO=$(GO) $(GO) run ./tools/bench -repeat 3
 	$(GO) test -run '^$$' -bench . -benchmem ./internal/reading/
 	$(GO) test -run '^$$' -bench 'Recompute|ColdPass|Hit' -benchtime 20x ./internal/lines/
+	$(GO) test -run '^$$' -bench 'StopHookTelemetry' -benchtime 10x ./internal/cli/
 	$(MAKE) bench-replay
 
 # Every fuzz target of the module (found by go test -list), each for

@@ -21,7 +21,7 @@ import (
 // that ran in its sub-folder, and a notice in the session's spool, as
 // the hook leaves it. It returns the tree's top and the Stop hook's
 // payload.
-func teamProject(t *testing.T) (top string, payload []byte) {
+func teamProject(t testing.TB) (top string, payload []byte) {
 	t.Helper()
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("no git")
@@ -62,7 +62,7 @@ func teamProject(t *testing.T) (top string, payload []byte) {
 }
 
 // stop runs the Stop hook in process, and reads the row it wrote.
-func stop(t *testing.T, root string, payload []byte) ledger.Row {
+func stop(t testing.TB, root string, payload []byte) ledger.Row {
 	t.Helper()
 	var out, errs bytes.Buffer
 	if code := Run([]string{"ledger", "record"}, bytes.NewReader(payload), &out, &errs); code != 0 || out.Len() > 0 || errs.Len() > 0 {
@@ -95,7 +95,7 @@ func TestStopHookTeamFields(t *testing.T) {
 
 // buildExporter builds context-budget-telemetry onto PATH, where the
 // Stop hook looks for it when it is not beside the running program.
-func buildExporter(t *testing.T) {
+func buildExporter(t testing.TB) {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("builds the exporter")
@@ -109,7 +109,7 @@ func buildExporter(t *testing.T) {
 
 // settingsEnv writes a settings file whose env block turns telemetry on
 // towards endpoint.
-func settingsEnv(t *testing.T, name, endpoint string) {
+func settingsEnv(t testing.TB, name, endpoint string) {
 	t.Helper()
 	env := map[string]any{"env": map[string]string{"CLAUDE_CODE_ENABLE_TELEMETRY": "1", "OTEL_LOGS_EXPORTER": "otlp",
 		"OTEL_METRICS_EXPORTER": "otlp", "OTEL_EXPORTER_OTLP_PROTOCOL": "http/protobuf", "OTEL_EXPORTER_OTLP_ENDPOINT": endpoint}}
@@ -189,5 +189,38 @@ func TestStopHookTelemetryProjectOnly(t *testing.T) {
 	}
 	if rcv.WaitFor(200*time.Millisecond, func(l []otlptest.Log, p []otlptest.Point) bool { return len(l)+len(p) > 0 }) {
 		t.Errorf("received %v", rcv.Logs())
+	}
+}
+
+// BenchmarkStopHookTelemetry times the Stop hook (in process, the
+// exporter its child) with telemetry off, on towards a collector on
+// 127.0.0.1, and towards one that is down and one that never answers:
+// what the team's telemetry costs the end of each turn (make bench).
+func BenchmarkStopHookTelemetry(b *testing.B) {
+	buildExporter(b)
+	for _, bc := range []struct {
+		name     string
+		endpoint func(testing.TB) string
+	}{
+		{"off", nil},
+		{"on", func(t testing.TB) string { return otlptest.NewHTTP(t).Endpoint }},
+		{"down", otlptest.Down},
+		{"black hole", otlptest.BlackHole},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			top, payload := teamProject(b)
+			sub := filepath.Join(top, "sub")
+			home := b.TempDir()
+			b.Setenv("HOME", home)
+			b.Setenv("CLAUDE_PROJECT_DIR", sub)
+			if bc.endpoint != nil {
+				settingsEnv(b, filepath.Join(home, ".claude", "settings.json"), bc.endpoint(b))
+			}
+			for b.Loop() {
+				// A new notice each stop, so that each has something to send.
+				spool.Notice(state.Dir(sub), "s1", ledger.Notice{Level: "warn", At: "2026-12-01T10:00:02Z", Reading: 251_000, Warn: 250_000, Pause: 305_000})
+				stop(b, sub, payload)
+			}
+		})
 	}
 }
