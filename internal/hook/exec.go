@@ -6,15 +6,13 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"os"
 	"os/exec"
-	"path/filepath"
-	"runtime"
 	"strconv"
 	"time"
 
 	"github.com/muthur/context-budget/internal/lines"
 	"github.com/muthur/context-budget/internal/reading"
+	"github.com/muthur/context-budget/internal/sibling"
 )
 
 // FullName is the program that holds every command: the commands typed
@@ -28,17 +26,7 @@ const InstallCommand = "go install github.com/muthur/context-budget/cmd/...@late
 // FullProgram finds context-budget-cli: beside this program, else on
 // PATH.
 func FullProgram() (string, error) {
-	name := FullName
-	if runtime.GOOS == "windows" {
-		name += ".exe"
-	}
-	if exe, err := os.Executable(); err == nil {
-		beside := filepath.Join(filepath.Dir(exe), name)
-		if fi, err := os.Stat(beside); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
-			return beside, nil
-		}
-	}
-	p, err := exec.LookPath(FullName)
+	p, err := sibling.Find(FullName)
 	if err != nil {
 		return "", errors.New(FullName + " is not installed beside context-budget nor on PATH")
 	}

@@ -3,14 +3,13 @@ package operator
 import (
 	"bytes"
 	"context"
-	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"time"
 
 	"github.com/muthur/context-budget/internal/reading"
+	"github.com/muthur/context-budget/internal/sibling"
 	"github.com/muthur/context-budget/internal/state"
 )
 
@@ -118,19 +117,7 @@ func RunChild(ctx context.Context, path string) string {
 // childPath finds the command beside the running executable, where make
 // install and go install put both, else on PATH.
 func childPath() (string, error) {
-	name := Command
-	if runtime.GOOS == "windows" {
-		name += ".exe"
-	}
-	if exe, err := os.Executable(); err == nil {
-		p := filepath.Join(filepath.Dir(exe), name)
-		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
-			return p, nil
-		}
-	}
-	// LookPath refuses a match through a relative PATH entry (ErrDot): it
-	// could run a program from the project tree.
-	return exec.LookPath(Command)
+	return sibling.Find(Command)
 }
 
 // capped keeps at most max bytes and notes that more came.

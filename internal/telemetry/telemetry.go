@@ -23,15 +23,14 @@ package telemetry
 import (
 	"context"
 	"errors"
-	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/muthur/context-budget/internal/settings"
+	"github.com/muthur/context-budget/internal/sibling"
 )
 
 // The variables that decide it, as Claude Code reads them.
@@ -166,17 +165,7 @@ const ProgramName = "context-budget-telemetry"
 
 // Program finds the exporter: beside this program, else on PATH.
 func Program() (string, error) {
-	name := ProgramName
-	if runtime.GOOS == "windows" {
-		name += ".exe"
-	}
-	if exe, err := os.Executable(); err == nil {
-		beside := filepath.Join(filepath.Dir(exe), name)
-		if fi, err := os.Stat(beside); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
-			return beside, nil
-		}
-	}
-	return exec.LookPath(ProgramName)
+	return sibling.Find(ProgramName)
 }
 
 // Job is one run of the exporter: the project's root, the session whose
