@@ -88,7 +88,7 @@ bench: bench-ledger
 	GO=$(GO) $(GO) run ./tools/bench -repeat 3
 	$(GO) test -run '^$$' -bench . -benchmem ./internal/reading/
 	$(GO) test -run '^$$' -bench 'Recompute|ColdPass|Hit' -benchtime 20x ./internal/lines/
-	$(GO) test -run '^$$' -bench 'StopHookTelemetry' -benchtime 10x ./internal/cli/
+	$(GO) test -run '^$$' -bench 'StopHookTelemetry' -benchtime 10x ./internal/telemetry/export/
 	$(MAKE) bench-replay
 
 # Every fuzz target of the module (found by go test -list), each for

@@ -64,7 +64,8 @@ type session struct {
 	halts      []fuse.Halt    // not yet sent
 	allRecords int            // in the spool
 	allHalts   int
-	row        *ledger.Row // to send, nil when sent already or none
+	known      *ledger.Row // the session's row, nil when it has none
+	row        *ledger.Row // the row to send, nil when sent already
 	rowMark    string
 	transcript string
 }
@@ -92,6 +93,7 @@ func (e *export) open(id, transcript string) *session {
 		s.halts = halts[max(s.sent.Halts, 0):]
 	}
 	if r, ok := ledger.Find(e.job.Root, id); ok {
+		s.known = &r
 		s.rowMark = r.LastResponseAt + " " + strconv.FormatInt(r.Total.Responses, 10)
 		if s.rowMark != s.sent.Row {
 			s.row = &r
@@ -132,12 +134,13 @@ type event struct {
 }
 
 // common is what every record of the session says: its id, where it
-// ran, who ran it and on what model.
+// ran, who ran it, on what model, and in what chain.
 func (s *session) common(project vcs.Info, model string) []attribute.KeyValue {
-	branch, author, operator := project.Branch, project.Author, ""
-	if r := s.row; r != nil {
+	branch, author, operator, chain, place := project.Branch, project.Author, "", "", 0
+	if r := s.known; r != nil {
 		branch, author, operator = cmp.Or(r.Branch, branch), cmp.Or(r.Author, author), r.Operator
 		model = cmp.Or(model, mainModel(r))
+		chain, place = r.Chain, r.Place
 	}
 	if branch == "HEAD" {
 		// What Claude Code's transcript says outside a branch.
@@ -149,6 +152,9 @@ func (s *session) common(project vcs.Info, model string) []attribute.KeyValue {
 	attrs = append(attrs, str(semconv.UserEmailKey, author)...)
 	attrs = append(attrs, str("context_budget.operator", operator)...)
 	attrs = append(attrs, str("model", model)...)
+	if chain != "" {
+		attrs = append(attrs, attribute.String(telemetry.AttrChain, chain), attribute.Int(telemetry.AttrPlace, place))
+	}
 	return attrs
 }
 
@@ -176,9 +182,11 @@ func (s *session) events(project vcs.Info) []event {
 			out = append(out, event{EventNotice, when(n.At, s.e.now), sev, attrs})
 		case spool.KindChainSession:
 			c := r.Chain
-			attrs := append(s.common(project, ""),
-				attribute.String(telemetry.AttrChain, c.Chain),
-				attribute.Int(telemetry.AttrPlace, c.Place),
+			attrs := s.common(project, "")
+			if s.known == nil || s.known.Chain == "" {
+				attrs = append(attrs, attribute.String(telemetry.AttrChain, c.Chain), attribute.Int(telemetry.AttrPlace, c.Place))
+			}
+			attrs = append(attrs,
 				attribute.String("ended", c.Ended),
 				attribute.Bool("handed_over", c.HandedOver),
 				attribute.Float64("cost_usd", c.CostUSD),
@@ -224,9 +232,6 @@ func (s *session) rowAttrs(project vcs.Info, r *ledger.Row) []attribute.KeyValue
 	if o := r.Orientation; o.Measured() {
 		attrs = append(attrs, attribute.Float64("orientation_cost_usd", o.Spend.CostUSD),
 			attribute.Int64("orientation_tokens", o.ContextTokens), attribute.String("orientation_ended_by", o.EndedBy))
-	}
-	if r.Chain != "" {
-		attrs = append(attrs, attribute.String(telemetry.AttrChain, r.Chain), attribute.Int(telemetry.AttrPlace, r.Place))
 	}
 	return attrs
 }

@@ -1,4 +1,9 @@
-package cli
+package export_test
+
+// The Stop hook (context-budget ledger record), run in process through
+// cli.Run, with the exporter built onto PATH. These tests live here, not
+// in package cli, so that the cli's test binary, which some tests run as
+// the hook to measure its memory, does not link the test collector.
 
 import (
 	"bytes"
@@ -10,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/muthur/context-budget/internal/cli"
 	"github.com/muthur/context-budget/internal/spool"
 	"github.com/muthur/context-budget/internal/state"
 	"github.com/muthur/context-budget/internal/telemetry/export"
@@ -65,7 +71,7 @@ func teamProject(t testing.TB) (top string, payload []byte) {
 func stop(t testing.TB, root string, payload []byte) ledger.Row {
 	t.Helper()
 	var out, errs bytes.Buffer
-	if code := Run([]string{"ledger", "record"}, bytes.NewReader(payload), &out, &errs); code != 0 || out.Len() > 0 || errs.Len() > 0 {
+	if code := cli.Run([]string{"ledger", "record"}, bytes.NewReader(payload), &out, &errs); code != 0 || out.Len() > 0 || errs.Len() > 0 {
 		t.Fatalf("ledger record: exit %d, %q, %q", code, out.String(), errs.String())
 	}
 	r, ok := ledger.Find(root, "s1")
