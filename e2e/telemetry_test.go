@@ -54,7 +54,9 @@ func oneRow(t *testing.T, project string) ledger.Row {
 // TestTelemetryJoinsClaudeCode: with Claude Code's telemetry turned on in
 // the user's settings, our notices and the session's figures reach the
 // collector beside Claude Code's own records, with the same session.id,
-// naming the repository, the branch and the author.
+// naming the repository, the branch and the author; each notice carries
+// the verdict the hook gave (claude-opus-4-6 is priced), and the pause's
+// net dollars, as it chose to relay, are the relay's savings.
 func TestTelemetryJoinsClaudeCode(t *testing.T) {
 	rcv := otlptest.NewHTTP(t)
 	sc := climbScript()
@@ -92,14 +94,43 @@ func TestTelemetryJoinsClaudeCode(t *testing.T) {
 			t.Errorf("no %s record of session %s arrived", what, id)
 		}
 	}
+	var pauseNet any
 	for _, l := range rcv.Logs() {
 		if ours(l.Resource) && l.Attrs["session.id"] != id {
 			t.Errorf("a record of ours keyed by another session: %v", l)
 		}
-		if ours(l.Resource) && l.EventName == export.EventNotice && l.Attrs["level"] == "pause" {
+		if !ours(l.Resource) || l.EventName != export.EventNotice {
+			continue
+		}
+		// The hook's verdict: relay (the default policy), against carrying
+		// on at the warning (60k), against letting Claude Code compact at
+		// the pause (130k), whose point (168k) lies within the next 100k
+		// tokens.
+		against := map[any]string{"warn": "carry on", "pause": "compact"}[l.Attrs["level"]]
+		if _, isNet := l.Attrs["net_usd"].(float64); !isNet || l.Attrs["choice"] != "relay" || l.Attrs["against"] != against ||
+			l.Attrs["policy"] != "relay" {
+			t.Errorf("a notice without the hook's verdict (against %s): %v", against, l.Attrs)
+		}
+		if l.Attrs["level"] == "pause" {
+			pauseNet = l.Attrs["net_usd"]
 			data, _ := json.MarshalIndent(l, "", "  ")
 			t.Logf("our pause notice, as the receiver decoded it:\n%s", data)
 		}
+	}
+	row := oneRow(t, s.Project)
+	for _, n := range row.Notices {
+		if n.Verdict == nil || n.Verdict.Choice != "relay" {
+			t.Errorf("the row's notice %+v, want its verdict", n)
+		}
+	}
+	savings := false
+	for _, p := range rcv.Points() {
+		if ours(p.Resource) && p.Name == "context_budget.relay.savings" && p.Attrs["session.id"] == id {
+			savings = p.Value == pauseNet
+		}
+	}
+	if !savings {
+		t.Errorf("no context_budget.relay.savings of %v, the pause's net dollars, for session %s", pauseNet, id)
 	}
 	if sent, ok := export.ReadSent(state.Dir(s.Project), id); !ok || sent.Last.Path != export.PathSent {
 		t.Errorf(".sent %+v, want the sent path", sent)
@@ -175,8 +206,8 @@ func TestTelemetryCollectorFails(t *testing.T) {
 			s := runClaude(t, sc, Options{Env: env})
 			checkLedger(t, s)
 			row := oneRow(t, s.Project)
-			if len(row.Notices) != 2 {
-				t.Errorf("row's notices %+v, want the warning and the pause", row.Notices)
+			if len(row.Notices) != 2 || row.Notices[0].Verdict == nil || row.Notices[1].Verdict == nil {
+				t.Errorf("row's notices %+v, want the warning and the pause, with their verdicts", row.Notices)
 			}
 			sent, ok := export.ReadSent(state.Dir(s.Project), row.SessionID)
 			if !ok || sent.Last.Path != tc.path || sent.Records != 0 {

@@ -108,7 +108,7 @@ func noticeAnswer(p reading.Payload, s tuning.Settings, root string, level climb
 	facts.Manual, facts.Offer = none.Manual, none.Offer
 	short := notice.Short(facts)
 	g.recordedWith(string(NoticeAnswer(p.HookEventName, notice.Text(facts), short)))
-	spoolNotice(root, p.SessionID, level, reading, d, time.Now())
+	spoolNotice(root, p.SessionID, level, reading, d, facts.Money, time.Now())
 	// Only now, with a notice about to fire, is the operator worth a
 	// look-up: a child process, at most once per session (design §7).
 	deadline := g.operatorDeadline()
