@@ -464,7 +464,7 @@ func setNote(t *Tally, key, value string) {
 // afresh. budget status stays open.
 func (f *fused) loopAnswer() (Answer, error) {
 	l := f.arm.Loop
-	what := fmt.Sprintf("the same tool call ran %d times in a row (%s)", l.Count, l.Call)
+	what := loopWords(l.Count, l.Call)
 	if f.Event == PreToolUse && guard.StatusOnly(f.ToolName, f.ToolInput) {
 		return Answer{}, nil
 	}

@@ -242,8 +242,18 @@ func TestLoopHalts(t *testing.T) {
 	if a := decide(t, call(root, tr, PreToolUse, env{}, "Bash", string(in))); a != (Answer{}) {
 		t.Fatalf("after the halt ended the turn: %+v", a)
 	}
-	if hs := Halts(fdir(root), "sess"); len(hs) != 1 || hs[0].Reason != HaltLoop || !strings.Contains(hs[0].Words, "make test") {
+	hs := Halts(fdir(root), "sess")
+	if len(hs) != 1 || hs[0].Reason != HaltLoop || !strings.Contains(hs[0].Words, "make test") {
 		t.Fatalf("halts: %+v", hs)
+	}
+	// What leaves the machine names the tool, not its command.
+	if got, want := SharedWords(hs[0]), "the same tool call ran 5 times in a row (Bash)"; got != want {
+		t.Errorf("shared words %q, want %q", got, want)
+	}
+	for _, h := range []Halt{{Reason: HaltFuse, Words: "cannot read ~/.claude"}, {Reason: HaltLoop, Words: "no call named"}} {
+		if got := SharedWords(h); got != "" {
+			t.Errorf("shared words of %+v: %q, want none", h, got)
+		}
 	}
 	// Unset and unarmed: off. Unset and armed: the default.
 	unset := tuning.Fuse{Loop: tuning.DefaultLoop}

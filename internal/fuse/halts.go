@@ -3,6 +3,7 @@ package fuse
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"time"
 
@@ -96,6 +97,33 @@ func parseHalts(data []byte) []Halt {
 		}
 	}
 	return hs
+}
+
+// loopWords says what a loop halt stopped: the call (Describe's words)
+// and how many times in a row it ran.
+func loopWords(count int, call string) string {
+	return fmt.Sprintf("the same tool call ran %d times in a row (%s)", count, call)
+}
+
+// SharedWords is what of a halt's words may leave the machine (the
+// team's telemetry): a cap's in full, what was spent of it; a loop's with
+// the call named by its tool alone, since the command, path or address
+// Describe puts after the tool's name may hold what its person keeps to
+// themselves; an undecided call's none, as its cause names a command or
+// a path.
+func SharedWords(h Halt) string {
+	switch h.Reason {
+	case HaltCap, HaltDay:
+		return h.Words
+	case HaltLoop:
+		head, call, ok := strings.Cut(h.Words, " (")
+		if !ok {
+			return ""
+		}
+		tool, _, _ := strings.Cut(strings.TrimSuffix(call, ")"), ":")
+		return head + " (" + tool + ")"
+	}
+	return ""
 }
 
 // HaltWords says what the fuse recorded of a session's last halt, for

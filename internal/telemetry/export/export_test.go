@@ -17,10 +17,11 @@ import (
 	"github.com/muthur/context-budget/ledger"
 )
 
-// project makes a project with a session s1 that has a notice and a
-// chain record in its spool, a halt in the fuse's folder and a ledger
-// row, and another session s0 with only a halt (one whose end ran no
-// Stop hook). It returns the root and the environment's getenv: the
+// project makes a project with a session s1 that has two pause notices
+// (one verdict relays, one lets Claude Code compact) and a chain record
+// in its spool, a cap's halt in the fuse's folder and a ledger row, and
+// another session s0 with only a loop's halt (one whose end ran no Stop
+// hook). It returns the root and the environment's getenv: the
 // process's (where the SDK reads its variables), with a HOME of its own.
 func project(t *testing.T) (root string, getenv func(string) string) {
 	t.Helper()
@@ -38,6 +39,13 @@ func project(t *testing.T) (root string, getenv func(string) string) {
 		Verdict: &ledger.Verdict{Choice: "relay", Against: "compact", NetUSD: 0.8, Policy: "relay"}}); err != nil {
 		t.Fatal(err)
 	}
+	// After a compaction, a pause under the cheapest policy whose verdict
+	// is to let Claude Code compact: no relay, so no saving.
+	if err := spool.Notice(dir, "s1", ledger.Notice{Level: "pause", At: "2026-12-01T10:03:00Z", Reading: 310_000,
+		Warn: 250_000, Pause: 305_000, Model: "claude-opus-4-6",
+		Verdict: &ledger.Verdict{Choice: "compact", Against: "compact", NetUSD: -0.3, Policy: "cheapest"}}); err != nil {
+		t.Fatal(err)
+	}
 	if err := spool.Chain(dir, "s1", spool.ChainSession{Chain: "c-1", Place: 2, Ended: "handed over", HandedOver: true,
 		CostUSD: 3.5, At: "2026-12-01T10:05:00Z"}); err != nil {
 		t.Fatal(err)
@@ -46,9 +54,11 @@ func project(t *testing.T) (root string, getenv func(string) string) {
 	if err := os.MkdirAll(fdir, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	for _, id := range []string{"s1", "s0"} {
-		line := `{"reason":"cap","cap":"$5.00","at":"2026-12-01T10:04:00Z","words":"spent $5.01 of $5.00"}` + "\n"
-		if err := os.WriteFile(filepath.Join(fdir, id+fuse.HaltsSuffix), []byte(line), 0o600); err != nil {
+	for id, line := range map[string]string{
+		"s1": `{"reason":"cap","cap":"$5.00","at":"2026-12-01T10:04:00Z","words":"spent $5.01 of $5.00"}`,
+		"s0": `{"reason":"loop","cap":"5 calls","at":"2026-12-01T10:04:00Z","words":"the same tool call ran 5 times in a row (Bash: curl -H 'Authorization: x')"}`,
+	} {
+		if err := os.WriteFile(filepath.Join(fdir, id+fuse.HaltsSuffix), []byte(line+"\n"), 0o600); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -94,8 +104,8 @@ func TestExport(t *testing.T) {
 				rcv = otlptest.NewHTTP(t)
 			}
 			out := run(t, root, getenv, env(t, rcv.Endpoint, protocol))
-			if out.Path != PathSent || out.Records != 5 || !out.Metrics {
-				t.Fatalf("outcome %+v, want sent, 5 records and metrics", out)
+			if out.Path != PathSent || out.Records != 6 || !out.Metrics {
+				t.Fatalf("outcome %+v, want sent, 6 records and metrics", out)
 			}
 			var names []string
 			for _, l := range rcv.Logs() {
@@ -105,17 +115,30 @@ func TestExport(t *testing.T) {
 				}
 			}
 			slices.Sort(names)
-			want := []string{EventChainSession + "/s1", EventFuseHalt + "/s0", EventFuseHalt + "/s1", EventNotice + "/s1", EventSession + "/s1"}
+			want := []string{EventChainSession + "/s1", EventFuseHalt + "/s0", EventFuseHalt + "/s1", EventNotice + "/s1", EventNotice + "/s1", EventSession + "/s1"}
 			if !slices.Equal(names, want) {
 				t.Fatalf("events %q, want %q", names, want)
 			}
 			for _, l := range rcv.Logs() {
 				switch l.EventName {
 				case EventNotice:
+					if l.Attrs["reading_tokens"] == int64(310_000) {
+						if l.Attrs["choice"] != "compact" || l.Attrs["net_usd"] != -0.3 || l.Attrs["policy"] != "cheapest" {
+							t.Errorf("the cheapest policy's notice: %v", l)
+						}
+						continue
+					}
 					if l.Attrs["level"] != "pause" || l.Attrs["reading_tokens"] != int64(312_000) || l.Attrs["choice"] != "relay" ||
+						l.Attrs["against"] != "compact" || l.Attrs["policy"] != "relay" ||
 						l.Attrs["net_usd"] != 0.8 || l.Attrs["vcs.ref.head.name"] != "feat/x" || l.Attrs["user.email"] != "ada@example.com" ||
 						l.Attrs["model"] != "claude-opus-4-6" || !l.Time.Equal(time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)) {
 						t.Errorf("notice: %v", l)
+					}
+				case EventFuseHalt:
+					// A cap's words in full; a loop's name the tool alone.
+					want := map[string]string{"s1": "spent $5.01 of $5.00", "s0": "the same tool call ran 5 times in a row (Bash)"}
+					if id := l.Attrs["session.id"].(string); l.Attrs["words"] != want[id] {
+						t.Errorf("halt of %s: words %q, want %q", id, l.Attrs["words"], want[id])
 					}
 				case EventSession:
 					if l.Attrs["cost_usd"] != 3.5 || l.Attrs["responses"] != int64(40) || l.Attrs[telemetry.AttrChain] != "c-1" ||
@@ -134,17 +157,17 @@ func TestExport(t *testing.T) {
 				case "context_budget.relay.savings":
 					savings = p.Value == 0.8 && p.Attrs["session.id"] == "s1" && !p.Monotonic
 				case "context_budget.notices":
-					notices = p.Value == 1 && p.Attrs["level"] == "pause" && p.Delta
+					notices = p.Value == 2 && p.Attrs["level"] == "pause" && p.Delta
 				}
 			}
 			if !savings || !notices {
-				t.Errorf("metrics %v: want the relay's savings 0.8 and one pause notice, as a delta", rcv.Points())
+				t.Errorf("metrics %v: want the relaying verdict's savings 0.8 alone and two pause notices, as a delta", rcv.Points())
 			}
 			if again := run(t, root, getenv, env(t, rcv.Endpoint, protocol)); again.Path != PathNothing {
 				t.Errorf("second run: %+v, want nothing to send", again)
 			}
-			if n := len(rcv.Logs()); n != 5 {
-				t.Errorf("%d records after the second run, want the 5 of the first", n)
+			if n := len(rcv.Logs()); n != 6 {
+				t.Errorf("%d records after the second run, want the 6 of the first", n)
 			}
 		})
 	}
@@ -172,8 +195,8 @@ func TestExportCollectorFails(t *testing.T) {
 		}
 	}
 	rcv := otlptest.NewHTTP(t)
-	if out := run(t, root, getenv, env(t, rcv.Endpoint, "http/protobuf")); out.Path != PathSent || out.Records != 5 {
-		t.Errorf("after the failures: %+v, want all 5 sent", out)
+	if out := run(t, root, getenv, env(t, rcv.Endpoint, "http/protobuf")); out.Path != PathSent || out.Records != 6 {
+		t.Errorf("after the failures: %+v, want all 6 sent", out)
 	}
 }
 

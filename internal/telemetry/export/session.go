@@ -198,12 +198,7 @@ func (s *session) events(project vcs.Info) []event {
 		attrs := append(s.common(project, ""),
 			attribute.String("reason", h.Reason),
 			attribute.String("cap", h.Cap))
-		if h.Reason == fuse.HaltCap || h.Reason == fuse.HaltDay {
-			// What was spent. A loop's words name the call repeated, an
-			// undecided call's its cause: a command or a path, which
-			// stay on the machine.
-			attrs = append(attrs, attribute.String("words", h.Words))
-		}
+		attrs = append(attrs, str("words", fuse.SharedWords(h))...)
 		out = append(out, event{EventFuseHalt, when(h.At, s.e.now), otellog.SeverityWarn, attrs})
 	}
 	if r := s.row; r != nil {
