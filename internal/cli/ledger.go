@@ -313,7 +313,7 @@ func recordRow(root, transcriptPath, session string, getenv func(string) string,
 		row.Pace = h.Pace.Row(h.Last.Model)
 	}
 	if warning != "" {
-		row.Warnings = append(row.Warnings, warning)
+		row.Warnings = append(row.Warnings, rowWords(warning, root, getenv))
 	}
 	row.Halts = fuse.Halts(fuse.Dir(getenv, root), s.ID)
 	teamFields(&row, root)

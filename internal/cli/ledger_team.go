@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/muthur/context-budget/internal/prices"
 	"github.com/muthur/context-budget/internal/spool"
 	"github.com/muthur/context-budget/internal/state"
 	"github.com/muthur/context-budget/internal/telemetry"
@@ -52,6 +53,30 @@ func relCwd(cwd string, tops ...string) string {
 		}
 	}
 	return ""
+}
+
+// rowWords is a row's words (a warning) with the price files named as
+// a person finds them, not by an absolute path that names someone's
+// home: the project's relative to the project, the user's under
+// $XDG_CONFIG_HOME or ~.
+func rowWords(s, root string, getenv func(string) string) string {
+	under := func(dir, name, f string) string {
+		if rel, err := filepath.Rel(dir, f); err == nil && dir != "" && !strings.HasPrefix(rel, "..") {
+			return filepath.ToSlash(filepath.Join(name, rel))
+		}
+		return filepath.Base(f)
+	}
+	if f := prices.ProjectFile(root); f != "" {
+		s = strings.ReplaceAll(s, f, under(root, "", f))
+	}
+	if f := prices.UserFile(getenv); f != "" {
+		if x := getenv("XDG_CONFIG_HOME"); x != "" {
+			s = strings.ReplaceAll(s, f, under(x, "$XDG_CONFIG_HOME", f))
+		} else {
+			s = strings.ReplaceAll(s, f, under(getenv("HOME"), "~", f))
+		}
+	}
+	return s
 }
 
 // exportStop sends what the session and the project's others have
