@@ -21,6 +21,7 @@ figure { margin: 0.4em 0 1.2em; } figure svg { display: block; width: 100%; heig
 figcaption { color: #444; font-size: 0.88em; margin-top: 0.2em; }
 .meta, ul.notes { color: #444; font-size: 0.9em; }
 code { font-size: 0.9em; color: #555; }
+details.team-by { margin: 0.3em 0 1em; } tr.total td { font-weight: 600; }
 </style>
 </head>
 <body>

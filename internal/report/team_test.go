@@ -43,11 +43,11 @@ func TestTeamSection(t *testing.T) {
 		t.Fatal("no team section")
 	}
 	for _, want := range []string{
-		`<details class="team-by" data-by="operator" style="margin: 0.3em 0 1em" open>`,
+		`<details class="team-by" data-by="operator" open>`,
 		`<tr><td>ada@example.com</td><td>1</td><td>$5.00</td><td>0</td><td>1</td><td>$0.80</td></tr>`,
 		`<tr><td>feat/&lt;x&gt;</td><td>1</td><td>$2.00</td><td>1</td><td>0</td><td>$0.00</td></tr>`,
 		`<tr><td>2026-W49</td>`, `<tr><td>2026-W50</td>`,
-		`<details class="team-by" data-by="chain" style="margin: 0.3em 0 1em"><summary>`,
+		`<details class="team-by" data-by="chain"><summary>`,
 		`<tr class="total"><td>total</td><td>2</td><td>$7.00</td><td>1</td><td>1</td><td>$0.80</td></tr>`,
 	} {
 		if !strings.Contains(section, want) {
