@@ -40,6 +40,9 @@ func (g *guard) text() string {
 		if w := detachesIn(t); w != "" {
 			return "start a command away from this session (" + w + ", in code the guard does not read), where the CLI cannot tell that Claude Code started it"
 		}
+		if w := ptyIn(t); w != "" {
+			return ptyWhy(w + ", in code the guard does not read")
+		}
 		for _, p := range g.placeList() {
 			spellings := []string{p.path}
 			if rest, ok := strings.CutPrefix(p.path, home+"/"); ok && home != "" {
@@ -108,6 +111,23 @@ func detachesIn(t string) string {
 					continue
 				}
 			}
+			return w
+		}
+	}
+	return ""
+}
+
+// ptyIn finds code that gives a command a pseudo-terminal, as the pty
+// makers do in a shell: the pty module or a library of its kind (Python's
+// pty and pexpect, Ruby's PTY, Perl's IO::Pty, node-pty, zsh's zpty),
+// the C calls (openpty, forkpty, posix_openpt), socat's pty option in a
+// command the code runs, or a pty maker by name. Naming the module
+// counts, not only calling it: from pty import spawn as s hides the
+// call, and while a cap holds a session has no use for either.
+func ptyIn(t string) string {
+	lower := strings.ToLower(t)
+	for _, w := range []string{"pty", "openpty", "forkpty", "posix_openpt", "pexpect", "ptyprocess", "zpty", "unbuffer", "dtach", "abduco"} {
+		if len(wordEnds(lower, w)) > 0 {
 			return w
 		}
 	}

@@ -4,6 +4,7 @@ package guard
 // wrappers, the shells, eval and find -exec.
 
 import (
+	"cmp"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -45,8 +46,17 @@ var markers = []string{"CLAUDE_CODE_SESSION_ID", "CLAUDE_CODE_CHILD_SESSION", "C
 // setpriv, prlimit, fakeroot, dbus-run-session). The CLI tells a lift
 // asked from inside Claude Code by its ancestry and a terminal; a command
 // started so has neither to read.
-var starters = []string{"setsid", "nohup", "disown", "script", "tmux", "screen", "at", "batch", "systemd-run", "daemonize",
-	"start-stop-daemon", "dtach", "abduco", "prlimit", "setpriv", "unshare", "fakeroot", "nsenter", "dbus-run-session"}
+var starters = []string{"setsid", "nohup", "disown", "tmux", "screen", "at", "batch", "systemd-run", "daemonize",
+	"start-stop-daemon", "prlimit", "setpriv", "unshare", "fakeroot", "nsenter", "dbus-run-session"}
+
+// ptyMakers run a command on a pseudo-terminal of its own. A terminal on
+// standard input is the one thing a lift needs besides an ancestry the
+// CLI cannot read (a command reparented to init: ( … & ), disown, cron),
+// and a session under Claude Code has no use for one: while armed the
+// guard denies them all, whatever they run. socat only with a pty
+// address or option, ssh only with -t, -tt or RequestTTY; the others
+// make one whenever they run a command (zpty is zsh's builtin).
+var ptyMakers = []string{"script", "expect", "unbuffer", "empty", "dtach", "abduco", "mosh", "zpty", "socat", "ssh"}
 
 // startsAway says why a command would run out of the CLI's sight, "" when
 // it would not: a starter, but for tmux's and screen's commands that only
@@ -64,6 +74,100 @@ func startsAway(prog string, args []word) string {
 		}
 	}
 	return "start a command through " + prog + ", away from this session, where the CLI cannot tell that Claude Code started it"
+}
+
+// onPty says why a command would give a command a pseudo-terminal, ""
+// when it would not.
+func onPty(prog string, args []word) string {
+	if !slices.Contains(ptyMakers, prog) {
+		return ""
+	}
+	how := prog
+	switch prog {
+	case "socat":
+		if !slices.ContainsFunc(args[1:], socatPty) {
+			return ""
+		}
+		how = "socat's pty"
+	case "ssh":
+		if tty, _ := sshCommand(args); !tty {
+			return ""
+		}
+		how = "ssh -t"
+	}
+	return ptyWhy(how)
+}
+
+// ptyWhy is the pty rule's reason, naming how the terminal is made.
+func ptyWhy(how string) string {
+	return "give a command a pseudo-terminal, which no session needs and the CLI would take for the user's own terminal (" + how + ")"
+}
+
+// socatPty reports a socat address that makes a pseudo-terminal: the PTY
+// address, or the pty option (and its pty-… kin) of any address.
+func socatPty(w word) bool {
+	for _, part := range strings.Split(w.text, ",") {
+		name, _, _ := strings.Cut(strings.ToLower(strings.TrimSpace(part)), "=")
+		if name == "pty" || strings.HasPrefix(name, "pty-") {
+			return true
+		}
+	}
+	return false
+}
+
+// socatCommands are the shell commands socat's EXEC: and SYSTEM:
+// addresses run (up to the address's first option).
+func socatCommands(args []word) []string {
+	var out []string
+	for _, a := range args[1:] {
+		kind, rest, ok := strings.Cut(a.text, ":")
+		if k := strings.ToLower(kind); ok && (k == "exec" || k == "system") {
+			cmd, _, _ := strings.Cut(rest, ",")
+			out = append(out, cmd)
+		}
+	}
+	return out
+}
+
+// sshCommand reads ssh's words: whether it asks for a terminal (-t, -tt,
+// -o RequestTTY=yes or force), and the command it runs on the host.
+func sshCommand(args []word) (tty bool, cmd []word) {
+	const withValue = "BbcDEeFIiJLlmOoPpRSWw"
+	i := 1
+	for ; i < len(args); i++ {
+		a := args[i].text
+		if a == "--" {
+			i++
+			break
+		}
+		if !strings.HasPrefix(a, "-") || a == "-" {
+			break
+		}
+		for j := 1; j < len(a); j++ {
+			if a[j] == 't' {
+				tty = true
+			}
+			if strings.IndexByte(withValue, a[j]) < 0 {
+				continue
+			}
+			v := a[j+1:]
+			if v == "" && i+1 < len(args) {
+				i++
+				v = args[i].text
+			}
+			if a[j] == 'o' {
+				// RequestTTY=yes, or RequestTTY yes as ssh_config spells it.
+				if f := strings.FieldsFunc(strings.ToLower(v), func(r rune) bool { return r == '=' || r == ' ' || r == '\t' }); len(f) == 2 && f[0] == "requesttty" && (f[1] == "yes" || f[1] == "force") {
+					tty = true
+				}
+			}
+			break
+		}
+	}
+	if i+1 < len(args) {
+		cmd = args[i+1:]
+	}
+	return tty, cmd
 }
 
 // shells run -c's script, a here-document or what a pipe feeds them.
@@ -86,7 +190,7 @@ func unwrap(c simple, getenv func(string) string) (args []word, dir string, xarg
 		prog := filepath.Base(args[0].text)
 		skip := 1
 		withValue, wrapper := wrappers()[prog]
-		if why := startsAway(prog, args); why != "" {
+		if why := cmp.Or(startsAway(prog, args), onPty(prog, args)); why != "" {
 			if away == "" {
 				away = why
 			}
@@ -154,6 +258,18 @@ func unwrap(c simple, getenv func(string) string) (args []word, dir string, xarg
 				}
 			}
 			return nil, dir, xargs, inner, away
+		case prog == "socat":
+			for _, s := range socatCommands(args) {
+				sub(s)
+			}
+			return args, dir, xargs, inner, away
+		case prog == "ssh":
+			// The host may be this one: its command is read as this
+			// machine's.
+			if _, cmd := sshCommand(args); len(cmd) > 0 {
+				sub(joined(cmd))
+			}
+			return args, dir, xargs, inner, away
 		case prog == "eval":
 			sub(joined(args[1:]))
 			return nil, dir, xargs, inner, away
