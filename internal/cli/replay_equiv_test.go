@@ -50,7 +50,13 @@ func replaySession(t testing.TB, path string, env map[string]string, home string
 	opt := replayOptions(s, nil, getenv)
 	h := replayHistory{Getenv: getenv}
 	if home != "" {
-		h.Transcripts = compactions.Transcripts(filepath.Join(home, ".claude", "projects"))
+		projects := filepath.Join(home, ".claude", "projects")
+		if _, err := os.Stat(projects); err != nil {
+			// A home gone since the drive would replay without the
+			// history the hook learned from.
+			t.Fatalf("%s: the hook's home %s is gone: %v", filepath.Base(path), home, err)
+		}
+		h.Transcripts = compactions.Transcripts(projects)
 	}
 	opt = withSources(opt, []replay.Source{{Path: path}}, h)
 	opt.Series = true
