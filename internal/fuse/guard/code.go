@@ -33,7 +33,12 @@ func (g *guard) text() string {
 			continue
 		}
 		for _, s := range literals(t) {
-			if s == "claude" || s == "claude.exe" || strings.HasPrefix(s, "claude ") || claudeCode(s) {
+			if s == "claude" || s == "claude.exe" || strings.HasPrefix(s, "claude ") || claudeCode(s) || procExe(s) {
+				return "start a nested Claude Code session, which this session's cap would not cover (" + s + ", in code the guard does not read)"
+			}
+		}
+		for _, s := range agentCode {
+			if len(wordEnds(t, s)) > 0 {
 				return "start a nested Claude Code session, which this session's cap would not cover (" + s + ", in code the guard does not read)"
 			}
 		}
@@ -57,7 +62,8 @@ func (g *guard) text() string {
 		// A path within a place first: a join that names a settings
 		// file passes the folder that holds it on its way.
 		var above string
-		for _, p := range pathsIn(t, c.dir, home) {
+		paths := pathsIn(t, c.dir, home)
+		for _, p := range paths {
 			switch why, in := g.named(p); {
 			case in:
 				return why + ", in code the guard does not read)"
@@ -68,9 +74,24 @@ func (g *guard) text() string {
 		if above != "" {
 			return above + ", in code the guard does not read)"
 		}
+		if slices.ContainsFunc(treeCalls, func(w string) bool { return len(wordEnds(t, w)) > 0 }) {
+			// A folder copied or unpacked where it names: into a folder
+			// above a place, its content may replace the place.
+			for _, p := range paths {
+				if why := g.check(word{text: p}, c.dir, fills); why != "" {
+					return why[:len(why)-1] + ", in code the guard does not read)"
+				}
+			}
+		}
 	}
 	return ""
 }
+
+// treeCalls are what code calls to copy or unpack a folder's content
+// (Python's shutil and tarfile/zipfile, node's fs, Ruby's FileUtils,
+// Perl's File::Copy::Recursive).
+var treeCalls = []string{"copytree", "copy_tree", "unpack_archive", "extractall", "cpSync", "copySync", "cp_r", "copy_entry",
+	"dircopy", "rcopy"}
 
 // liftIn finds our program's name followed on the same line by budget and
 // a lifting verb, or by uninstall.
@@ -265,6 +286,7 @@ func pathsIn(t, dir, home string) []string {
 					cur = home
 				} else {
 					cur = ""
+					add(home) // the home folder itself, handed on
 				}
 			case !joins(s):
 				cur = ""
@@ -281,6 +303,12 @@ func pathsIn(t, dir, home string) []string {
 			continue
 		case cur != "" && !strings.ContainsAny(s, " \t\n"):
 			s = strings.TrimLeft(s, "]})'\"")
+			switch {
+			case filepath.IsAbs(s):
+				add(filepath.Clean(s)) // a join's absolute part starts afresh
+			case (s == "." || s == "..") && dir != "":
+				add(absIn(s, dir)) // more likely an argument of its own
+			}
 			cur = filepath.Join(cur, s)
 			add(cur)
 			continue

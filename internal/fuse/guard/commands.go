@@ -3,6 +3,7 @@ package guard
 // One simple command: what its program does to the paths it is given.
 
 import (
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -34,6 +35,9 @@ func (g *guard) command(c simple, cmds *[]simple) string {
 	}
 	args, dir, xargs, inner, away := unwrap(c, g.getenv)
 	*cmds = append(*cmds, inner...)
+	if g.prose {
+		away = ""
+	}
 	g.code = append(g.code, codeOf(c, args, dir)...)
 	if len(args) == 0 {
 		return away
@@ -45,7 +49,7 @@ func (g *guard) command(c simple, cmds *[]simple) string {
 		}
 		return away
 	}
-	if why := nestedSession(prog, args); why != "" {
+	if why := nestedSession(prog, args, g.getenv("CLAUDE_CODE_EXECPATH")); why != "" && (!g.prose || len(args) > 1) {
 		return why
 	}
 	if away != "" {
@@ -96,6 +100,14 @@ func (g *guard) command(c simple, cmds *[]simple) string {
 			if prog == "rsync" && slices.ContainsFunc(args, func(a word) bool { return strings.HasPrefix(a.text, "--delete") }) {
 				check(ops[n-1:], removes)
 			}
+			if prog == "rsync" && slices.ContainsFunc(args, func(a word) bool { return a.text == "--remove-source-files" }) {
+				check(ops[:n-1], removes)
+			}
+			if shortFlag(args, 'r', "--recursive") || shortFlag(args, 'R', "--recursive") || shortFlag(args, 'a', "--archive") {
+				for _, src := range ops[:n-1] {
+					check([]word{g.treeRoot(prog, src, ops[n-1], dir)}, fills)
+				}
+			}
 			if prog == "cp" && (shortFlag(args, 'l', "--link") || shortFlag(args, 's', "--symbolic-link")) {
 				check(ops[:n-1], linked)
 			}
@@ -125,6 +137,18 @@ func (g *guard) command(c simple, cmds *[]simple) string {
 			check(ops, linked)
 			check(c.piped, linked)
 		}
+		check(unpacksInto(prog, args, dir), fills)
+	case tars(prog) || prog == "unzip" || strings.HasPrefix(prog, "7z"):
+		t := g.readTar(prog, args, dir)
+		check(ops, writes)
+		check(t.into, fills)
+		check(t.removed, removes)
+		for _, w := range t.lost {
+			if why == "" {
+				why = g.check(w, "", removes)
+			}
+		}
+		*cmds = append(*cmds, t.runs...)
 	case prog == "find":
 		if findWrites(args) {
 			how = removes
@@ -142,7 +166,9 @@ func (g *guard) command(c simple, cmds *[]simple) string {
 		if slices.Contains(writers, prog) {
 			how = writes
 		}
-		check(ops, how)
+		if !g.prose || how == writes {
+			check(ops, how)
+		}
 		for _, a := range args[1:] {
 			if v, ok := strings.CutPrefix(a.text, "of="); ok {
 				check([]word{{text: g.home(v), dyn: a.dyn, glob: a.glob}}, writes)
@@ -167,6 +193,186 @@ func (g *guard) command(c simple, cmds *[]simple) string {
 		check(c.piped, how)
 	}
 	return why
+}
+
+// treeRoot is where a recursive copy of src into dest puts src's
+// content: dest itself for src/. (and rsync's src/), or when dest is not
+// a folder yet; else the folder of src's name in dest.
+func (g *guard) treeRoot(prog string, src, dest word, dir string) word {
+	d := word{text: g.home(dest.text), dyn: dest.dyn || src.dyn, glob: dest.glob}
+	base := filepath.Base(src.text)
+	if base == "." || prog == "rsync" && strings.HasSuffix(src.text, "/") {
+		return d
+	}
+	if fi, err := os.Stat(absIn(d.text, dir)); err == nil && fi.IsDir() && !d.dyn {
+		d.text = filepath.Join(d.text, base)
+	}
+	return d
+}
+
+// unpacksInto is the folder cpio or pax fills with what it reads, the
+// guard cannot know what: cpio -i (extract) and pax -r its folder, cpio
+// -p and pax -rw the last of their operands.
+func unpacksInto(prog string, args []word, dir string) []word {
+	ops := operands(args)
+	extract := shortFlag(args, 'i', "--extract") && !shortFlag(args, 't', "--list")
+	pass := shortFlag(args, 'p', "--pass-through")
+	if prog == "pax" {
+		extract, pass = shortFlag(args, 'r', "-r") && !shortFlag(args, 'w', "-w"), shortFlag(args, 'r', "-r") && shortFlag(args, 'w', "-w")
+	}
+	switch {
+	case pass && len(ops) > 0:
+		return ops[len(ops)-1:]
+	case extract:
+		return []word{{text: dir}}
+	}
+	return nil
+}
+
+// tars are tar's programs.
+func tars(prog string) bool {
+	return prog == "tar" || prog == "gtar" || prog == "bsdtar"
+}
+
+// tarRead is what an archiver's words do: the folders it unpacks into,
+// what it removes once archived (tar --remove-files, zip -m's kin), and
+// the commands it runs (tar --to-command, -I, --use-compress-program,
+// --checkpoint-action=exec=).
+type tarRead struct {
+	into, removed []word
+	lost          []word // removed, from a folder (-C) the guard cannot know
+	runs          []simple
+}
+
+// tarValued are tar's options that take the next word as their value:
+// one-letter ones (alone, or last in a bundle), then long ones.
+const tarValued = "bCfFgHIKLNTVX"
+
+var tarLong = []string{"--file", "--directory", "--files-from", "--exclude-from", "--exclude", "--transform", "--xform",
+	"--owner", "--group", "--mode", "--format", "--label", "--newer", "--after-date", "--use-compress-program",
+	"--to-command", "--rsh-command", "--info-script", "--new-volume-script", "--starting-file", "--listed-incremental",
+	"--blocking-factor", "--tape-length", "--record-size", "--checkpoint-action", "--index-file", "--volno-file"}
+
+// readTar reads tar's, unzip's or 7z's words, run in dir.
+func (g *guard) readTar(prog string, args []word, dir string) tarRead {
+	var t tarRead
+	abs := func(w word, in string) word {
+		if in != "" && !w.dyn || filepath.IsAbs(w.text) {
+			w.text = absIn(w.text, in)
+		}
+		return w
+	}
+	switch {
+	case prog == "unzip":
+		// unzip ARCHIVE [MEMBERS] [-d DIR]; -l, -t, -v, -z, -Z, -p and
+		// -c only list, test or print.
+		into := word{text: dir}
+		for k := 1; k < len(args); k++ {
+			a := args[k].text
+			switch {
+			case a == "-d" && k+1 < len(args):
+				into = abs(args[k+1], dir)
+				k++
+			case strings.HasPrefix(a, "-d") && len(a) > 2:
+				into = abs(word{text: a[2:], dyn: args[k].dyn}, dir)
+			case a == "-Z" || strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.ContainsAny(a, "ltvzpc"):
+				return t
+			}
+		}
+		t.into = []word{into}
+		return t
+	case strings.HasPrefix(prog, "7z"):
+		// 7z x|e ARCHIVE [-oDIR]
+		if len(args) < 2 || args[1].text != "x" && args[1].text != "e" {
+			return t
+		}
+		into := word{text: dir}
+		for _, a := range args[2:] {
+			if v, ok := strings.CutPrefix(a.text, "-o"); ok {
+				into = abs(word{text: v, dyn: a.dyn}, dir)
+			}
+		}
+		t.into = []word{into}
+		return t
+	}
+	extract, remove := false, false
+	cwd := dir // -C moves it, for the members after
+	var members []word
+	mode := func(letters string) {
+		extract = extract || strings.ContainsRune(letters, 'x')
+	}
+	value := func(opt string, v word) {
+		switch opt {
+		case "C", "--directory":
+			if v.dyn {
+				cwd = ""
+			} else if cwd != "" || filepath.IsAbs(v.text) {
+				cwd = absIn(v.text, cwd)
+			}
+		case "I", "--use-compress-program", "--to-command", "--rsh-command", "F", "--info-script", "--new-volume-script":
+			t.runs = append(t.runs, parse(v.text, dir, g.getenv)...)
+		case "--checkpoint-action":
+			if cmd, ok := strings.CutPrefix(v.text, "exec="); ok {
+				t.runs = append(t.runs, parse(cmd, dir, g.getenv)...)
+			}
+		}
+	}
+	for k := 1; k < len(args); k++ {
+		a := args[k].text
+		switch {
+		case a == "--":
+			members = append(members, args[k+1:]...)
+			k = len(args)
+		case strings.HasPrefix(a, "--"):
+			name, v, eq := strings.Cut(a, "=")
+			switch {
+			case name == "--extract" || name == "--get":
+				extract = true
+			case name == "--remove-files":
+				remove = true
+			case eq:
+				value(name, word{text: v, dyn: args[k].dyn})
+			case slices.Contains(tarLong, name) && k+1 < len(args):
+				k++
+				value(name, args[k])
+			}
+		case strings.HasPrefix(a, "-") && len(a) > 1 || k == 1 && !strings.ContainsAny(a, "/."):
+			// -xzf F, or the old bundle xzf F (its values follow it).
+			letters := strings.TrimPrefix(a, "-")
+			mode(letters)
+			old := !strings.HasPrefix(a, "-")
+			for j := 0; j < len(letters); j++ {
+				if strings.IndexByte(tarValued, letters[j]) < 0 {
+					continue
+				}
+				if !old && j+1 < len(letters) {
+					value(letters[j:j+1], word{text: letters[j+1:], dyn: args[k].dyn})
+					break
+				}
+				if k+1 < len(args) {
+					k++
+					value(letters[j:j+1], args[k])
+				}
+			}
+		case cwd == "" && !filepath.IsAbs(args[k].text):
+			members = append(members, word{text: args[k].text, dyn: true})
+		default:
+			members = append(members, abs(args[k], cwd))
+		}
+	}
+	if extract {
+		t.into = []word{{text: cwd}}
+	}
+	if remove {
+		for _, m := range members {
+			if m.dyn && !filepath.IsAbs(m.text) {
+				t.lost = append(t.lost, word{text: m.text})
+			} else {
+				t.removed = append(t.removed, m)
+			}
+		}
+	}
+	return t
 }
 
 // shortFlag reports whether a command's words hold the option long or the

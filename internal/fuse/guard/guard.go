@@ -38,6 +38,11 @@ type guard struct {
 	stateRoot  string
 	memo       map[string]string // resolve's
 	code       []code            // what the line's commands run as code (codeOf)
+	// prose: the commands read are strings of another tool's input,
+	// which may be prose: a program the guard does not know is not
+	// judged by the paths it names, starters and terminals are words,
+	// and claude alone is a name.
+	prose bool
 }
 
 // bashCommand is a Bash call's command line, taken by the hook's

@@ -122,14 +122,18 @@ func ours(args []word, xargs bool) string {
 
 // nestedSession says why a command starts a session the cap would not
 // cover, in any config folder (CLAUDE_CONFIG_DIR changed or not): Claude
-// Code by any spelling (ClaudeCode), but for claude's --version or
-// --help.
-func nestedSession(prog string, args []word) string {
+// Code by any spelling (ClaudeCode) or by what it resolves to (the path
+// in CLAUDE_CODE_EXECPATH, exec), but for claude's --version or --help;
+// or a process's program through /proc, which may be Claude Code's.
+func nestedSession(prog string, args []word, exec string) string {
 	words := make([]string, len(args))
 	for i, a := range args {
 		words[i] = a.text
 	}
-	if !ClaudeCode(words) {
+	if procExe(words[0]) {
+		return "run a process's program through /proc (" + words[0] + "), which may be Claude Code's: a nested session this session's cap would not cover"
+	}
+	if !ClaudeCode(words) && (exec == "" || filepath.Clean(words[0]) != filepath.Clean(exec)) {
 		return ""
 	}
 	runs := func(a word) bool { return !slices.Contains([]string{"--version", "-v", "--help", "-h"}, a.text) }
@@ -164,6 +168,18 @@ func ClaudeCode(words []string) bool {
 func runners(prog string) bool {
 	return slices.Contains([]string{"npx", "bunx", "pnpx", "npm", "pnpm", "yarn", "bun", "node", "nodejs", "deno"}, prog)
 }
+
+// procExe reports a path to a process's program as /proc shows it
+// (/proc/PID/exe, /proc/self/exe, a task's), whichever process it is.
+func procExe(p string) bool {
+	p = filepath.Clean(p)
+	return strings.HasPrefix(p, "/proc/") && filepath.Base(p) == "exe"
+}
+
+// agentCode are the names by which code reaches Claude Code without its
+// program's name: the Agent SDK's packages (npm, and Python's modules,
+// new and old) and the variable holding its program's path.
+var agentCode = []string{"@anthropic-ai/claude-agent-sdk", "claude_agent_sdk", "claude_code_sdk", "CLAUDE_CODE_EXECPATH"}
 
 // claudeCode reports a word that names Claude Code's program or package:
 // the npm package (@anthropic-ai/claude-code and its bin, cli.js, or its

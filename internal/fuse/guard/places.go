@@ -193,6 +193,10 @@ const (
 	// linked: given a second name (a hard link), which writes it as any
 	// name of it is written; a folder is linked with all it holds.
 	linked
+	// fills: a folder given content the guard cannot know (a folder
+	// copied, synced or unpacked into it), which may hold any of the
+	// places under it: it counts within a place and above one.
+	fills
 )
 
 // check says why touching w (in dir) would lift the fuse, "" when it
@@ -207,7 +211,7 @@ func (g *guard) check(w word, dir string, how int) string {
 		return ""
 	}
 	if !filepath.IsAbs(w.text) && dir == "" {
-		return ""
+		return g.unplaced(w.text)
 	}
 	path := absIn(w.text, dir)
 	if how == named {
@@ -225,10 +229,26 @@ func (g *guard) check(w word, dir string, how int) string {
 		return "link " + pl.what + " under a second name, through which it can be written (" + w.text + ")"
 	case rel == above && how == linked:
 		return "link a folder that holds " + pl.what + " under a second name, through which it can be written (" + w.text + ")"
+	case rel == above && how == fills:
+		return "copy or unpack content the guard cannot know into a folder that holds " + pl.what +
+			", which it may replace (" + w.text + "; unpack into a folder of its own)"
 	case rel == within:
 		return "write, move or remove " + pl.what + " (" + w.text + ")"
 	case rel == above && how == removes:
 		return "remove or move a folder that holds " + pl.what + " (" + w.text + ")"
+	}
+	return ""
+}
+
+// unplaced says why a relative path from a folder the guard cannot know
+// (after cd "$(mktemp -d)") would lift the fuse: when one of its parts is
+// the name of a place, or .claude, it may be that place; any other name
+// is taken for the ordinary work it looks like.
+func (g *guard) unplaced(path string) string {
+	for _, p := range append(g.placeList(), place{".claude", "a Claude Code config folder"}) {
+		if hasPart(filepath.Clean(path), filepath.Base(p.path)) {
+			return "write, move or remove what may be " + p.what + ": " + path + ", from a folder the guard cannot know, names it"
+		}
 	}
 	return ""
 }

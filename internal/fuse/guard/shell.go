@@ -10,9 +10,11 @@ package guard
 // a command built at run time is out of its reach, and of any hook's.
 
 import (
+	"cmp"
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -21,11 +23,14 @@ import (
 // the reader does not know; glob that it holds an unquoted * ? or [.
 // alts are the other words it may stand for: a variable the line set to
 // several words (for f in …, read f from a pipe), or what a command
-// substitution's commands name ($(find ~/.claude …)).
+// substitution's commands name ($(find ~/.claude …)). more are the
+// words after it that brace expansion makes of it (a{b,c} is ab ac),
+// which its alts hold too, for where it stands alone (a redirection).
 type word struct {
 	text      string
 	dyn, glob bool
 	alts      []word
+	more      []word
 }
 
 // simple is one simple command: its words, the assignments before the
@@ -218,9 +223,10 @@ func (p *parser) script(s, dir string) {
 				cur.assign = true
 				name, value, _ := strings.Cut(w.text, "=")
 				cur.vars = append(cur.vars, name)
-				p.set(name, []word{{text: value, dyn: w.dyn, glob: w.glob, alts: w.alts}})
+				p.assign(name, w, value, dirs[len(dirs)-1])
 			default:
 				cur.words = append(cur.words, w)
+				cur.words = append(cur.words, w.more...)
 			}
 		}
 	}
@@ -401,8 +407,12 @@ loop:
 			}
 			i++
 		default:
-			if c == '*' || c == '?' || c == '[' {
+			switch c {
+			case '*', '?', '[':
 				w.glob = true
+			case '{', ',', '}':
+				// Unquoted, for braces to expand (a quoted one is text).
+				c = braceMarks[strings.IndexByte("{,}", c)]
 			}
 			b.WriteByte(c)
 			i++
@@ -410,8 +420,18 @@ loop:
 	}
 	w.text = b.String()
 	for _, a := range alts {
-		w.alts = append(w.alts, word{text: w.text[:at] + a.text + w.text[upto:], dyn: a.dyn, glob: a.glob})
+		x := word{text: w.text[:at] + a.text + w.text[upto:], dyn: a.dyn, glob: a.glob}
+		texts, glob := braces(x.text)
+		for _, t := range texts {
+			w.alts = append(w.alts, word{text: t, dyn: x.dyn, glob: x.glob || glob})
+		}
 	}
+	texts, glob := braces(w.text)
+	w.text, w.glob = texts[0], w.glob || glob
+	for _, t := range texts[1:] {
+		w.more = append(w.more, word{text: t, dyn: w.dyn, glob: w.glob})
+	}
+	w.alts = append(w.alts, w.more...)
 	if subs == 1 && w.text == "" {
 		// $(which claude): the program it names.
 		w.text = subHint
@@ -514,6 +534,13 @@ func (p *parser) variable(name, dir string) expansion {
 	case "HOME", "CLAUDE_PROJECT_DIR", "CLAUDE_CONFIG_DIR", "XDG_CONFIG_HOME", "TMPDIR", "USER":
 		v := p.getenv(name)
 		return expansion{text: v, dyn: v == ""}
+	case "CLAUDE_CODE_EXECPATH":
+		// Claude Code's program, which it names for the commands it
+		// runs: by its name where the hook's environment lacks it.
+		if v := p.getenv(name); v != "" {
+			return expansion{text: v}
+		}
+		return expansion{text: "claude", dyn: true}
 	}
 	ws, ok := p.vars[name]
 	if !ok || len(ws) == 0 {
@@ -522,6 +549,16 @@ func (p *parser) variable(name, dir string) expansion {
 	x := expansion{text: ws[0].text, dyn: ws[0].dyn, glob: ws[0].glob, alts: ws[0].alts}
 	x.alts = append(slices.Clone(x.alts), ws[1:]...)
 	return x
+}
+
+// assign sets a variable of the line to value, the text of w past its
+// name; a variable whose value programs run as a command (carries) has
+// its command read as the line's, in dir.
+func (p *parser) assign(name string, w word, value, dir string) {
+	p.set(name, []word{{text: value, dyn: w.dyn, glob: w.glob, alts: w.alts}})
+	if carries(name) {
+		p.script(strings.TrimLeft(value, "|"), dir)
+	}
 }
 
 // set sets a variable of the line.
@@ -547,7 +584,7 @@ func (p *parser) sets(c simple) bool {
 	case "export", "declare", "local", "readonly", "typeset":
 		for _, a := range args {
 			if name, value, ok := strings.Cut(a.text, "="); ok && isAssignment(a.text) {
-				p.set(name, []word{{text: value, dyn: a.dyn, glob: a.glob, alts: a.alts}})
+				p.assign(name, a, value, c.dir)
 			}
 		}
 	case "read":
@@ -597,13 +634,15 @@ func (p *parser) cd(c simple) (string, bool) {
 		return "", false
 	}
 	args := ws[1:]
-	for len(args) > 0 && strings.HasPrefix(args[0].text, "-") && args[0].text != "-" {
+	for len(args) > 0 && strings.HasPrefix(args[0].text, "-") && args[0].text != "-" && !args[0].dyn {
 		args = args[1:]
 	}
 	if len(args) == 0 {
 		return p.getenv("HOME"), true
 	}
-	if args[0].dyn || args[0].text == "-" || c.dir == "" {
+	// An absolute folder is known wherever the cd starts; a relative one
+	// only from a known folder.
+	if args[0].dyn || args[0].text == "-" || c.dir == "" && !filepath.IsAbs(args[0].text) {
 		return "", true
 	}
 	return absIn(args[0].text, c.dir), true
@@ -615,4 +654,136 @@ func absIn(path, dir string) string {
 		path = filepath.Join(dir, path)
 	}
 	return filepath.Clean(path)
+}
+
+// braceMarks stand, in a word being read, for its unquoted { , and }:
+// the bytes brace expansion works on.
+const braceMarks = "\x01\x02\x03"
+
+// maxBraces bounds the words one word's braces expand to.
+const maxBraces = 256
+
+// braces expands the brace groups of a word read with braceMarks, as the
+// shell does before it matches paths: a{b,c}d is abd acd, x{1..3} is x1
+// x2 x3 (numbers or single letters); a group with neither is text. Past
+// maxBraces words, each group stands for any text, as a pattern (glob).
+func braces(s string) (texts []string, glob bool) {
+	if !strings.ContainsAny(s, braceMarks) {
+		return []string{s}, false
+	}
+	if out, ok := expandBraces(s, nil); ok {
+		return out, false
+	}
+	// Too many: each outermost group becomes *.
+	var b strings.Builder
+	depth := 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case braceMarks[0]:
+			if depth++; depth == 1 {
+				b.WriteByte('*')
+			}
+		case braceMarks[2]:
+			if depth > 0 {
+				depth--
+				continue
+			}
+			b.WriteByte('}')
+		default:
+			if depth == 0 {
+				b.WriteString(unmark(s[i : i+1]))
+			}
+		}
+	}
+	return []string{b.String()}, true
+}
+
+// expandBraces appends to out the words s expands to; ok is false past
+// maxBraces. Its groups are matched in one pass: the first that expands
+// is expanded, and each word it makes read again.
+func expandBraces(s string, out []string) ([]string, bool) {
+	type group struct {
+		open, close int
+		commas      []int
+	}
+	var open []group // the groups not closed yet
+	for j := 0; j < len(s); j++ {
+		switch s[j] {
+		case braceMarks[0]:
+			open = append(open, group{open: j, close: -1})
+		case braceMarks[1]:
+			if len(open) > 0 {
+				open[len(open)-1].commas = append(open[len(open)-1].commas, j)
+			}
+		case braceMarks[2]:
+			if len(open) == 0 {
+				continue
+			}
+			g := open[len(open)-1]
+			open = open[:len(open)-1]
+			var parts []string
+			if len(g.commas) > 0 {
+				from := g.open + 1
+				for _, c := range append(g.commas, j) {
+					parts = append(parts, s[from:c])
+					from = c + 1
+				}
+			} else if parts = sequence(s[g.open+1 : j]); parts == nil {
+				continue // {x}: text
+			}
+			for _, p := range parts {
+				var ok bool
+				if out, ok = expandBraces(s[:g.open]+p+s[j+1:], out); !ok {
+					return nil, false
+				}
+			}
+			return out, true
+		}
+	}
+	if len(out) >= maxBraces {
+		return nil, false
+	}
+	return append(out, unmark(s)), true
+}
+
+// sequence is what a brace group's body a..b stands for: the numbers or
+// the letters from a to b; nil when it is not one or holds more than
+// maxBraces.
+func sequence(body string) []string {
+	a, b, ok := strings.Cut(body, "..")
+	if !ok {
+		return nil
+	}
+	if x, errA := strconv.Atoi(a); errA == nil {
+		y, errB := strconv.Atoi(b)
+		if errB != nil || x < -1e6 || x > 1e6 || y < -1e6 || y > 1e6 || max(x-y, y-x) >= maxBraces {
+			return nil
+		}
+		var out []string
+		for step := cmp.Compare(y, x); ; x += step {
+			out = append(out, strconv.Itoa(x))
+			if x == y {
+				return out
+			}
+		}
+	}
+	if len(a) != 1 || len(b) != 1 || !nameByte(a[0], true) || !nameByte(b[0], true) {
+		return nil
+	}
+	step := 1
+	if a[0] > b[0] {
+		step = -1
+	}
+	var out []string
+	for c := int(a[0]); ; c += step {
+		out = append(out, string(rune(c)))
+		if c == int(b[0]) {
+			return out
+		}
+	}
+}
+
+// unmark puts back the braces and commas braceMarks stand for.
+func unmark(s string) string {
+	return strings.NewReplacer(braceMarks[0:1], "{", braceMarks[1:2], ",", braceMarks[2:3], "}").Replace(s)
 }

@@ -48,6 +48,12 @@ var forms = []struct {
 	}},
 	{"a variable", func(w guardWorld, p string) (spelled, bool) { return spelled{"P=" + p + "; ", "\"$P\""}, true }},
 	{"quoted", func(w guardWorld, p string) (spelled, bool) { return spelled{"", "'" + p + "'"}, true }},
+	{"braces", func(w guardWorld, p string) (spelled, bool) {
+		return spelled{"", filepath.Dir(p) + "/{x," + filepath.Base(p) + "}"}, true
+	}},
+	{"cd lost, then absolute", func(w guardWorld, p string) (spelled, bool) {
+		return spelled{"cd \"$(mktemp -d)\"; cd " + filepath.Dir(p) + " && ", filepath.Base(p)}, true
+	}},
 }
 
 func homeForm(w guardWorld, p, prefix string) (spelled, bool) {
@@ -59,7 +65,8 @@ func homeForm(w guardWorld, p, prefix string) (spelled, bool) {
 var ways = []string{
 	"rm -f %s", "echo '{}' > %s", "truncate -s 0 %s", "sed -i s/5/500/ %s", "cp /dev/null %s", "mv %s /tmp/gone",
 	"tee %s < /dev/null", "cp -l %s kept", "touch %s", "find %s -delete", "python3 -c \"open('%s', 'w')\"",
-	"bash -c \"rm -f %s\"", "echo %s | xargs rm -f",
+	"bash -c \"rm -f %s\"", "echo %s | xargs rm -f", "tar -cf /tmp/x.tar --remove-files %s",
+	"rsync -a --remove-source-files %s /tmp/kept/", "PAGER='rm -f %s' git log", "parallel rm -f ::: %s",
 }
 
 // targets are the places a spelling names, in a world w.
@@ -78,10 +85,12 @@ func spelling(w guardWorld, t, f, v int) (cmd string, ok bool) {
 	p := ts[t%len(ts)]
 	form := forms[f%len(forms)]
 	s, ok := form.spell(w, p)
-	if !ok {
+	way := ways[v%len(ways)]
+	if !ok || form.name == "braces" && strings.Contains(way, "open(") {
+		// Code's strings expand no braces.
 		return "", false
 	}
-	return s.before + fmt.Sprintf(ways[v%len(ways)], s.word), true
+	return s.before + fmt.Sprintf(way, s.word), true
 }
 
 // TestProtectedSpellings: every spelling of every place, written every

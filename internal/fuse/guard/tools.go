@@ -8,9 +8,12 @@ package guard
 
 import (
 	"bytes"
+	"encoding/hex"
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/muthur/context-budget/internal/reading"
@@ -102,32 +105,125 @@ func (g *guard) toolLifts(tool string, input json.RawMessage) string {
 	if json.Unmarshal(input, &in) != nil {
 		return ""
 	}
-	var why string
-	n := 0
-	var walk func(v any, depth int)
-	walk = func(v any, depth int) {
-		if why != "" || depth > maxInputDepth {
-			return
-		}
-		switch v := v.(type) {
-		case string:
-			if n++; n > maxStrings || len(v) > 4096 || strings.ContainsAny(v, "\n\x00") {
-				return
-			}
-			p := g.home(strings.TrimPrefix(v, "file://"))
-			why = g.check(word{text: p, glob: strings.ContainsAny(p, "*?")}, g.cwd, how)
-		case []any:
-			for _, x := range v {
-				walk(x, depth+1)
-			}
-		case map[string]any:
-			for _, x := range v {
-				walk(x, depth+1)
+	strs, ok := inputStrings(in, nil, 0)
+	if !ok {
+		return "hand a tool more than " + strconv.Itoa(maxStrings) + " strings, more than the guard reads in one call"
+	}
+	// A relative path is taken in the project and in every folder the
+	// input names (a cwd key, a root).
+	dirs := []string{g.cwd}
+	for _, s := range strs {
+		if p := g.asPath(s); filepath.IsAbs(p) && !slices.Contains(dirs, filepath.Clean(p)) {
+			if fi, err := os.Stat(p); err == nil && fi.IsDir() {
+				dirs = append(dirs, filepath.Clean(p))
 			}
 		}
 	}
-	walk(in, 0)
-	return why
+	if len(dirs) > maxFolders+1 {
+		return "hand a tool more than " + strconv.Itoa(maxFolders) + " folders, more than the guard reads a relative path in"
+	}
+	g.prose = true
+	for _, s := range strs {
+		p := g.asPath(s)
+		for _, d := range dirs {
+			if !strings.ContainsAny(p, "\n\x00") && len(p) <= 4096 {
+				if why := g.check(word{text: p, glob: strings.ContainsAny(p, "*?")}, d, how); why != "" {
+					return why
+				}
+			}
+			// An option's value (--path=…, file=…) names a path too.
+			for _, f := range strings.Fields(s) {
+				if _, v, ok := strings.Cut(f, "="); ok && v != "" {
+					if why := g.check(word{text: g.asPath(v)}, d, how); why != "" {
+						return why
+					}
+				}
+			}
+			// A string may be a command for the tool to run: read as
+			// Bash's, as prose may be (prose).
+			cmds := parse(s, d, g.getenv)
+			for i := 0; i < len(cmds); i++ {
+				if why := g.command(cmds[i], &cmds); why != "" {
+					return why
+				}
+			}
+		}
+	}
+	return g.text()
+}
+
+// maxFolders bounds the folders of one tool's input a relative path of
+// it is taken in, besides the project.
+const maxFolders = 16
+
+// inputStrings appends to out the strings of a tool's input at any
+// depth; a string that is JSON is read as more of the input. ok is false
+// past maxStrings.
+func inputStrings(v any, out []string, depth int) ([]string, bool) {
+	if depth > maxInputDepth {
+		return out, true
+	}
+	ok := true
+	switch v := v.(type) {
+	case string:
+		if t := strings.TrimSpace(v); strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[") {
+			var inner any
+			if json.Unmarshal([]byte(t), &inner) == nil {
+				return inputStrings(inner, out, depth+1)
+			}
+		}
+		if len(out) >= maxStrings {
+			return out, false
+		}
+		out = append(out, v)
+	case []any:
+		for _, x := range v {
+			if out, ok = inputStrings(x, out, depth+1); !ok {
+				break
+			}
+		}
+	case map[string]any:
+		for _, x := range v {
+			if out, ok = inputStrings(x, out, depth+1); !ok {
+				break
+			}
+		}
+	}
+	return out, ok
+}
+
+// asPath is a string of a tool's input as the path it may name: a file
+// address's path (file:///…, file://localhost/… or any host's, its
+// %XX escapes decoded), or ~/… in the home folder. The hot program links
+// no net package (net/url's reader among them), so the address is taken
+// apart here.
+func (g *guard) asPath(s string) string {
+	if len(s) <= 5 || !strings.EqualFold(s[:5], "file:") {
+		return g.home(s)
+	}
+	rest := s[5:]
+	if after, ok := strings.CutPrefix(rest, "//"); ok {
+		// file://HOST/PATH: the path starts at the host's end.
+		i := strings.IndexByte(after, '/')
+		if i < 0 {
+			return ""
+		}
+		rest = after[i:]
+	}
+	rest, _, _ = strings.Cut(rest, "?")
+	rest, _, _ = strings.Cut(rest, "#")
+	var b strings.Builder
+	for i := 0; i < len(rest); i++ {
+		if rest[i] == '%' && i+3 <= len(rest) {
+			if c, err := hex.DecodeString(rest[i+1 : i+3]); err == nil {
+				b.Write(c)
+				i += 2
+				continue
+			}
+		}
+		b.WriteByte(rest[i])
+	}
+	return b.String()
 }
 
 // settingsFile reports whether path is one of the settings files the

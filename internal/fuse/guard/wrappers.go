@@ -26,11 +26,13 @@ func wrappers() map[string][]string {
 		"watch":   {"-n", "-d", "-q"},
 		"xargs":   {"-a", "-d", "-E", "-I", "-L", "-n", "-P", "-s"},
 		"su":      {"-c", "-s", "-g", "-G"},
+		"runuser": {"-c", "-s", "-g", "-G", "-u", "-w"},
+		"sg":      {"-c"},
 		"strace":  {"-o", "-e", "-p", "-s"},
 		"ltrace":  {"-o", "-e", "-p", "-s"},
 		"time":    {"-f", "-o"},
 		"nohup":   nil, "builtin": nil, "setsid": nil, "chrt": nil, "taskset": nil, "unbuffer": nil, "caffeinate": nil,
-		"command": nil, "busybox": nil,
+		"command": nil, "busybox": nil, "ifne": nil, "chronic": nil,
 	}
 }
 
@@ -170,6 +172,102 @@ func sshCommand(args []word) (tty bool, cmd []word) {
 	return tty, cmd
 }
 
+// carriers are the variables whose value a program runs as a command:
+// an editor, a pager, an ssh or a diff command (LESSOPEN's starts with
+// a |).
+var carriers = []string{"GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "GIT_PAGER", "GIT_SSH", "GIT_SSH_COMMAND", "GIT_EXTERNAL_DIFF",
+	"GIT_ASKPASS", "SSH_ASKPASS", "EDITOR", "VISUAL", "PAGER", "MANPAGER", "SYSTEMD_PAGER", "GH_EDITOR", "GH_PAGER",
+	"SUDO_EDITOR", "FCEDIT", "BROWSER", "LESSOPEN", "LESSCLOSE", "PROMPT_COMMAND"}
+
+// carries reports a variable whose value is run as a command.
+func carries(name string) bool { return slices.Contains(carriers, name) }
+
+// gitCarries reports a git setting whose value git runs as a command
+// (with a leading ! for an alias or a credential helper): the pager and
+// editors, ssh, askpass, fsmonitor, diff, merge and filter drivers,
+// credential helpers, gpg's program and the like.
+func gitCarries(key string) bool {
+	key = strings.ToLower(key)
+	first, _, _ := strings.Cut(key, ".")
+	last := key[strings.LastIndexByte(key, '.')+1:]
+	return first == "alias" || first == "pager" || slices.Contains([]string{"pager", "editor", "sshcommand", "askpass", "fsmonitor",
+		"external", "command", "textconv", "driver", "clean", "smudge", "process", "helper", "program", "difffilter", "cmd",
+		"uploadpack", "receivepack", "packobjectshook", "sendmailcmd", "browser"}, last)
+}
+
+// gitCommands are the commands a git command line carries in its
+// settings: -c KEY=VALUE before its subcommand (an alias it defines and
+// runs gets the words after it), and git config KEY VALUE, which sets
+// one for the commands after it.
+func gitCommands(args []word) []string {
+	var out []string
+	aliases := map[string]string{}
+	carried := func(key, value string) {
+		if gitCarries(key) {
+			out = append(out, strings.TrimPrefix(value, "!"))
+		}
+		if name, ok := strings.CutPrefix(strings.ToLower(key), "alias."); ok {
+			aliases[name] = strings.TrimPrefix(value, "!")
+		}
+	}
+	i := 1
+	for ; i < len(args) && strings.HasPrefix(args[i].text, "-"); i++ {
+		switch a := args[i].text; {
+		case a == "-c" && i+1 < len(args):
+			i++
+			key, value, _ := strings.Cut(args[i].text, "=")
+			carried(key, value)
+		case a == "-C" || a == "--config-env" || a == "--git-dir" || a == "--work-tree" || a == "--namespace":
+			i++
+		}
+	}
+	if i < len(args) {
+		if cmd, ok := aliases[args[i].text]; ok {
+			out = append(out, cmd+" "+joined(args[i+1:]))
+		}
+	}
+	if i < len(args) && args[i].text == "config" {
+		var ops []string
+		for _, a := range args[i+1:] {
+			if !strings.HasPrefix(a.text, "-") && !(len(ops) == 0 && (a.text == "set" || a.text == "--add")) {
+				ops = append(ops, a.text)
+			}
+		}
+		if len(ops) >= 2 {
+			carried(ops[0], ops[1])
+		}
+	}
+	return out
+}
+
+// parallelCommands reads GNU parallel's words: the command it runs (its
+// words up to :::) with the arguments after ::: as its operands, or, with
+// none, the commands those arguments are.
+func parallelCommands(args []word) (cmd []word, each []string) {
+	i := 1
+	for ; i < len(args) && strings.HasPrefix(args[i].text, "-") && !strings.HasPrefix(args[i].text, ":::"); i++ {
+		if slices.Contains([]string{"-j", "-P", "-S", "-a", "-d", "-n", "-N", "-L", "-l", "-I", "-E", "--jobs", "--sshlogin",
+			"--arg-file", "--delimiter", "--colsep", "--joblog", "--results", "--tmpdir", "--timeout", "--retries"}, args[i].text) {
+			i++
+		}
+	}
+	end := slices.IndexFunc(args[min(i, len(args)):], func(a word) bool { return strings.HasPrefix(a.text, ":::") })
+	if end < 0 {
+		return args[min(i, len(args)):], nil
+	}
+	var operands []word
+	for _, a := range args[i+end:] {
+		if !strings.HasPrefix(a.text, ":::") {
+			operands = append(operands, a)
+			each = append(each, a.text)
+		}
+	}
+	if end == 0 {
+		return nil, each
+	}
+	return append(slices.Clone(args[i:i+end]), operands...), nil
+}
+
 // shells run -c's script, a here-document or what a pipe feeds them.
 var shells = []string{"bash", "sh", "zsh", "dash", "ksh", "mksh", "fish"}
 
@@ -207,6 +305,10 @@ func unwrap(c simple, getenv func(string) string) (args []word, dir string, xarg
 				case a == "-S" || a == "--split-string":
 					sub(joined(args[skip+1:]))
 					return nil, dir, xargs, inner, away
+				case strings.HasPrefix(a, "-S") || strings.HasPrefix(a, "--split-string="):
+					// -S"cmd …": the string joined to the option.
+					sub(strings.TrimPrefix(strings.TrimPrefix(a, "--split-string="), "-S") + " " + joined(args[skip+1:]))
+					return nil, dir, xargs, inner, away
 				case a == "-C" || a == "--chdir":
 					if skip+1 < len(args) && dir != "" {
 						dir = absIn(args[skip+1].text, dir)
@@ -218,9 +320,12 @@ func unwrap(c simple, getenv func(string) string) (args []word, dir string, xarg
 					}
 					skip += 2
 				case strings.HasPrefix(a, "-") || isAssignment(a):
-					name, _, _ := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(strings.TrimPrefix(a, "--unset="), "-u"), "-"), "=")
+					name, value, _ := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(strings.TrimPrefix(a, "--unset="), "-u"), "-"), "=")
 					if away == "" && slices.Contains(markers, name) {
 						away = "set or unset " + name + ", by which the CLI knows Claude Code runs it"
+					}
+					if isAssignment(a) && carries(name) {
+						sub(strings.TrimLeft(value, "|"))
 					}
 					skip++
 				default:
@@ -231,7 +336,7 @@ func unwrap(c simple, getenv func(string) string) (args []word, dir string, xarg
 			if prog == "command" && len(args) > 1 && (args[1].text == "-v" || args[1].text == "-V") {
 				return nil, dir, xargs, inner, away // a look-up, not a run
 			}
-			if prog == "su" || prog == "flock" {
+			if prog == "su" || prog == "flock" || prog == "runuser" || prog == "sg" {
 				if s, ok := dashC(args); ok {
 					sub(s)
 					return nil, dir, xargs, inner, away
@@ -273,6 +378,26 @@ func unwrap(c simple, getenv func(string) string) (args []word, dir string, xarg
 		case prog == "eval":
 			sub(joined(args[1:]))
 			return nil, dir, xargs, inner, away
+		case prog == "git":
+			for _, s := range gitCommands(args) {
+				sub(s)
+			}
+			return args, dir, xargs, inner, away
+		case prog == "parallel" || prog == "sem":
+			// GNU parallel runs its command on each argument, or each
+			// argument, or each line of its input, as a command.
+			cmd, each := parallelCommands(args)
+			for _, s := range each {
+				sub(s)
+			}
+			if len(cmd) == 0 {
+				for _, w := range c.piped {
+					sub(w.text)
+				}
+				return nil, dir, xargs, inner, away
+			}
+			args, xargs = cmd, true
+			continue
 		case prog == "find":
 			for k := 1; k < len(args); k++ {
 				switch args[k].text {
@@ -321,7 +446,7 @@ func wrapped(prog string, withValue []string, args []word) int {
 		i++
 	}
 	switch prog {
-	case "timeout", "flock", "chrt", "taskset", "su":
+	case "timeout", "flock", "chrt", "taskset", "su", "sg":
 		// One operand before the command.
 		if i < len(args) {
 			i++
