@@ -96,6 +96,9 @@ func (g *guard) command(c simple, cmds *[]simple) string {
 			if prog == "rsync" && slices.ContainsFunc(args, func(a word) bool { return strings.HasPrefix(a.text, "--delete") }) {
 				check(ops[n-1:], removes)
 			}
+			if prog == "rsync" && slices.ContainsFunc(args, func(a word) bool { return a.text == "--remove-source-files" }) {
+				check(ops[:n-1], removes)
+			}
 			if prog == "cp" && (shortFlag(args, 'l', "--link") || shortFlag(args, 's', "--symbolic-link")) {
 				check(ops[:n-1], linked)
 			}
@@ -112,6 +115,26 @@ func (g *guard) command(c simple, cmds *[]simple) string {
 				if ok && n > 0 {
 					check([]word{{text: absIn(g.home(v), absIn(ops[n-1].text, dir)), dyn: a.dyn, glob: a.glob}}, linked)
 				}
+			}
+		}
+	case prog == "tar" && slices.ContainsFunc(args, func(a word) bool { return a.text == "--remove-files" }):
+		// tar --remove-files removes what it archives, named from the
+		// folder -C moves it to.
+		how = removes
+		base := dir
+		for k := 1; k < len(args); k++ {
+			a := args[k].text
+			switch {
+			case strings.HasPrefix(a, "--directory="):
+				base = absIn(strings.TrimPrefix(a, "--directory="), dir)
+			case a == "-C" || a == "--directory":
+				if k++; k < len(args) {
+					base = absIn(args[k].text, dir)
+				}
+			case a == "--file" || a == "-T" || a == "-X" || strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.ContainsAny(a, "fTX"):
+				k++ // the archive's name, or a list's: not archived
+			case !strings.HasPrefix(a, "-") && why == "":
+				why = g.check(args[k], base, removes)
 			}
 		}
 	case prog == "link":

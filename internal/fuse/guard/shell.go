@@ -10,6 +10,7 @@ package guard
 // a command built at run time is out of its reach, and of any hook's.
 
 import (
+	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -51,6 +52,7 @@ type parser struct {
 	out    []simple
 	depth  int
 	vars   map[string][]word
+	oldpwd string // the folder before the line's last cd
 }
 
 // maxDepth bounds nested substitutions and shells; maxCommands the
@@ -100,7 +102,7 @@ func (p *parser) script(s, dir string) {
 				}
 			}
 			if d, ok := p.cd(cur); ok {
-				dirs[len(dirs)-1] = d
+				p.oldpwd, dirs[len(dirs)-1] = dirs[len(dirs)-1], d
 			}
 		}
 		if piped {
@@ -392,9 +394,14 @@ loop:
 		case c == '$' || c == '`':
 			expand()
 		case c == '~' && (i == start || s[i-1] == '=' && isAssignment(s[start:i]+"x")):
-			// ~ and ~/… are the home folder; ~user is not known.
-			if home := p.getenv("HOME"); home != "" && (i+1 == len(s) || s[i+1] == '/' || strings.IndexByte(" \t\r\n;&|()<>", s[i+1]) >= 0) {
+			// ~ and ~/… are the home folder, ~+ the folder the command
+			// runs in; ~user and ~- are not known.
+			ends := func(k int) bool { return k == len(s) || s[k] == '/' || strings.IndexByte(" \t\r\n;&|()<>", s[k]) >= 0 }
+			if home := p.getenv("HOME"); home != "" && ends(i+1) {
 				b.WriteString(home)
+			} else if i+1 < len(s) && s[i+1] == '+' && ends(i+2) && dir != "" {
+				b.WriteString(dir)
+				i++
 			} else {
 				b.WriteByte(c)
 				w.dyn = true
@@ -416,7 +423,63 @@ loop:
 		// $(which claude): the program it names.
 		w.text = subHint
 	}
+	if vs := braces(s[start:i]); len(vs) > 1 && p.depth < maxDepth {
+		// ~/.{claude,x}/…: each word the braces make, the first as the
+		// word, the others among its alternatives.
+		p.depth++
+		w, _ = p.word(vs[0], 0, dir)
+		for _, v := range vs[1:] {
+			a, _ := p.word(v, 0, dir)
+			w.alts = append(w.alts, a)
+		}
+		p.depth--
+	}
 	return w, i
+}
+
+// maxBraces bounds the words one brace expansion makes.
+const maxBraces = 64
+
+// braces expands a word's first unquoted {a,b,…} (not ${…}) as the shell
+// does, nil when it has none; the words made may hold further braces,
+// which word expands in turn.
+func braces(raw string) []string {
+	open, depth := -1, 0
+	var commas []int
+	for j := 0; j < len(raw); j++ {
+		switch c := raw[j]; {
+		case c == '\\':
+			j++
+		case c == '\'' || c == '"':
+			if k := strings.IndexByte(raw[j+1:], c); k >= 0 {
+				j += k + 1
+			}
+		case c == '{' && open < 0 && (j == 0 || raw[j-1] != '$'):
+			open, depth = j, 1
+		case c == '{' && open >= 0:
+			depth++
+		case c == ',' && open >= 0 && depth == 1:
+			commas = append(commas, j)
+		case c == '}' && open >= 0:
+			if depth--; depth > 0 {
+				continue
+			}
+			if len(commas) == 0 {
+				open, commas = -1, nil
+				continue
+			}
+			var out []string
+			from := open + 1
+			for _, at := range append(commas, j) {
+				if len(out) < maxBraces {
+					out = append(out, raw[:open]+raw[from:at]+raw[j+1:])
+				}
+				from = at + 1
+			}
+			return out
+		}
+	}
+	return nil
 }
 
 // expansion is what a $ or ` expansion reads: its text where the reader
@@ -457,12 +520,9 @@ func (p *parser) expand(s string, i int, dir string) expansion {
 		hint, alts := p.substitute(inner, dir)
 		return expansion{hint: hint, dyn: true, alts: alts, next: next}
 	case c == '{':
-		j := strings.IndexByte(s[i:], '}')
-		if j < 0 {
-			return expansion{dyn: true, next: len(s)}
-		}
-		x := p.variable(s[i+2:i+j], dir)
-		x.next = i + j + 1
+		inner, next := braced(s, i+2)
+		x := p.parameter(inner, dir)
+		x.next = next
 		return x
 	case nameByte(c, true):
 		j := i + 1
@@ -472,10 +532,68 @@ func (p *parser) expand(s string, i int, dir string) expansion {
 		x := p.variable(s[i+1:j], dir)
 		x.next = j
 		return x
-	case strings.IndexByte("0123456789@*#?$!-", c) >= 0:
+	case c == '$':
+		// The shell's own process: /proc/$$ is /proc/self as the guard
+		// reads a path (absIn).
+		return expansion{text: "self", dyn: true, next: i + 2}
+	case strings.IndexByte("0123456789@*#?!-", c) >= 0:
 		return expansion{dyn: true, next: i + 2}
 	}
 	return expansion{text: "$", next: i + 1}
+}
+
+// braced returns the text of a ${…} expansion whose text starts at i, up
+// to its closing brace (nested ones and quotes skipped), and the index
+// past it.
+func braced(s string, i int) (string, int) {
+	depth := 1
+	for j := i; j < len(s); j++ {
+		switch s[j] {
+		case '\\':
+			j++
+		case '\'':
+			if k := strings.IndexByte(s[j+1:], '\''); k >= 0 {
+				j += k + 1
+			}
+		case '{':
+			depth++
+		case '}':
+			if depth--; depth == 0 {
+				return s[i:j], j + 1
+			}
+		}
+	}
+	return s[i:], len(s)
+}
+
+// parameter reads a ${…} expansion's text: ${NAME}, and ${NAME:-word},
+// ${NAME-word}, ${NAME:=word}, ${NAME=word}, ${NAME:+word}, ${NAME+word},
+// which stand for the variable's value or the word (expanded as a word
+// is): the value when the reader knows it, the word among its other
+// words. Any other operator is dynamic.
+func (p *parser) parameter(inner, dir string) expansion {
+	n := 0
+	for n < len(inner) && nameByte(inner[n], n == 0) {
+		n++
+	}
+	if n == 0 {
+		return expansion{dyn: true}
+	}
+	name, rest := inner[:n], inner[n:]
+	if rest == "" {
+		return p.variable(name, dir)
+	}
+	op := strings.TrimPrefix(rest, ":")
+	if op == "" || strings.IndexByte("-=+", op[0]) < 0 {
+		return expansion{dyn: true}
+	}
+	alt, _ := p.word(op[1:], 0, dir)
+	x := p.variable(name, dir)
+	if x.text == "" {
+		return expansion{text: alt.text, dyn: alt.dyn, glob: alt.glob, alts: alt.alts}
+	}
+	x.alts = append(slices.Clone(x.alts), alt)
+	return x
 }
 
 // substitute reads a command substitution's commands and returns the
@@ -600,19 +718,61 @@ func (p *parser) cd(c simple) (string, bool) {
 	for len(args) > 0 && strings.HasPrefix(args[0].text, "-") && args[0].text != "-" {
 		args = args[1:]
 	}
-	if len(args) == 0 {
+	switch {
+	case len(args) == 0:
 		return p.getenv("HOME"), true
-	}
-	if args[0].dyn || args[0].text == "-" || c.dir == "" {
+	case args[0].text == "-":
+		// Back to where the last cd of the line left ("" when none did:
+		// the Bash tool's shell has no OLDPWD of its own to trust).
+		return p.oldpwd, true
+	case args[0].dyn && !filepath.IsAbs(args[0].text), !filepath.IsAbs(args[0].text) && c.dir == "":
 		return "", true
 	}
 	return absIn(args[0].text, c.dir), true
 }
 
-// absIn is path made absolute against dir, cleaned.
+// absIn is path made absolute against dir, cleaned, with a process's
+// folders in /proc read for what they are (procPath).
 func absIn(path, dir string) string {
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(dir, path)
+	}
+	return procPath(path, dir)
+}
+
+// procPath reads a path through a process's folders in /proc as the
+// kernel does, before .. is cleaned away: /proc/self/cwd/… (also
+// /proc/thread-self, /proc/$$) is the folder the command runs in,
+// /proc/PID/cwd the process's own when it can be read, and
+// /proc/…/root/… the root. A cleaned path otherwise.
+func procPath(path, dir string) string {
+	rest, ok := strings.CutPrefix(path, "/proc/")
+	if !ok {
+		return filepath.Clean(path)
+	}
+	parts := strings.SplitN(rest, "/", 3)
+	if len(parts) < 2 {
+		return filepath.Clean(path)
+	}
+	tail := ""
+	if len(parts) == 3 {
+		tail = parts[2]
+	}
+	pid := parts[0]
+	own := pid == "self" || pid == "thread-self"
+	numeric := pid != "" && strings.Trim(pid, digits) == ""
+	switch {
+	case parts[1] == "root" && (own || numeric):
+		return filepath.Join("/", tail)
+	case parts[1] == "cwd" && own && dir != "":
+		return filepath.Join(dir, tail)
+	case parts[1] == "cwd" && numeric:
+		if at, err := os.Readlink("/proc/" + pid + "/cwd"); err == nil && filepath.IsAbs(at) {
+			return filepath.Join(at, tail)
+		}
+		if dir != "" {
+			return filepath.Join(dir, tail)
+		}
 	}
 	return filepath.Clean(path)
 }
