@@ -136,7 +136,11 @@ func judge(a Arm, aok bool, w witness, wok bool, env tuning.Amount) verdict {
 	has, kept := guarded(a, env), guarded(wa, env)
 	switch {
 	case lowers(has, kept):
-		return verdict{Use: wa, Tamper: fmt.Sprintf("its arm file sets %s where its witness keeps %s: the state was written by other hands than the user's budget arm, reset or disarm", capWords(has), capWords(kept))}
+		by := "its witness keeps"
+		if !wa.Set {
+			by = "the session's environment sets"
+		}
+		return verdict{Use: wa, Tamper: fmt.Sprintf("its arm file sets %s where %s %s: the state was written by other hands than the user's budget arm, reset or disarm", capWords(has), by, capWords(kept))}
 	case wa.Set && has == kept && above(a.Base, wa.Base):
 		return verdict{Use: wa, Tamper: "its arm file counts the cap from a later baseline than its witness keeps: the state was written by other hands than the user's budget arm or reset"}
 	}
