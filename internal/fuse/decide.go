@@ -116,8 +116,12 @@ func Decide(c Call) (Answer, error) {
 	case armErr == nil && !capped && arm.Loop == nil && s.BurnUSD == 0:
 		// No arm file, or one that arms nothing: unless the witness
 		// holds an arm (the state removed, or a disarm written by other
-		// hands), the call is free. Armed, the metered call compares the
-		// two under the lock.
+		// hands), the call is free. The common call, never armed, looks
+		// for its witness once; armed, the metered call compares the two
+		// under the lock.
+		if !witnessed(wdir, c.Session) {
+			return Answer{}, nil
+		}
 		w, wok, err := peekWitness(wdir, c.Session)
 		if err == nil {
 			v := judge(arm, aok, w, wok, s.Spend)

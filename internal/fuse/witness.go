@@ -85,6 +85,18 @@ func peekWitness(wdir, session string) (w witness, ok bool, err error) {
 	return w, ok && err == nil, err
 }
 
+// witnessed reports whether a session may have a witness in wdir: its
+// name is there, or something on the way to it is not a folder. One look,
+// for the call that finds no arm file; peekWitness then reads it as the
+// fuse reads its state.
+func witnessed(wdir, session string) bool {
+	if wdir == "" {
+		return false
+	}
+	_, err := os.Lstat(filepath.Join(wdir, session+WitnessSuffix))
+	return !errors.Is(err, fs.ErrNotExist)
+}
+
 // saveWitness replaces a session's witness in wdir (folder.write).
 func saveWitness(wdir, session string, a Arm, floor Sum) error {
 	fo, err := openFolder(wdir, true)
