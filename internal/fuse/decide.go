@@ -8,9 +8,11 @@
 // the agent's tree: <session_id>.fuse (the CLI's cap, its baseline, a
 // loop halt), .spend (the tally), .halts, day-<date>.json (the project's
 // spend of a day) and prices.json (the CLI's merged price table); only
-// the loop's call count stays in the project's state folder. Unarmed, a
-// call costs an environment look-up and one open; armed, a call that
-// cannot decide denies (fails closed), naming why and the user's way out.
+// the loop's call count stays in the project's state folder. A witness of
+// the arm and of a floor under the tally is kept in the user's state
+// folder (witness.go). Unarmed, a call costs an environment look-up, one
+// open and one look for its witness; armed, a call that cannot decide
+// denies (fails closed), naming why and the user's way out.
 package fuse
 
 import (
@@ -87,7 +89,8 @@ const (
 )
 
 // Decide answers one PreToolUse, Stop or SubagentStop call. Unmetered and
-// unarmed, it reads the environment and tries one file, and returns.
+// unarmed, it reads the environment, tries one file, looks for its
+// witness, and returns.
 func Decide(c Call) (Answer, error) {
 	if !state.PlainName(c.Session) || c.Root == "" {
 		return Answer{}, nil
