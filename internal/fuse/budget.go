@@ -58,7 +58,9 @@ var ErrNoCap = errors.New("the session has no cap to reset")
 // lets change see it and change the arm file. A tally that cannot be
 // read is counted afresh from the transcripts when fresh is set (a reset,
 // an arm: the user's act sets a new baseline); otherwise it is an error.
-func update(tg Target, fresh bool, change func(fo *folder, t *Tally, a *Arm, s tuning.Fuse) error) error {
+// A reading (not fresh) adds to tampered what its arm file or tally held
+// less of than their witness.
+func update(tg Target, fresh bool, tampered *[]string, change func(fo *folder, t *Tally, a *Arm, s tuning.Fuse) error) error {
 	dir := Dir(tg.Getenv, tg.Root)
 	fo, err := openFolder(dir, true)
 	if err != nil {
@@ -74,12 +76,24 @@ func update(tg Target, fresh bool, change func(fo *folder, t *Tally, a *Arm, s t
 	// command clears them, the hook has no time to.
 	config, below := rel(dir)
 	atomicfile.Clean(config, below, "")
+	// The user's act sets the arm and its witness anew; a reading holds
+	// the arm and the tally to their witness as the hook does, restoring
+	// removed ones and showing what was tampered with, and changes
+	// neither.
+	wdir := witnessDir(tg.Getenv, dir)
+	w, wok, err := peekWitness(wdir, tg.ID)
+	if err != nil && !fresh {
+		return err
+	}
 	t, err := loadTally(fo, tg.ID)
 	if err != nil {
 		if !fresh {
 			return fmt.Errorf("the tally (%s) cannot be read: %w", TallyName(dir, tg.ID), err)
 		}
 		t = &Tally{Files: map[string]*File{}}
+	}
+	if cause := t.floorFrom(w, wok); cause != "" && !fresh {
+		*tampered = append(*tampered, cause)
 	}
 	if tg.Transcript == "" {
 		tg.Transcript = t.Transcript
@@ -88,11 +102,20 @@ func update(tg Target, fresh bool, change func(fo *folder, t *Tally, a *Arm, s t
 		t.Read(Files(tg.Transcript), hookPricer(fo, tg.Root, tg.Getenv), &reading.Pass{}, "")
 	}
 	s := tuningFor(tg.Getenv, t)
-	a, _, err := fo.loadArm(tg.ID)
+	a, aok, err := fo.loadArm(tg.ID)
 	if err != nil && !fresh {
 		return fmt.Errorf("the arm file (%s) cannot be read: %w", FileName(dir, tg.ID), err)
 	}
 	before := a
+	var v verdict
+	if !fresh {
+		v = judge(a, aok, w, wok, s.Spend)
+		if v.Tamper != "" {
+			before = v.Use
+			*tampered = append(*tampered, v.Tamper)
+		}
+		a = v.Use
+	}
 	if err := change(fo, t, &a, s); err != nil {
 		return err
 	}
@@ -100,7 +123,12 @@ func update(tg Target, fresh bool, change func(fo *folder, t *Tally, a *Arm, s t
 		return err
 	}
 	if a != before || a.Loop != before.Loop {
-		return fo.saveArm(tg.ID, a)
+		if err := fo.saveArm(tg.ID, a); err != nil {
+			return err
+		}
+	}
+	if wdir != "" && a.Set && (fresh || v.Rewrite) {
+		return saveWitness(wdir, tg.ID, a, t.Total())
 	}
 	return nil
 }
@@ -126,7 +154,8 @@ func tuningFor(getenv func(string) string, t *Tally) tuning.Fuse {
 func ReadStatus(tg Target) (Status, error) {
 	var st Status
 	dir := Dir(tg.Getenv, tg.Root)
-	err := update(tg, false, func(fo *folder, t *Tally, a *Arm, s tuning.Fuse) error {
+	var tampered []string
+	err := update(tg, false, &tampered, func(fo *folder, t *Tally, a *Arm, s tuning.Fuse) error {
 		for _, cs := range capsOf(s, *a) {
 			if err := cs.count(t, a.Base, fo, tg.Root, tg.ID, tg.Now, time.Time{}); err != nil {
 				return err
@@ -135,7 +164,7 @@ func ReadStatus(tg Target) (Status, error) {
 		}
 		st.Total, st.Subagents = t.Total(), t.Subagents()
 		st.Burn = t.Since(tg.Now.Add(-burnWindow)).USD
-		st.Loop, st.Unpriced, st.Tampered, st.Tuning = a.Loop, t.Unpriced, t.Tampered, s
+		st.Loop, st.Unpriced, st.Tampered, st.Tuning = a.Loop, t.Unpriced, append(tampered, t.Tampered...), s
 		st.Disarmed = a.Set && a.Cap.IsZero()
 		return nil
 	})
@@ -145,7 +174,7 @@ func ReadStatus(tg Target) (Status, error) {
 
 // ArmCap arms a session cap from now: the baseline is the spend so far.
 func ArmCap(tg Target, cap tuning.Amount) error {
-	return update(tg, true, func(_ *folder, t *Tally, a *Arm, _ tuning.Fuse) error {
+	return update(tg, true, nil, func(_ *folder, t *Tally, a *Arm, _ tuning.Fuse) error {
 		*a = Arm{Cap: cap, Set: true, Base: t.Total(), At: tg.Now.UTC().Format(time.RFC3339Nano), Loop: a.Loop}
 		return nil
 	})
@@ -156,7 +185,7 @@ func ArmCap(tg Target, cap tuning.Amount) error {
 // of tampering: only the user lowers what counts.
 func Reset(tg Target) error {
 	defer clearCalls(state.Dir(tg.Root), tg.ID)
-	return update(tg, true, func(_ *folder, t *Tally, a *Arm, s tuning.Fuse) error {
+	return update(tg, true, nil, func(_ *folder, t *Tally, a *Arm, s tuning.Fuse) error {
 		cap := s.Spend
 		if a.Set {
 			cap = a.Cap
@@ -175,7 +204,7 @@ func Reset(tg Target) error {
 // Disarm drops the session's cap, the environment's too, and releases a
 // loop halt. The project's daily cap is the environment's alone.
 func Disarm(tg Target) error {
-	return update(tg, true, func(_ *folder, t *Tally, a *Arm, _ tuning.Fuse) error {
+	return update(tg, true, nil, func(_ *folder, t *Tally, a *Arm, _ tuning.Fuse) error {
 		*a = Arm{Set: true, Base: t.Total(), At: tg.Now.UTC().Format(time.RFC3339Nano)}
 		return nil
 	})

@@ -8,9 +8,11 @@
 // the agent's tree: <session_id>.fuse (the CLI's cap, its baseline, a
 // loop halt), .spend (the tally), .halts, day-<date>.json (the project's
 // spend of a day) and prices.json (the CLI's merged price table); only
-// the loop's call count stays in the project's state folder. Unarmed, a
-// call costs an environment look-up and one open; armed, a call that
-// cannot decide denies (fails closed), naming why and the user's way out.
+// the loop's call count stays in the project's state folder. A witness of
+// the arm and of a floor under the tally is kept in the user's state
+// folder (witness.go). Unarmed, a call costs an environment look-up, one
+// open and one look for its witness; armed, a call that cannot decide
+// denies (fails closed), naming why and the user's way out.
 package fuse
 
 import (
@@ -87,7 +89,8 @@ const (
 )
 
 // Decide answers one PreToolUse, Stop or SubagentStop call. Unmetered and
-// unarmed, it reads the environment and tries one file, and returns.
+// unarmed, it reads the environment, tries one file, looks for its
+// witness, and returns.
 func Decide(c Call) (Answer, error) {
 	if !state.PlainName(c.Session) || c.Root == "" {
 		return Answer{}, nil
@@ -97,14 +100,16 @@ func Decide(c Call) (Answer, error) {
 		return invalid(c, err)
 	}
 	dir := Dir(c.Getenv, c.Root)
+	wdir := witnessDir(c.Getenv, dir)
 	var arm Arm
+	aok := false
 	armErr := errors.New("neither CLAUDE_CONFIG_DIR nor HOME is set, so it has no state folder")
 	if dir != "" {
 		// A folder on the way that is missing: nothing armed there. One
 		// that is there and is not a real folder (a file, a FIFO, a link,
 		// dangling or not), or an arm file with another name: the fuse
 		// cannot tell what was armed, and denies.
-		arm, _, armErr = peekArm(dir, c.Session)
+		arm, aok, armErr = peekArm(dir, c.Session)
 	}
 	caps := capsOf(s, arm)
 	capped := len(caps) > 0
@@ -112,9 +117,27 @@ func Decide(c Call) (Answer, error) {
 	case armErr != nil && dir == "" && !capped:
 		return Answer{}, nil
 	case armErr == nil && !capped && arm.Loop == nil && s.BurnUSD == 0:
-		return Answer{}, nil
+		// No arm file, or one that arms nothing: unless the witness
+		// holds an arm (the state removed, or a disarm written by other
+		// hands), the call is free. The common call, never armed, looks
+		// for its witness once; armed, the metered call compares the two
+		// under the lock.
+		if !witnessed(wdir, c.Session) {
+			return Answer{}, nil
+		}
+		w, wok, err := peekWitness(wdir, c.Session)
+		if err == nil {
+			v := judge(arm, aok, w, wok, s.Spend)
+			if v.Tamper == "" && len(capsOf(s, v.Use)) == 0 {
+				return Answer{}, nil
+			}
+			arm = v.Use
+		}
+		armErr = err
+		caps = capsOf(s, arm)
+		capped = len(caps) > 0
 	}
-	f := &fused{Call: c, dir: dir, s: s, arm: arm, caps: caps, began: time.Now()}
+	f := &fused{Call: c, dir: dir, wdir: wdir, s: s, arm: arm, caps: caps, began: time.Now()}
 	if c.Armed != nil {
 		// The deadline's answer is made when it comes, from a copy: the
 		// call goes on changing f meanwhile.
@@ -136,6 +159,7 @@ func Decide(c Call) (Answer, error) {
 	lift := ""
 	if c.Event == PreToolUse && !status {
 		lift = guard.Lifts(guard.Call{Root: c.Root, Cwd: c.Cwd, Transcript: c.Transcript, StateRoot: StateRoot(c.Getenv),
+			Witness:  WitnessRoot(c.Getenv),
 			ToolName: c.ToolName, ToolInput: c.ToolInput, Getenv: c.Getenv})
 	}
 	m, err := f.meter()
@@ -170,6 +194,7 @@ func Decide(c Call) (Answer, error) {
 type fused struct {
 	Call
 	dir   string
+	wdir  string // the witness folder (witness.go)
 	s     tuning.Fuse
 	arm   Arm
 	caps  []capState
@@ -293,16 +318,32 @@ func (f *fused) meter() (m metered, err error) {
 	}
 	defer func() { unlock() }()
 	// The CLI may have armed, reset or disarmed since the unlocked read.
-	arm, _, err := fo.loadArm(f.Session)
+	arm, aok, err := fo.loadArm(f.Session)
 	if err != nil {
 		return m, fmt.Errorf("its arm file (%s) cannot be read: %w", FileName(f.dir, f.Session), err)
 	}
-	if arm.Loop == nil {
-		f.arm, f.caps = arm, capsOf(f.s, arm)
+	w, wok, err := peekWitness(f.wdir, f.Session)
+	if err != nil {
+		return m, err
+	}
+	v := judge(arm, aok, w, wok, f.s.Spend)
+	if v.Use.Loop == nil {
+		f.arm, f.caps = v.Use, capsOf(f.s, v.Use)
+	}
+	if v.Tamper != "" {
+		return m, errors.New(v.Tamper)
+	}
+	if v.Restore {
+		if err := fo.saveArm(f.Session, v.Use); err != nil {
+			return m, fmt.Errorf("its arm file (%s) cannot be restored from its witness: %w", FileName(f.dir, f.Session), err)
+		}
 	}
 	t, err := loadTally(fo, f.Session)
 	if err != nil {
 		return m, fmt.Errorf("its tally (%s) cannot be read: %w", TallyName(f.dir, f.Session), err)
+	}
+	if cause := t.floorFrom(w, wok); cause != "" {
+		return m, errors.New(cause)
 	}
 	notesBefore := maps.Clone(t.Notes)
 	price := hookPricer(fo, f.Root, f.Getenv)
@@ -362,6 +403,11 @@ func (f *fused) meter() (m metered, err error) {
 		}
 		if err := fo.saveTally(f.Session, t); err != nil {
 			return m, fmt.Errorf("its tally (%s) cannot be saved: %w", TallyName(f.dir, f.Session), err)
+		}
+	}
+	if f.wdir != "" && (v.Rewrite || markDue(f.caps, t.Total(), f.arm.Base, w) || !wok && len(f.caps) > 0) {
+		if err := saveWitness(f.wdir, f.Session, f.arm, t.Total()); err != nil {
+			return m, err
 		}
 	}
 	switch {

@@ -159,45 +159,14 @@ func (fo *folder) lock(name string, by time.Time) (func(), error) {
 }
 
 // peekArm reads a session's arm file as cheaply as the unarmed call
-// must: the folders from the state root to dir looked at (a missing one
-// means no arm file; one that is a link or not a folder is an error),
-// then the file opened by its path without following a link at it, and
-// refused as read refuses. The armed call opens the folder again
-// (openFolder), which a link swapped in meanwhile cannot pass. An error
-// says what the fuse could not use.
+// must (peekFile). An error says what the fuse could not use.
 func peekArm(dir, session string) (a Arm, ok bool, err error) {
-	config, _ := rel(dir)
-	at := config
-	for _, name := range []string{"context-budget", "fuse", filepath.Base(dir)} {
-		at = filepath.Join(at, name)
-		fi, err := os.Lstat(at)
-		switch {
-		case errors.Is(err, fs.ErrNotExist):
-			return Arm{}, false, nil
-		case err != nil:
-			return Arm{}, false, fmt.Errorf("its state folder cannot be used: %w", err)
-		case fi.Mode()&fs.ModeSymlink != 0:
-			return Arm{}, false, fmt.Errorf("its state folder cannot be used: %s is a symbolic link, not the fuse's own folder", at)
-		case !fi.IsDir():
-			return Arm{}, false, fmt.Errorf("its state folder cannot be used: %s is not a folder", at)
-		}
+	data, ok, err := peekFile(dir, session+ArmSuffix, "its state folder", "its arm file")
+	if err != nil || !ok {
+		return Arm{}, false, err
 	}
-	name := FileName(dir, session)
-	f, err := openNoFollow(name)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return Arm{}, false, nil
-	case errors.Is(err, atomicfile.ErrLink):
-		err = errIsLink
-	case err == nil:
-		defer f.Close()
-		var data []byte
-		if data, err = readOwn(f, reading.MaxSideFile); err == nil {
-			a, ok, err = parseArm(data)
-		}
-	}
-	if err != nil {
-		return Arm{}, false, fmt.Errorf("its arm file (%s) cannot be read: %w", name, err)
+	if a, ok, err = parseArm(data); err != nil {
+		return Arm{}, false, fmt.Errorf("its arm file (%s) cannot be read: %w", FileName(dir, session), err)
 	}
 	return a, ok, nil
 }

@@ -24,6 +24,9 @@ func invalid(c Call, bad error) (Answer, error) {
 	var arm Arm
 	if dir != "" {
 		arm, _, _ = LoadArm(dir, c.Session)
+		if w, ok, _ := peekWitness(witnessDir(c.Getenv, dir), c.Session); ok && !arm.Set {
+			arm = w.Arm // the state removed: its witness holds
+		}
 		armed = armed || arm.Set && !arm.Cap.IsZero()
 	}
 	if !armed {

@@ -17,15 +17,20 @@ import (
 // lock and changing nothing; nil when no cap is armed or the counts do
 // not read. It runs as often as the status line: with no cap in the
 // environment and no fuse folder (no cap was ever armed from the shell)
-// it costs an environment look-up and one stat; with the folder, what
-// the fuse's own unarmed check costs, the project's key and one open.
+// it costs an environment look-up and a stat of the state root and of
+// the witness's (witness.go); with the folder, what the fuse's own
+// unarmed check costs, the project's key and one open.
 func Standing(getenv func(string) string, root, session string, now time.Time) []CapStatus {
 	s, err := tuning.FuseFromEnv(getenv)
 	if err != nil {
 		return nil
 	}
 	if s.Spend.IsZero() && s.Day.IsZero() {
-		if _, err := os.Stat(filepath.Join(StateRoot(getenv), "fuse")); err != nil {
+		_, err := os.Stat(filepath.Join(StateRoot(getenv), "fuse"))
+		if err != nil {
+			_, err = os.Stat(filepath.Join(WitnessRoot(getenv), "fuse"))
+		}
+		if err != nil {
 			return nil
 		}
 	}
@@ -33,7 +38,8 @@ func Standing(getenv func(string) string, root, session string, now time.Time) [
 	// nothing so far.
 	var arm Arm
 	t, dc := &Tally{Files: map[string]*File{}}, dayCount{Sessions: map[string]Sum{}}
-	fo, err := openFolder(Dir(getenv, root), false)
+	dir := Dir(getenv, root)
+	fo, err := openFolder(dir, false)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		fo = nil
@@ -45,6 +51,15 @@ func Standing(getenv func(string) string, root, session string, now time.Time) [
 			return nil
 		}
 	}
+	var w witness
+	wok := false
+	if !arm.Set {
+		// The state removed: the witness's arm and floor hold until the
+		// hook restores them.
+		if w, wok, err = peekWitness(witnessDir(getenv, dir), session); err == nil && wok && w.Arm.Set {
+			arm = w.Arm
+		}
+	}
 	caps := capsOf(s, arm)
 	if len(caps) == 0 {
 		return nil
@@ -54,6 +69,7 @@ func Standing(getenv func(string) string, root, session string, now time.Time) [
 			return nil
 		}
 	}
+	t.floorFrom(w, wok)
 	var out []CapStatus
 	for _, cs := range caps {
 		spent := t.Total().Sub(arm.Base)

@@ -93,6 +93,10 @@ type Tally struct {
 	Kept map[string]Sum `json:"kept,omitempty"`
 	// Tampered lists what the tally refused to let lower it.
 	Tampered []string `json:"tampered,omitempty"`
+	// Floor, when set, is what the tally had counted before its state
+	// was removed, as the witness kept it (witness.go): Total is never
+	// less.
+	Floor *Sum `json:"floor,omitempty"`
 	// from, when set, leaves out responses stamped before it (Sessions).
 	from time.Time
 }
@@ -167,6 +171,10 @@ func (t *Tally) Total() Sum {
 	}
 	for _, f := range t.Files {
 		s = s.Add(f.total())
+	}
+	if f := t.Floor; f != nil {
+		s = Sum{USD: max(s.USD, f.USD), Tokens: max(s.Tokens, f.Tokens),
+			UnpricedTokens: max(s.UnpricedTokens, f.UnpricedTokens), Responses: max(s.Responses, f.Responses)}
 	}
 	return s
 }
@@ -474,6 +482,9 @@ func loadTally(fo *folder, session string) (*Tally, error) {
 // could make (sumOK): a tally that is not is refused, never summed.
 func (t *Tally) sane() bool {
 	sums := slices.Collect(maps.Values(t.Kept))
+	if t.Floor != nil {
+		sums = append(sums, *t.Floor)
+	}
 	for _, f := range t.Files {
 		if f == nil {
 			return false

@@ -62,8 +62,9 @@ func Run(stdin io.Reader, stdout, stderr io.Writer, full Full) int {
 	switch p.HookEventName {
 	case "PreToolUse", "Stop", "SubagentStop":
 		// The fuse's deadline starts once it is found armed: the unarmed
-		// check, on every tool call, is an environment look-up and one
-		// open, under the deadline set above.
+		// check, on every tool call, is an environment look-up, one open
+		// and one look for the fuse's witness, under the deadline set
+		// above.
 		return fuseCall(p, g, stderr)
 	}
 	g.begin()

@@ -59,10 +59,13 @@ func (g *guard) text() string {
 				}
 			}
 		}
+		if sfx := suffixIn(t); sfx != "" {
+			return "remove or write the fuse's files by their names (" + sfx + ", in code the guard does not read)"
+		}
 		// A path within a place first: a join that names a settings
 		// file passes the folder that holds it on its way.
 		var above string
-		paths := pathsIn(t, c.dir, home)
+		paths := pathsIn(t, c.dir, g.codeRoots())
 		for _, p := range paths {
 			switch why, in := g.named(p); {
 			case in:
@@ -256,47 +259,133 @@ func tokens(t string) []token {
 	return out
 }
 
+// StateSuffixes are the suffixes of the fuse's own files after a
+// session's id (the fuse's ArmSuffix, SpendSuffix, HaltsSuffix and
+// WitnessSuffix; its tests hold the two lists together).
+var StateSuffixes = []string{".fuse", ".spend", ".halts", ".witness"}
+
+// suffixIn finds a string of code that selects files by one of the
+// fuse's own suffixes (f.endswith('.fuse'), glob('**/*.spend')): code
+// walking a folder for them reaches the fuse's files wherever they are.
+func suffixIn(t string) string {
+	for _, s := range literals(t) {
+		for _, sfx := range StateSuffixes {
+			if strings.HasSuffix(s, sfx) && strings.Trim(strings.TrimSuffix(s, sfx), "*/") == "" {
+				return s
+			}
+		}
+	}
+	return ""
+}
+
+// codeRoot is a folder code reaches by a name: an environment variable
+// or a call that returns it (words), and the folder (path).
+type codeRoot struct {
+	words []string
+	path  string
+}
+
+// codeRoots are the folders code reaches by name: the home folder (HOME,
+// homedir(), Path.home(), …), the Claude Code config folder
+// (CLAUDE_CONFIG_DIR) and the user's state folder (XDG_STATE_HOME), each
+// as the hook's environment has it (the latter two by their defaults
+// under the home folder when unset).
+func (g *guard) codeRoots() []codeRoot {
+	home := g.getenv("HOME")
+	orHome := func(name string, below ...string) string {
+		if v := g.getenv(name); filepath.IsAbs(v) {
+			return v
+		}
+		if home == "" {
+			return ""
+		}
+		return filepath.Join(append([]string{home}, below...)...)
+	}
+	return []codeRoot{
+		{[]string{"HOME", "home", "homedir", "UserHomeDir", "expanduser"}, home},
+		{[]string{"CLAUDE_CONFIG_DIR"}, orHome("CLAUDE_CONFIG_DIR", ".claude")},
+		{[]string{"XDG_STATE_HOME"}, orHome("XDG_STATE_HOME", ".local", "state")},
+	}
+}
+
+// rootIn is where code names a root folder (codeRoots) in s, its last
+// such, and the folder: at -1 when it names none. Of two names ending at
+// one place (XDG_STATE_HOME, HOME), the longer is meant.
+func rootIn(s string, roots []codeRoot) (path string, at int) {
+	at = -1
+	best := 0
+	for _, r := range roots {
+		if r.path == "" {
+			continue
+		}
+		for _, w := range r.words {
+			for _, end := range wordEnds(s, w) {
+				if end > at || end == at && len(w) > best {
+					path, at, best = r.path, end, len(w)
+				}
+			}
+		}
+	}
+	return path, at
+}
+
 // pathsIn finds the paths code names, the ways code names them: a string
 // that is a path, absolute, ~/… or relative (to dir), each word of a
-// string holding spaces (a shell command in code); and the home folder,
-// however code reaches it (HOME from its environment, homedir(),
-// Path.home(), Dir.home, $ENV{HOME} or ${HOME} in a string), joined with
-// the strings that follow it (+, a join's commas, a path's /) up to the
-// first part that is not a string. Each path is given as it grows, so a
-// join that goes on past a file (open(…, 'w')) still names the file.
-func pathsIn(t, dir, home string) []string {
+// string holding spaces (a shell command in code); and a root folder
+// however code reaches it (codeRoots: HOME or CLAUDE_CONFIG_DIR from its
+// environment, homedir(), Path.home(), Dir.home, $ENV{HOME} or ${HOME}
+// in a string), joined with the strings that follow it (+, a join's
+// commas, a path's /) up to the first part that is not a string. Each
+// path is given as it grows, so a join that goes on past a file
+// (open(…, 'w')) still names the file.
+func pathsIn(t, dir string, roots []codeRoot) []string {
 	var out []string
 	add := func(p string) {
 		if len(out) < maxLiterals {
 			out = append(out, p)
 		}
 	}
+	home := roots[0].path
+	// In a string, only a variable's name names a root ($HOME/…, not
+	// /home/…).
+	var vars []codeRoot
+	for _, r := range roots {
+		v := codeRoot{path: r.path}
+		for _, w := range r.words {
+			if strings.ToUpper(w) == w {
+				v.words = append(v.words, w)
+			}
+		}
+		vars = append(vars, v)
+	}
 	// Code that reaches the home folder anywhere may hold it in a name of
 	// its own (h = os.homedir(); h + '/.claude/…'): a string that starts
 	// with .claude is then taken in the home folder too. /.claude at the
 	// root is no folder anyone means.
-	homeRef := home != "" && (homeWord(t) >= 0 || strings.Contains(t, "~"))
+	_, homeAt := rootIn(t, roots[:1])
+	homeRef := home != "" && (homeAt >= 0 || strings.Contains(t, "~"))
 	cur := "" // the path being joined, "" when none
 	for _, tok := range tokens(t) {
 		s := tok.text
 		if !tok.quoted {
-			switch {
-			case homeWord(s) >= 0 && home != "":
-				if joins(s[homeWord(s):]) {
-					cur = home
+			if p, at := rootIn(s, roots); at >= 0 {
+				cur = ""
+				if joins(s[at:]) {
+					cur = p
 				} else {
-					cur = ""
-					add(home) // the home folder itself, handed on
+					add(p) // the root folder itself, handed on
 				}
-			case !joins(s):
+			} else if !joins(s) {
 				cur = ""
 			}
 			continue
 		}
-		switch {
-		case s == "HOME" && home != "":
-			cur = home
+		if p, at := rootIn(s, vars); at == len(s) && len(strings.Fields(s)) == 1 && !strings.ContainsAny(s, "/$") {
+			// os.environ['HOME'], ENV["CLAUDE_CONFIG_DIR"]
+			cur = p
 			continue
+		}
+		switch {
 		case cur != "" && (s == "~" || strings.HasPrefix(s, "~/")):
 			cur = filepath.Join(home, s[1:])
 			add(cur)
@@ -318,9 +407,10 @@ func pathsIn(t, dir, home string) []string {
 			if len(w) > 4096 {
 				continue
 			}
-			if i := strings.LastIndex(w, "HOME"); i >= 0 && home != "" {
-				// $HOME/…, ${HOME}/…, $ENV{HOME}/…, {os.environ["HOME"]}/…
-				cur = filepath.Join(home, strings.TrimLeft(w[i+len("HOME"):], "}])'\""))
+			if p, i := rootIn(w, vars); i >= 0 {
+				// $HOME/…, ${CLAUDE_CONFIG_DIR}/…, $ENV{HOME}/…,
+				// {os.environ["HOME"]}/…
+				cur = filepath.Join(p, strings.TrimLeft(w[i:], "}])'\""))
 				add(cur)
 				continue
 			}
@@ -334,7 +424,7 @@ func pathsIn(t, dir, home string) []string {
 					add(cur)
 				}
 			case filepath.IsAbs(w):
-				cur = filepath.Clean(w)
+				cur = procPath(w, dir)
 				add(cur)
 			case dir != "" && !strings.ContainsAny(w, "$%{}<>|&;=:\\"):
 				cur = absIn(w, dir)
@@ -346,19 +436,6 @@ func pathsIn(t, dir, home string) []string {
 		}
 	}
 	return out
-}
-
-// homeWord is where code names the home folder, -1 when it does not: a
-// word HOME (process.env.HOME, os.getenv("HOME")'s string is apart),
-// home (Dir.home, Path.home()), homedir or UserHomeDir, its last such.
-func homeWord(s string) int {
-	at := -1
-	for _, w := range []string{"HOME", "home", "homedir", "UserHomeDir", "expanduser"} {
-		for _, end := range wordEnds(s, w) {
-			at = max(at, end)
-		}
-	}
-	return at
 }
 
 // wordByte reports a byte of an identifier.

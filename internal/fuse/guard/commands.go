@@ -126,6 +126,26 @@ func (g *guard) command(c simple, cmds *[]simple) string {
 				}
 			}
 		}
+	case prog == "tar" && slices.ContainsFunc(args, func(a word) bool { return a.text == "--remove-files" }):
+		// tar --remove-files removes what it archives, named from the
+		// folder -C moves it to.
+		how = removes
+		base := dir
+		for k := 1; k < len(args); k++ {
+			a := args[k].text
+			switch {
+			case strings.HasPrefix(a, "--directory="):
+				base = absIn(strings.TrimPrefix(a, "--directory="), dir)
+			case a == "-C" || a == "--directory":
+				if k++; k < len(args) {
+					base = absIn(args[k].text, dir)
+				}
+			case a == "--file" || a == "-T" || a == "-X" || strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.ContainsAny(a, "fTX"):
+				k++ // the archive's name, or a list's: not archived
+			case !strings.HasPrefix(a, "-") && why == "":
+				why = g.check(args[k], base, removes)
+			}
+		}
 	case prog == "link":
 		check(ops[:min(n, 1)], linked)
 		check(ops[min(n, 1):], writes)

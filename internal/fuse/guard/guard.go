@@ -21,9 +21,11 @@ import (
 // Call is one tool call as the guard reads it: the project's root, the
 // folder a Bash command starts in, the session's transcript, the fuse's
 // own state folder (StateRoot: under the user's Claude Code config
-// folder), the tool and its input, and the environment.
+// folder) and its witness's (Witness: under the user's state folder),
+// the tool and its input, and the environment.
 type Call struct {
 	Root, Cwd, Transcript, StateRoot string
+	Witness                          string
 	ToolName                         string
 	ToolInput                        json.RawMessage
 	Getenv                           func(string) string
@@ -36,6 +38,7 @@ type guard struct {
 	places     []place
 	transcript string
 	stateRoot  string
+	witness    string
 	memo       map[string]string // resolve's
 	code       []code            // what the line's commands run as code (codeOf)
 	// prose: the commands read are strings of another tool's input,
@@ -59,7 +62,7 @@ func bashCommand(input json.RawMessage) (string, bool) {
 // cover, or writing, moving or removing what the fuse stands on.
 func Lifts(c Call) string {
 	g := &guard{getenv: c.Getenv, root: c.Root, cwd: cmp.Or(c.Cwd, c.Root), transcript: c.Transcript, stateRoot: c.StateRoot,
-		memo: map[string]string{}}
+		witness: c.Witness, memo: map[string]string{}}
 	if c.ToolName != "Bash" {
 		return g.toolLifts(c.ToolName, c.ToolInput)
 	}

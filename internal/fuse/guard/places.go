@@ -26,7 +26,7 @@ const (
 )
 
 // placeList lists, once a call names a path to check, what a call may
-// not write, move or remove: the fuse's folder, Claude Code's settings
+// not write, move or remove: the fuse's folder and its witness, Claude Code's settings
 // (user, project, local, managed), the session's transcript and its
 // subagents' folder, the project's ledger rows, the price files and the
 // installed programs.
@@ -47,6 +47,7 @@ func (g *guard) placeList() []place {
 		add("the fuse's own state", base)
 		add(settingsWhat, filepath.Join(cfg, "settings.json"), filepath.Join(cfg, "settings.local.json"))
 	}
+	add("the fuse's witness", g.witness)
 	add(settingsWhat, filepath.Join(g.root, ".claude", "settings.json"), filepath.Join(g.root, ".claude", "settings.local.json"))
 	add(managedWhat, "/etc/claude-code", "/Library/Application Support/ClaudeCode")
 	if g.transcript != "" {

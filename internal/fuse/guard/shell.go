@@ -11,6 +11,7 @@ package guard
 
 import (
 	"cmp"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -56,6 +57,7 @@ type parser struct {
 	out    []simple
 	depth  int
 	vars   map[string][]word
+	oldpwd string // the folder before the line's last cd
 }
 
 // maxDepth bounds nested substitutions and shells; maxCommands the
@@ -105,7 +107,7 @@ func (p *parser) script(s, dir string) {
 				}
 			}
 			if d, ok := p.cd(cur); ok {
-				dirs[len(dirs)-1] = d
+				p.oldpwd, dirs[len(dirs)-1] = dirs[len(dirs)-1], d
 			}
 		}
 		if piped {
@@ -398,9 +400,14 @@ loop:
 		case c == '$' || c == '`':
 			expand()
 		case c == '~' && (i == start || s[i-1] == '=' && isAssignment(s[start:i]+"x")):
-			// ~ and ~/… are the home folder; ~user is not known.
-			if home := p.getenv("HOME"); home != "" && (i+1 == len(s) || s[i+1] == '/' || strings.IndexByte(" \t\r\n;&|()<>", s[i+1]) >= 0) {
+			// ~ and ~/… are the home folder, ~+ the folder the command
+			// runs in; ~user and ~- are not known.
+			ends := func(k int) bool { return k == len(s) || s[k] == '/' || strings.IndexByte(" \t\r\n;&|()<>", s[k]) >= 0 }
+			if home := p.getenv("HOME"); home != "" && ends(i+1) {
 				b.WriteString(home)
+			} else if i+1 < len(s) && s[i+1] == '+' && ends(i+2) && dir != "" {
+				b.WriteString(dir)
+				i++
 			} else {
 				b.WriteByte(c)
 				w.dyn = true
@@ -477,12 +484,9 @@ func (p *parser) expand(s string, i int, dir string) expansion {
 		hint, alts := p.substitute(inner, dir)
 		return expansion{hint: hint, dyn: true, alts: alts, next: next}
 	case c == '{':
-		j := strings.IndexByte(s[i:], '}')
-		if j < 0 {
-			return expansion{dyn: true, next: len(s)}
-		}
-		x := p.variable(s[i+2:i+j], dir)
-		x.next = i + j + 1
+		inner, next := braced(s, i+2)
+		x := p.parameter(inner, dir)
+		x.next = next
 		return x
 	case nameByte(c, true):
 		j := i + 1
@@ -492,10 +496,68 @@ func (p *parser) expand(s string, i int, dir string) expansion {
 		x := p.variable(s[i+1:j], dir)
 		x.next = j
 		return x
-	case strings.IndexByte("0123456789@*#?$!-", c) >= 0:
+	case c == '$':
+		// The shell's own process: /proc/$$ is /proc/self as the guard
+		// reads a path (absIn).
+		return expansion{text: "self", dyn: true, next: i + 2}
+	case strings.IndexByte("0123456789@*#?!-", c) >= 0:
 		return expansion{dyn: true, next: i + 2}
 	}
 	return expansion{text: "$", next: i + 1}
+}
+
+// braced returns the text of a ${…} expansion whose text starts at i, up
+// to its closing brace (nested ones and quotes skipped), and the index
+// past it.
+func braced(s string, i int) (string, int) {
+	depth := 1
+	for j := i; j < len(s); j++ {
+		switch s[j] {
+		case '\\':
+			j++
+		case '\'':
+			if k := strings.IndexByte(s[j+1:], '\''); k >= 0 {
+				j += k + 1
+			}
+		case '{':
+			depth++
+		case '}':
+			if depth--; depth == 0 {
+				return s[i:j], j + 1
+			}
+		}
+	}
+	return s[i:], len(s)
+}
+
+// parameter reads a ${…} expansion's text: ${NAME}, and ${NAME:-word},
+// ${NAME-word}, ${NAME:=word}, ${NAME=word}, ${NAME:+word}, ${NAME+word},
+// which stand for the variable's value or the word (expanded as a word
+// is): the value when the reader knows it, the word among its other
+// words. Any other operator is dynamic.
+func (p *parser) parameter(inner, dir string) expansion {
+	n := 0
+	for n < len(inner) && nameByte(inner[n], n == 0) {
+		n++
+	}
+	if n == 0 {
+		return expansion{dyn: true}
+	}
+	name, rest := inner[:n], inner[n:]
+	if rest == "" {
+		return p.variable(name, dir)
+	}
+	op := strings.TrimPrefix(rest, ":")
+	if op == "" || strings.IndexByte("-=+", op[0]) < 0 {
+		return expansion{dyn: true}
+	}
+	alt, _ := p.word(op[1:], 0, dir)
+	x := p.variable(name, dir)
+	if x.text == "" {
+		return expansion{text: alt.text, dyn: alt.dyn, glob: alt.glob, alts: alt.alts}
+	}
+	x.alts = append(slices.Clone(x.alts), alt)
+	return x
 }
 
 // substitute reads a command substitution's commands and returns the
@@ -637,21 +699,63 @@ func (p *parser) cd(c simple) (string, bool) {
 	for len(args) > 0 && strings.HasPrefix(args[0].text, "-") && args[0].text != "-" && !args[0].dyn {
 		args = args[1:]
 	}
-	if len(args) == 0 {
+	switch {
+	case len(args) == 0:
 		return p.getenv("HOME"), true
-	}
-	// An absolute folder is known wherever the cd starts; a relative one
-	// only from a known folder.
-	if args[0].dyn || args[0].text == "-" || c.dir == "" && !filepath.IsAbs(args[0].text) {
+	case args[0].text == "-":
+		// Back to where the last cd of the line left ("" when none did:
+		// the Bash tool's shell has no OLDPWD of its own to trust).
+		return p.oldpwd, true
+	case args[0].dyn && !filepath.IsAbs(args[0].text), !filepath.IsAbs(args[0].text) && c.dir == "":
+		// An absolute folder is known wherever the cd starts; a relative
+		// one only from a known folder.
 		return "", true
 	}
 	return absIn(args[0].text, c.dir), true
 }
 
-// absIn is path made absolute against dir, cleaned.
+// absIn is path made absolute against dir, cleaned, with a process's
+// folders in /proc read for what they are (procPath).
 func absIn(path, dir string) string {
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(dir, path)
+	}
+	return procPath(path, dir)
+}
+
+// procPath reads a path through a process's folders in /proc as the
+// kernel does, before .. is cleaned away: /proc/self/cwd/… (also
+// /proc/thread-self, /proc/$$) is the folder the command runs in,
+// /proc/PID/cwd the process's own when it can be read, and
+// /proc/…/root/… the root. A cleaned path otherwise.
+func procPath(path, dir string) string {
+	rest, ok := strings.CutPrefix(path, "/proc/")
+	if !ok {
+		return filepath.Clean(path)
+	}
+	parts := strings.SplitN(rest, "/", 3)
+	if len(parts) < 2 {
+		return filepath.Clean(path)
+	}
+	tail := ""
+	if len(parts) == 3 {
+		tail = parts[2]
+	}
+	pid := parts[0]
+	own := pid == "self" || pid == "thread-self"
+	numeric := pid != "" && strings.Trim(pid, digits) == ""
+	switch {
+	case parts[1] == "root" && (own || numeric):
+		return filepath.Join("/", tail)
+	case parts[1] == "cwd" && own && dir != "":
+		return filepath.Join(dir, tail)
+	case parts[1] == "cwd" && numeric:
+		if at, err := os.Readlink("/proc/" + pid + "/cwd"); err == nil && filepath.IsAbs(at) {
+			return filepath.Join(at, tail)
+		}
+		if dir != "" {
+			return filepath.Join(dir, tail)
+		}
 	}
 	return filepath.Clean(path)
 }
