@@ -158,7 +158,7 @@ func hookCases(pe planEnv, sizes []int64) ([]benchCase, error) {
 			// branch; the second measures an idle session's bar. Only
 			// priced lines, the line cache's, name the relay's dollars.
 			benchCase{name: "statusline (same session)", size: size, file: call, res: callRes, budget: budgetCommon,
-				env: append(cleanEnv(), "MUTHUR_CONTEXT_BUDGET_COLD=off"), args: []string{"statusline"}, output: " · relay ",
+				env: append(cleanEnv(), "MUTHUR_CONTEXT_BUDGET_COLD=off"), args: []string{"statusline"}, output: " · relay: ",
 				payload: status, lineCache: lines.FileName(dir, session), setup: warmStatusline(session, call, project, callRes.ToolUseID)},
 			benchCase{name: "statusline, the cache gone cold", size: size, file: call, res: callRes, env: env,
 				args: []string{"statusline"}, output: " · cold ",
