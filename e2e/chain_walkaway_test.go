@@ -398,3 +398,17 @@ func TestChainNoCommit(t *testing.T) {
 		t.Errorf("%d claude starts, %d requests", n, len(m.Requests()))
 	}
 }
+
+// TestChainSettingsCannotDisableHooks: a committed .claude/settings.json
+// that turns every hook off does not hold in a chain: the runner's
+// --settings keeps them on, and the spend fuse halts the session at the
+// chain's $0.20.
+func TestChainSettingsCannotDisableHooks(t *testing.T) {
+	sc := Script{Main: append(bashTurns(8, 100_000, func(i int) string { return "echo step " + string(rune('a'+i)) }), handOverTurns(100_000, "one")...)}
+	run := runChain(t, sc, chainOptions{Flags: []string{"--max-usd", "0.20"},
+		Files: map[string]string{".claude/settings.json": `{"disableAllHooks":true}` + "\n"}})
+	sum := run.Summary
+	if len(sum.Sessions) != 1 || sum.Sessions[0].Ended != "halted" {
+		t.Fatalf("exit %d, stopped %q, %d sessions; want one the fuse halted\n%s", run.Code, sum.Stopped, len(sum.Sessions), run.Timeline())
+	}
+}

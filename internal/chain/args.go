@@ -43,6 +43,10 @@ const (
 	flagAppendFile = "--append-system-prompt-file"
 )
 
+// keyDisableHooks is the settings key that turns every hook but the
+// managed ones off.
+const keyDisableHooks = "disableAllHooks"
+
 // CheckArgs reports whether claude's arguments can be merged with the
 // runner's: a --settings that reads as a JSON object (inline, or a file
 // relative to dir), an --append-system-prompt-file that reads.
@@ -129,28 +133,30 @@ func (c claudeArgs) env() map[string]string {
 }
 
 // with returns claude's arguments for a session: the given ones, then a
-// --settings whose env holds pins over the user's own, and the
-// instruction appended to the user's text.
+// --settings whose env holds pins over the user's own and which keeps
+// hooks on, and the instruction appended to the user's text. A settings
+// file's disableAllHooks would turn the fuse and the guard off; --settings
+// comes before every settings file but the managed one, so the session's
+// hooks stay on whatever the work tree commits or the agent writes.
 func (c claudeArgs) with(pins map[string]string) []string {
 	out := slices.Clone(c.rest)
-	if len(pins) > 0 || c.settings != nil {
-		m := maps.Clone(c.settings)
-		if m == nil {
-			m = map[string]any{}
-		}
-		env := map[string]any{}
-		if block, ok := m["env"].(map[string]any); ok {
-			maps.Copy(env, block)
-		}
-		for k, v := range pins {
-			env[k] = v
-		}
-		if len(env) > 0 {
-			m["env"] = env
-		}
-		data, _ := json.Marshal(m)
-		out = append(out, flagSettings, string(data))
+	m := maps.Clone(c.settings)
+	if m == nil {
+		m = map[string]any{}
 	}
+	env := map[string]any{}
+	if block, ok := m["env"].(map[string]any); ok {
+		maps.Copy(env, block)
+	}
+	for k, v := range pins {
+		env[k] = v
+	}
+	if len(env) > 0 {
+		m["env"] = env
+	}
+	m[keyDisableHooks] = false
+	data, _ := json.Marshal(m)
+	out = append(out, flagSettings, string(data))
 	text := Instruction
 	if strings.TrimSpace(c.appended) != "" {
 		text = strings.TrimRight(c.appended, "\n") + "\n\n" + Instruction

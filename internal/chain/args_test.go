@@ -34,18 +34,19 @@ func TestArgsMerge(t *testing.T) {
 			t.Fatalf("args %q", got)
 		}
 		var m struct {
-			Model string
-			Env   map[string]string
+			Model           string
+			Env             map[string]string
+			DisableAllHooks *bool
 		}
 		if got[2] != flagSettings || json.Unmarshal([]byte(got[3]), &m) != nil || m.Model != "opus" ||
-			m.Env["KEEP"] != "1" || m.Env[tuning.EnvSpend] != "$0.2000" {
+			m.Env["KEEP"] != "1" || m.Env[tuning.EnvSpend] != "$0.2000" || m.DisableAllHooks == nil || *m.DisableAllHooks {
 			t.Errorf("settings %q", got[2:4])
 		}
 		if got[4] != flagAppend || got[5] != "Be brief.\n\n"+Instruction {
 			t.Errorf("appended %q", got[4:])
 		}
 	}
-	if c, _ := parseArgs(dir, []string{"--verbose"}); !slices.Equal(c.with(nil), []string{"--verbose", flagAppend, Instruction}) {
+	if c, _ := parseArgs(dir, []string{"--verbose"}); !slices.Equal(c.with(nil), []string{"--verbose", flagSettings, `{"disableAllHooks":false}`, flagAppend, Instruction}) {
 		t.Errorf("nothing to merge: %q", c.with(nil))
 	}
 	for _, bad := range [][]string{{"--settings"}, {"--settings", "missing.json"}, {"--settings", "[1]"}, {"--append-system-prompt-file", "none"}} {

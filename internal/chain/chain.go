@@ -182,6 +182,9 @@ type Session struct {
 	// Counted are the other sessions whose spend counted while it ran:
 	// sessions it started itself, by whatever program.
 	Counted []Counted
+	// Tampered is what the fuse's tally of it saw of tampering (its
+	// transcript emptied or rewritten): its cost is the tally's.
+	Tampered []string
 	// Retried are the causes of its starts that failed before their
 	// first response and were made again.
 	Retried []string
@@ -239,7 +242,8 @@ func Run(cfg Config) Summary {
 		earlier, last := chainRows(cfg.Dir, cfg.Chain)
 		r.sum.EarlierUSD, r.first = earlier, last+1
 	}
-	r.spend = &fuse.Sessions{Projects: projectsDir(r.env), Root: workTree(cfg.Dir), From: r.started, Price: cfg.Price}
+	r.spend = &fuse.Sessions{Projects: projectsDir(r.env), Root: workTree(cfg.Dir), From: r.started, Price: cfg.Price,
+		Fuse: fuse.Dir(lookup(r.env), cfg.Dir)}
 	r.sum.Stopped = r.run()
 	r.sum.Next = r.next()
 	r.sum.Forecast = forecastOf(cfg, r.sum.Sessions)

@@ -64,6 +64,7 @@ func (r *runner) session(s *Session, budget float64) Reason {
 			var own fuse.Tally
 			own.Update(fuse.Files(t), r.cfg.Price)
 			base = own.Total().USD
+			r.spend.Earlier(s.ID, t)
 		}
 	}
 	pins := r.pins(args, budget, base)
@@ -110,6 +111,7 @@ func (r *runner) session(s *Session, budget float64) Reason {
 		r.relay = out.relay
 	}
 	s.CostUSD = r.spend.Total().Sub(before).USD
+	s.Tampered = r.spend.Tampered(s.ID)
 	for id, sum := range r.spend.Each() {
 		if id != s.ID && sum.USD > beforeEach[id].USD {
 			s.Counted = append(s.Counted, Counted{ID: id, CostUSD: sum.Sub(beforeEach[id]).USD})

@@ -3,6 +3,7 @@ package chain
 import (
 	"bytes"
 	"strings"
+	"unicode"
 
 	"github.com/muthur/context-budget/internal/reading"
 	"github.com/muthur/context-budget/internal/transcript"
@@ -55,16 +56,48 @@ func lastMessage(name string) string {
 
 // Waits reports whether a session's last message leaves it waiting for a
 // person: its last marker is MarkWaiting; or it carries neither marker
-// and its last sentence asks (ends with a question mark). With the done
-// marker last, or no marker and no question, the session is finished.
+// and its last sentence asks (ends with a question mark, asks). With the
+// done marker last, or no marker and no question, the session is
+// finished.
 func Waits(message string) bool {
 	w, d := strings.LastIndex(message, MarkWaiting), strings.LastIndex(message, MarkDone)
 	if w >= 0 || d >= 0 {
 		return w > d
 	}
-	// A question may close in quotes, emphasis or brackets.
-	end := strings.TrimRight(message, " \t\r\n*_`\"'’”)]")
+	return asks(message)
+}
+
+// asks reports whether text ends with a question mark, looked for past
+// what may follow a question: closing quotes, brackets and emphasis,
+// emoji and other symbols, and one trailing parenthetical such as
+// "(yes/no)".
+func asks(text string) bool {
+	end := strings.TrimRightFunc(text, closing)
+	if strings.HasSuffix(end, "?") || strings.HasSuffix(end, "？") {
+		return true
+	}
+	end = strings.TrimRightFunc(text, func(r rune) bool { return unicode.IsSpace(r) || decoration(r) })
+	if !strings.HasSuffix(end, ")") && !strings.HasSuffix(end, "）") {
+		return false
+	}
+	open := max(strings.LastIndex(end, "("), strings.LastIndex(end, "（"))
+	if open < 0 {
+		return false
+	}
+	end = strings.TrimRightFunc(end[:open], closing)
 	return strings.HasSuffix(end, "?") || strings.HasSuffix(end, "？")
+}
+
+// closing is what may follow a question's mark: space, closing quotes
+// and brackets, emphasis, emoji and other symbols.
+func closing(r rune) bool {
+	return unicode.IsSpace(r) || decoration(r) || unicode.In(r, unicode.Pe, unicode.Pf) || strings.ContainsRune("*_`\"'", r)
+}
+
+// decoration is an emoji or another symbol, or what joins and varies
+// one (a zero-width joiner, a variation selector).
+func decoration(r rune) bool {
+	return unicode.IsSymbol(r) || unicode.In(r, unicode.Mn, unicode.Cf)
 }
 
 // lastWords is a waiting session's message as the runner prints it: the

@@ -24,6 +24,23 @@ func TestWaits(t *testing.T) {
 		MarkDone + " then later " + MarkWaiting:                                 true,
 		"All done.":                                                             false,
 		"":                                                                      false,
+		// The red team's texts, with no marker.
+		"Which option should I take, A or B?":                                                    true,
+		"**Should I proceed with the migration?**":                                               true,
+		"どちらのデータベースを使いますか？":                                                                      true,
+		"Shall I continue? 🙂":                                                                    true,
+		"Shall I continue? 👍🏽":                                                                   true,
+		"Shall I continue? ❤️":                                                                   true,
+		"Do you want me to merge it? (yes/no)":                                                   true,
+		"Do you want me to merge it? (yes/no) 🙂":                                                 true,
+		"Do you want me to merge it?（はい／いいえ）":                                                    true,
+		"Merged it (as you asked).":                                                              false,
+		"Done 🎉":                                                                                 false,
+		"Should I use Postgres or SQLite? Let me know.":                                          false,
+		"I need your decision on the database before I go on: Postgres or SQLite.":               false,
+		"All done: renamed valid to valid?":                                                      true,
+		"Done. The runner marks waiting sessions with `" + MarkWaiting + "` in their last line.": true,
+		"Should I proceed?\n" + MarkDone:                                                         false,
 	} {
 		if got := Waits(msg); got != want {
 			t.Errorf("Waits(%q) = %v, want %v", msg, got, want)

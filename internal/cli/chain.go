@@ -358,6 +358,9 @@ func printChain(w io.Writer, sum chain.Summary, c carryOn) {
 		if s.Note != "" {
 			printf(w, "session %d: %s\n", s.Place, s.Note)
 		}
+		if len(s.Tampered) > 0 {
+			printf(w, "session %d: the spend fuse's tally saw tampering (%s); its cost is what the tally kept\n", s.Place, strings.Join(s.Tampered, "; "))
+		}
 		if s.LastWords != "" {
 			printf(w, "session %d asks:\n", s.Place)
 			for _, line := range strings.Split(s.LastWords, "\n") {
@@ -446,6 +449,7 @@ type sessionJSON struct {
 	Retried    []string      `json:"retried,omitempty"`
 	Exit       int           `json:"exit"`
 	Note       string        `json:"note,omitempty"`
+	Tampered   []string      `json:"tampered,omitempty"`
 	LastWords  string        `json:"last_words,omitempty"`
 }
 
@@ -463,7 +467,7 @@ func printChainJSON(w io.Writer, sum chain.Summary, c carryOn) {
 	}
 	for _, s := range sum.Sessions {
 		sj := sessionJSON{SessionID: s.ID, Place: s.Place, Prompt: s.Prompt, HandedOver: s.HandedOver, Ended: string(s.Ended),
-			CostUSD: *dollars(s.CostUSD), Retried: s.Retried, Exit: s.Exit, Note: s.Note, LastWords: s.LastWords}
+			CostUSD: *dollars(s.CostUSD), Retried: s.Retried, Exit: s.Exit, Note: s.Note, Tampered: s.Tampered, LastWords: s.LastWords}
 		for _, n := range s.Counted {
 			sj.Counted = append(sj.Counted, countedJSON{n.ID, *dollars(n.CostUSD)})
 		}

@@ -29,8 +29,15 @@ type Sessions struct {
 	// From is the moment counting starts.
 	From  time.Time
 	Price Pricer
+	// Fuse is the fuse's folder of the work tree (Dir), "" for none. A
+	// session the fuse tallied counts no less than its saved tally
+	// brought up to date (Stored): the tally keeps what a transcript
+	// counted before it was emptied or rewritten, and notes it.
+	Fuse string
 
 	tallies map[string]*Tally // by main transcript
+	stored  map[string]Stored // by session id, less its base
+	base    map[string]Sum    // by session id: what its tally held before From
 	outside map[string]bool   // transcripts whose session ran elsewhere
 	root    string            // Root with its links resolved
 }
@@ -74,27 +81,84 @@ func (s *Sessions) Update() {
 			s.tallies[name] = t
 		}
 		t.Read(Files(name), s.Price, &reading.Pass{}, "")
+		if id := idOf(name); s.Fuse != "" {
+			st := ReadStored(s.Fuse, id, name, s.Price)
+			st.Sum = st.Sum.Sub(s.base[id])
+			if s.stored == nil {
+				s.stored = map[string]Stored{}
+			}
+			s.stored[id] = st
+		}
 	}
+}
+
+// Stored is what the fuse's saved tally of a session holds, brought up
+// to date from its transcripts, and what that tally saw of tampering.
+type Stored struct {
+	Sum      Sum
+	Tampered []string
+}
+
+// ReadStored reads a session's saved tally in the fuse's folder dir and
+// brings it up to date from its transcript (the tally's own, else
+// transcriptPath) as budget status does, saving nothing. The zero Stored
+// when the fuse never tallied the session.
+func ReadStored(dir, id, transcriptPath string, price Pricer) Stored {
+	t := Load(dir, id)
+	if len(t.Files) == 0 && len(t.Kept) == 0 && t.Floor == nil {
+		return Stored{}
+	}
+	if t.Transcript != "" {
+		transcriptPath = t.Transcript
+	}
+	t.Read(Files(transcriptPath), price, &reading.Pass{}, "")
+	return Stored{Sum: t.Total(), Tampered: t.Tampered}
+}
+
+// Earlier notes a session resumed from before From: what the fuse's
+// saved tally holds of it now is not counted.
+func (s *Sessions) Earlier(id, transcriptPath string) {
+	if s.Fuse == "" {
+		return
+	}
+	if s.base == nil {
+		s.base = map[string]Sum{}
+	}
+	s.base[id] = ReadStored(s.Fuse, id, transcriptPath, s.Price).Sum
 }
 
 // Total is the spend of every session counted.
 func (s *Sessions) Total() Sum {
 	var sum Sum
-	for _, t := range s.tallies {
-		sum = sum.Add(t.Total())
+	for _, v := range s.Each() {
+		sum = sum.Add(v)
 	}
 	return sum
 }
 
 // Each is the spend of each session counted, by its session id (its
-// transcript's name).
+// transcript's name): what its transcripts hold, or what the fuse's
+// tally of it holds when that is more.
 func (s *Sessions) Each() map[string]Sum {
 	out := make(map[string]Sum, len(s.tallies))
 	for name, t := range s.tallies {
-		id := strings.TrimSuffix(filepath.Base(name), ".jsonl")
+		id := idOf(name)
 		out[id] = out[id].Add(t.Total())
 	}
+	for id, st := range s.stored {
+		out[id] = out[id].Max(st.Sum)
+	}
 	return out
+}
+
+// Tampered is what the fuse's tally of a session saw of tampering.
+func (s *Sessions) Tampered(id string) []string {
+	return s.stored[id].Tampered
+}
+
+// idOf is the session id a transcript is named by.
+func idOf(name string) string {
+	return strings.TrimSuffix(filepath.Base(name), ".jsonl")
 }
 
 // Transcript is the transcript of the session id among those counted, ""

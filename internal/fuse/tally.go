@@ -173,10 +173,15 @@ func (t *Tally) Total() Sum {
 		s = s.Add(f.total())
 	}
 	if f := t.Floor; f != nil {
-		s = Sum{USD: max(s.USD, f.USD), Tokens: max(s.Tokens, f.Tokens),
-			UnpricedTokens: max(s.UnpricedTokens, f.UnpricedTokens), Responses: max(s.Responses, f.Responses)}
+		s = s.Max(*f)
 	}
 	return s
+}
+
+// Max is the larger of s and t, figure by figure.
+func (s Sum) Max(t Sum) Sum {
+	return Sum{USD: max(s.USD, t.USD), Tokens: max(s.Tokens, t.Tokens),
+		UnpricedTokens: max(s.UnpricedTokens, t.UnpricedTokens), Responses: max(s.Responses, t.Responses)}
 }
 
 // Day returns the spend on one UTC day (YYYY-MM-DD).
