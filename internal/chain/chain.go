@@ -236,14 +236,15 @@ func Run(cfg Config) Summary {
 	cfg.Out = &lockedWriter{w: cfg.Out}
 	r := &runner{cfg: cfg, env: Clean(cfg.Environ), relay: "/relay", started: time.Now(), first: 1}
 	r.sum.Chain, r.sum.MaxRelays, r.sum.MaxUSD = cfg.Chain, cfg.MaxRelays, cfg.MaxUSD
+	fuseDir := fuse.Dir(lookup(r.env), cfg.Dir)
 	if cfg.Chain == "" {
 		r.sum.Chain = NewID()
 	} else {
-		earlier, last := chainRows(cfg.Dir, cfg.Chain)
+		earlier, last := chainRows(cfg.Dir, cfg.Chain, fuseDir, cfg.Price)
 		r.sum.EarlierUSD, r.first = earlier, last+1
 	}
 	r.spend = &fuse.Sessions{Projects: projectsDir(r.env), Root: workTree(cfg.Dir), From: r.started, Price: cfg.Price,
-		Fuse: fuse.Dir(lookup(r.env), cfg.Dir)}
+		Fuse: fuseDir}
 	r.sum.Stopped = r.run()
 	r.sum.Next = r.next()
 	r.sum.Forecast = forecastOf(cfg, r.sum.Sessions)

@@ -1,6 +1,7 @@
 package chain
 
 import (
+	"github.com/muthur/context-budget/internal/fuse"
 	"path/filepath"
 	"sync"
 
@@ -10,8 +11,10 @@ import (
 // chainRows reads what the ledger holds of a chain, under the folder the
 // sessions run in (or the top of its work tree): what its sessions spent
 // and its last place. A row read twice (the two folders are one) counts
-// once.
-func chainRows(dir, id string) (usd float64, last int) {
+// once. The rows are files in the work tree, which the agent can write:
+// a session the fuse tallied (its folder fuseDir) counts no less than
+// that tally, as a running session does (fuse.Sessions).
+func chainRows(dir, id, fuseDir string, price fuse.Pricer) (usd float64, last int) {
 	seen := map[string]bool{}
 	for _, d := range candidates(dir) {
 		rd, err := ledger.NewReader(ledger.Dir(d))
@@ -24,7 +27,11 @@ func chainRows(dir, id string) (usd float64, last int) {
 				continue
 			}
 			seen[r.SessionID] = true
-			usd += r.Total.CostUSD
+			cost := r.Total.CostUSD
+			if fuseDir != "" {
+				cost = max(cost, fuse.ReadStored(fuseDir, r.SessionID, "", price).Sum.USD)
+			}
+			usd += cost
 			last = max(last, r.Place)
 		}
 	}
