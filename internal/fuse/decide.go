@@ -158,7 +158,7 @@ func Decide(c Call) (Answer, error) {
 	status := c.Event == PreToolUse && guard.StatusOnly(c.ToolName, c.ToolInput)
 	lift := ""
 	if c.Event == PreToolUse && !status {
-		lift = guard.Lifts(guard.Call{Root: c.Root, Cwd: c.Cwd, Transcript: c.Transcript, StateRoot: StateRoot(c.Getenv),
+		lift = guard.Lifts(guard.Call{Root: c.Root, Cwd: c.Cwd, Transcript: c.Transcript, StateRoot: StateRoot(c.Getenv), Session: c.Session,
 			Witness:  WitnessRoot(c.Getenv),
 			ToolName: c.ToolName, ToolInput: c.ToolInput, Getenv: c.Getenv})
 	}

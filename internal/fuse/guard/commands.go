@@ -79,6 +79,11 @@ func (g *guard) command(c simple, cmds *[]simple) string {
 		}
 	}
 	how := writes
+	if prog == "cat" {
+		// cat's output may be a copy of what it reads, under a name of
+		// the line's choosing.
+		check(ops, copied)
+	}
 	switch n := len(ops); {
 	case slices.Contains(removers, prog):
 		how = removes
@@ -91,9 +96,11 @@ func (g *guard) command(c simple, cmds *[]simple) string {
 		}
 		if n > 1 {
 			check(ops[:n-1], how)
+			check(ops[:n-1], copied)
 			into(ops[:n-1], ops[n-1])
 		} else {
 			check(ops, how)
+			check(ops, copied)
 		}
 	case prog == "cp" || prog == "install" || prog == "rsync" || prog == "scp":
 		if n > 1 {
@@ -111,6 +118,7 @@ func (g *guard) command(c simple, cmds *[]simple) string {
 			if prog == "cp" && (shortFlag(args, 'l', "--link") || shortFlag(args, 's', "--symbolic-link")) {
 				check(ops[:n-1], linked)
 			}
+			check(ops[:n-1], copied)
 			into(ops[:n-1], ops[n-1])
 		}
 		if prog == "rsync" {
@@ -148,6 +156,7 @@ func (g *guard) command(c simple, cmds *[]simple) string {
 		}
 	case prog == "link":
 		check(ops[:min(n, 1)], linked)
+		check(ops[:min(n, 1)], copied)
 		check(ops[min(n, 1):], writes)
 	case prog == "cpio" || prog == "pax":
 		// cpio -pl links the files its input names; pax -rwl those it
@@ -192,6 +201,9 @@ func (g *guard) command(c simple, cmds *[]simple) string {
 		for _, a := range args[1:] {
 			if v, ok := strings.CutPrefix(a.text, "of="); ok {
 				check([]word{{text: g.home(v), dyn: a.dyn, glob: a.glob}}, writes)
+			}
+			if v, ok := strings.CutPrefix(a.text, "if="); ok && prog == "dd" {
+				check([]word{{text: g.home(v), dyn: a.dyn, glob: a.glob, claude: a.claude}}, copied)
 			}
 		}
 		if why == "" && slices.Contains(interpreters, strings.TrimRight(prog, "0123456789.")) {

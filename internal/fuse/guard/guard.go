@@ -22,9 +22,11 @@ import (
 // folder a Bash command starts in, the session's transcript, the fuse's
 // own state folder (StateRoot: under the user's Claude Code config
 // folder) and its witness's (Witness: under the user's state folder),
-// the tool and its input, and the environment.
+// the tool and its input, the environment, and the session's id (the
+// hook's; CLAUDE_CODE_SESSION_ID where the environment lacks it).
 type Call struct {
 	Root, Cwd, Transcript, StateRoot string
+	Session                          string
 	Witness                          string
 	ToolName                         string
 	ToolInput                        json.RawMessage
@@ -61,7 +63,16 @@ func bashCommand(input json.RawMessage) (string, bool) {
 // spelling, uninstalling the hooks, starting a session the cap would not
 // cover, or writing, moving or removing what the fuse stands on.
 func Lifts(c Call) string {
-	g := &guard{getenv: c.Getenv, root: c.Root, cwd: cmp.Or(c.Cwd, c.Root), transcript: c.Transcript, stateRoot: c.StateRoot,
+	getenv := c.Getenv
+	if c.Session != "" {
+		getenv = func(k string) string {
+			if v := c.Getenv(k); v != "" || k != "CLAUDE_CODE_SESSION_ID" {
+				return v
+			}
+			return c.Session
+		}
+	}
+	g := &guard{getenv: getenv, root: c.Root, cwd: cmp.Or(c.Cwd, c.Root), transcript: c.Transcript, stateRoot: c.StateRoot,
 		witness: c.Witness, memo: map[string]string{}}
 	if c.ToolName != "Bash" {
 		return g.toolLifts(c.ToolName, c.ToolInput)

@@ -122,8 +122,9 @@ func ours(args []word, xargs bool) string {
 
 // nestedSession says why a command starts a session the cap would not
 // cover, in any config folder (CLAUDE_CONFIG_DIR changed or not): Claude
-// Code by any spelling (ClaudeCode) or by what it resolves to (the path
-// in CLAUDE_CODE_EXECPATH, exec), but for claude's --version or --help;
+// Code by any spelling (ClaudeCode), by what it resolves to (the path
+// in CLAUDE_CODE_EXECPATH, exec) or by a word that expands that variable
+// however it changes it, but for claude's --version or --help;
 // or a process's program through /proc, which may be Claude Code's.
 func nestedSession(prog string, args []word, exec string) string {
 	words := make([]string, len(args))
@@ -133,7 +134,8 @@ func nestedSession(prog string, args []word, exec string) string {
 	if procExe(words[0]) {
 		return "run a process's program through /proc (" + words[0] + "), which may be Claude Code's: a nested session this session's cap would not cover"
 	}
-	if !ClaudeCode(words) && (exec == "" || filepath.Clean(words[0]) != filepath.Clean(exec)) {
+	named := args[0].claude || runners(prog) && slices.ContainsFunc(args[1:], func(a word) bool { return a.claude })
+	if !named && !ClaudeCode(words) && (exec == "" || filepath.Clean(words[0]) != filepath.Clean(exec)) {
 		return ""
 	}
 	runs := func(a word) bool { return !slices.Contains([]string{"--version", "-v", "--help", "-h"}, a.text) }
@@ -188,4 +190,18 @@ var agentCode = []string{"@anthropic-ai/claude-agent-sdk", "claude_agent_sdk", "
 func claudeCode(w string) bool {
 	w = filepath.ToSlash(w)
 	return strings.Contains(w, "claude-code") || strings.Contains(w, "/claude/versions/")
+}
+
+// claudeWhat is what Claude Code's program is, as a place a command
+// gives a second name (copied).
+const claudeWhat = "Claude Code's program"
+
+// claudeProgram reports a path that is Claude Code's program, or a folder
+// that holds it, by its name: claude or claude.exe, its npm package or
+// the package's cli.js, a versioned binary of the native installer, or a
+// process's program through /proc.
+func claudeProgram(path string) bool {
+	base := filepath.Base(path)
+	return base == "claude" || base == "claude.exe" || procExe(path) || claudeCode(path) &&
+		(strings.Contains(path, "@anthropic-ai/claude-code") || strings.Contains(path, "/claude/versions/"))
 }

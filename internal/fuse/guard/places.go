@@ -157,12 +157,17 @@ func hasPart(path, name string) bool {
 // relateGlob is relate for a pattern: within when it can name a path in
 // a place, above when it can name a folder above one.
 func (g *guard) relateGlob(pattern string) (int, place) {
+	return g.relateMatch(pattern, matchPart)
+}
+
+// relateMatch is relateGlob with its components matched by match.
+func (g *guard) relateMatch(pattern string, match func(pattern, name string) bool) (int, place) {
 	pat := strings.Split(filepath.ToSlash(pattern), "/")
 	for _, pl := range g.placeList() {
 		parts := strings.Split(filepath.ToSlash(pl.path), "/")
 		n := min(len(pat), len(parts))
 		switch {
-		case !slices.EqualFunc(pat[:n], parts[:n], matchPart):
+		case !slices.EqualFunc(pat[:n], parts[:n], match):
 		case len(pat) >= len(parts):
 			return within, pl
 		default:
@@ -175,9 +180,12 @@ func (g *guard) relateGlob(pattern string) (int, place) {
 // matchPart matches one path component as the shell does: a * or ? does
 // not match a leading dot.
 func matchPart(pattern, name string) bool {
-	if strings.HasPrefix(name, ".") && !strings.HasPrefix(pattern, ".") {
-		return false
-	}
+	return (!strings.HasPrefix(name, ".") || strings.HasPrefix(pattern, ".")) && anyPart(pattern, name)
+}
+
+// anyPart matches one path component where a * stands for a variable's
+// unknown value, which may start with a dot.
+func anyPart(pattern, name string) bool {
 	ok, err := filepath.Match(pattern, name)
 	return ok && err == nil
 }
@@ -198,6 +206,11 @@ const (
 	// copied, synced or unpacked into it), which may hold any of the
 	// places under it: it counts within a place and above one.
 	fills
+	// copied: copied, moved or linked to another name: a second name
+	// for Claude Code's program (or a folder that holds it), which starts
+	// a session by a name the guard does not know. Other files copy
+	// freely.
+	copied
 )
 
 // check says why touching w (in dir) would lift the fuse, "" when it
@@ -208,7 +221,15 @@ func (g *guard) check(w word, dir string, how int) string {
 			return why
 		}
 	}
-	if w.text == "" || w.dyn && !strings.HasPrefix(w.text, "/") {
+	if how == copied && w.text != "" {
+		return g.secondName(w, absIn(w.text, dir))
+	}
+	// A part the guard cannot expand stands for any text:
+	// "$CLAUDE_CONFIG_DIR"/projects/*/"$ID".jsonl may be the session's
+	// transcript; from a known folder, "$ID".jsonl may be a file of it.
+	pat, known := w.pattern()
+	patterned := w.pat != "" && known && (dir != "" || filepath.IsAbs(pat))
+	if w.text == "" || w.dyn && !strings.HasPrefix(w.text, "/") && !patterned {
 		return ""
 	}
 	if !filepath.IsAbs(w.text) && dir == "" {
@@ -225,11 +246,14 @@ func (g *guard) check(w word, dir string, how int) string {
 	if w.glob {
 		rel, pl = g.relateGlob(path)
 	}
+	if patterned {
+		if r, p := g.relateMatch(absIn(pat, dir), anyPart); r > rel {
+			rel, pl = r, p
+		}
+	}
 	switch {
-	case rel == within && how == linked:
-		return "link " + pl.what + " under a second name, through which it can be written (" + w.text + ")"
-	case rel == above && how == linked:
-		return "link a folder that holds " + pl.what + " under a second name, through which it can be written (" + w.text + ")"
+	case how == linked && (rel == within || rel == above):
+		return secondName("link", rel, pl, "through which it can be written", w.text)
 	case rel == above && how == fills:
 		return "copy or unpack content the guard cannot know into a folder that holds " + pl.what +
 			", which it may replace (" + w.text + "; unpack into a folder of its own)"
@@ -239,6 +263,42 @@ func (g *guard) check(w word, dir string, how int) string {
 		return "remove or move a folder that holds " + pl.what + " (" + w.text + ")"
 	}
 	return ""
+}
+
+// secondName is the rule against giving what the guard keeps a second
+// name (how: link, or copy, move or link), the place within or above
+// what is named; through says what the name is for.
+func secondName(how string, rel int, pl place, through, spelled string) string {
+	what := pl.what
+	if rel == above {
+		what = "a folder that holds " + what
+	}
+	return how + " " + what + " under a second name, " + through + " (" + spelled + ")"
+}
+
+// secondName says why copying, moving or linking path (w as spelled)
+// gives Claude Code's program a second name, "" when it does not: the
+// program by its name (claudeProgram) or by CLAUDE_CODE_EXECPATH, and
+// the path that variable holds, or a folder that holds it, as spelled or
+// with its links resolved.
+func (g *guard) secondName(w word, path string) string {
+	rel := apart
+	if w.claude || claudeProgram(path) {
+		rel = within
+	} else if exec := g.getenv(execVar); filepath.IsAbs(exec) {
+		pl := []place{{filepath.Clean(exec), claudeWhat}}
+		if r := g.resolve(exec); r != exec {
+			pl = append(pl, place{r, claudeWhat})
+		}
+		rel, _ = relation(path, pl)
+		if r, _ := relation(g.resolve(path), pl); r > rel {
+			rel = r
+		}
+	}
+	if rel == apart {
+		return ""
+	}
+	return secondName("copy, move or link", rel, place{"", claudeWhat}, "by which it starts a session this session's cap would not cover", w.text)
 }
 
 // unplaced says why a relative path from a folder the guard cannot know

@@ -27,11 +27,43 @@ import (
 // substitution's commands name ($(find ~/.claude …)). more are the
 // words after it that brace expansion makes of it (a{b,c} is ab ac),
 // which its alts hold too, for where it stands alone (a redirection).
+// pat is, for a dynamic word, the word with each part the reader could
+// not expand marked (unknownMark), and each it expanded from
+// CLAUDE_CODE_EXECPATH by an operator (execMark); "" when it has none.
+// claude says part of it expands CLAUDE_CODE_EXECPATH, with or without
+// an operator: Claude Code's program, however the word goes on to change
+// its name.
 type word struct {
 	text      string
+	pat       string
 	dyn, glob bool
+	claude    bool
 	alts      []word
 	more      []word
+}
+
+// The marks of a word's pat: a part the reader could not expand, and one
+// it took from CLAUDE_CODE_EXECPATH through an operator.
+const (
+	unknownMark = "\x04"
+	execMark    = "\x05"
+)
+
+// reread is the word as a shell reading it again sees it (a shell's -c,
+// eval): a part unknown here is unknown there too ($?), and Claude
+// Code's program stays so (${CLAUDE_CODE_EXECPATH%} is the variable).
+func (w word) reread() string {
+	if w.pat != "" {
+		return strings.NewReplacer(unknownMark, "$?", execMark, "${"+execVar+"%}").Replace(w.pat)
+	}
+	return w.text
+}
+
+// pattern is the word as a pattern, each marked part standing for any
+// text (*); ok is false when it knows nothing but the folder marks.
+func (w word) pattern() (string, bool) {
+	p := strings.NewReplacer(unknownMark, "*", execMark, "*").Replace(w.pat)
+	return p, strings.Trim(w.pat, unknownMark+execMark+"/") != ""
 }
 
 // simple is one simple command: its words, the assignments before the
@@ -341,7 +373,8 @@ func balanced(s string, i int) (string, int) {
 // past it.
 func (p *parser) word(s string, i int, dir string) (word, int) {
 	var w word
-	var b strings.Builder
+	var b, pat strings.Builder // pat: the word with its parts marked
+	unknown := false
 	start := i
 	subs := 0     // substitutions met
 	subHint := "" // the last word of the last one
@@ -355,8 +388,19 @@ func (p *parser) word(s string, i int, dir string) (word, int) {
 			at, upto, alts = b.Len(), b.Len()+len(x.text), x.alts
 		}
 		b.WriteString(x.text)
+		switch {
+		case x.dyn && x.claude:
+			pat.WriteString(execMark)
+			unknown = true
+		case x.dyn && x.text == "":
+			pat.WriteString(unknownMark)
+			unknown = true
+		default:
+			pat.WriteString(x.text)
+		}
 		w.dyn = w.dyn || x.dyn
 		w.glob = w.glob || x.glob
+		w.claude = w.claude || x.claude
 		if x.hint != "" {
 			subs, subHint = subs+1, x.hint
 		}
@@ -371,16 +415,19 @@ loop:
 		case c == '\\':
 			if i+1 < len(s) {
 				b.WriteByte(s[i+1])
+				pat.WriteByte(s[i+1])
 			}
 			i += 2
 		case c == '\'':
 			j := strings.IndexByte(s[i+1:], '\'')
 			if j < 0 {
 				b.WriteString(s[i+1:])
+				pat.WriteString(s[i+1:])
 				i = len(s)
 				continue
 			}
 			b.WriteString(s[i+1 : i+1+j])
+			pat.WriteString(s[i+1 : i+1+j])
 			i += j + 2
 		case c == '"':
 			i++
@@ -388,11 +435,13 @@ loop:
 				switch {
 				case s[i] == '\\' && i+1 < len(s) && strings.IndexByte("$`\"\\\n", s[i+1]) >= 0:
 					b.WriteByte(s[i+1])
+					pat.WriteByte(s[i+1])
 					i += 2
 				case s[i] == '$' || s[i] == '`':
 					expand()
 				default:
 					b.WriteByte(s[i])
+					pat.WriteByte(s[i])
 					i++
 				}
 			}
@@ -405,11 +454,14 @@ loop:
 			ends := func(k int) bool { return k == len(s) || s[k] == '/' || strings.IndexByte(" \t\r\n;&|()<>", s[k]) >= 0 }
 			if home := p.getenv("HOME"); home != "" && ends(i+1) {
 				b.WriteString(home)
+				pat.WriteString(home)
 			} else if i+1 < len(s) && s[i+1] == '+' && ends(i+2) && dir != "" {
 				b.WriteString(dir)
+				pat.WriteString(dir)
 				i++
 			} else {
 				b.WriteByte(c)
+				pat.WriteByte(c)
 				w.dyn = true
 			}
 			i++
@@ -422,10 +474,14 @@ loop:
 				c = braceMarks[strings.IndexByte("{,}", c)]
 			}
 			b.WriteByte(c)
+			pat.WriteByte(c)
 			i++
 		}
 	}
 	w.text = b.String()
+	if unknown && len(alts) == 0 {
+		w.pat = unmark(pat.String())
+	}
 	for _, a := range alts {
 		x := word{text: w.text[:at] + a.text + w.text[upto:], dyn: a.dyn, glob: a.glob}
 		texts, glob := braces(x.text)
@@ -453,6 +509,7 @@ loop:
 type expansion struct {
 	text, hint string
 	dyn, glob  bool
+	claude     bool // it expands CLAUDE_CODE_EXECPATH (word's claude)
 	alts       []word
 	next       int
 }
@@ -548,6 +605,12 @@ func (p *parser) parameter(inner, dir string) expansion {
 		return p.variable(name, dir)
 	}
 	op := strings.TrimPrefix(rest, ":")
+	if name == execVar && (op == "" || strings.IndexByte("-=+", op[0]) < 0) {
+		// ${CLAUDE_CODE_EXECPATH%.exe}, ${…/x/y}, ${…:0:5}: whatever the
+		// operator makes of it, Claude Code's program.
+		x := p.variable(name, dir)
+		return expansion{text: x.text, dyn: true, claude: true}
+	}
 	if op == "" || strings.IndexByte("-=+", op[0]) < 0 {
 		return expansion{dyn: true}
 	}
@@ -593,31 +656,35 @@ func (p *parser) variable(name, dir string) expansion {
 	switch name {
 	case "PWD":
 		return expansion{text: dir, dyn: dir == ""}
-	case "HOME", "CLAUDE_PROJECT_DIR", "CLAUDE_CONFIG_DIR", "XDG_CONFIG_HOME", "TMPDIR", "USER":
+	case "HOME", "CLAUDE_PROJECT_DIR", "CLAUDE_CONFIG_DIR", "XDG_CONFIG_HOME", "TMPDIR", "USER", "CLAUDE_CODE_SESSION_ID":
 		v := p.getenv(name)
 		return expansion{text: v, dyn: v == ""}
-	case "CLAUDE_CODE_EXECPATH":
+	case execVar:
 		// Claude Code's program, which it names for the commands it
 		// runs: by its name where the hook's environment lacks it.
 		if v := p.getenv(name); v != "" {
-			return expansion{text: v}
+			return expansion{text: v, claude: true}
 		}
-		return expansion{text: "claude", dyn: true}
+		return expansion{text: "claude", dyn: true, claude: true}
 	}
 	ws, ok := p.vars[name]
 	if !ok || len(ws) == 0 {
 		return expansion{dyn: true}
 	}
-	x := expansion{text: ws[0].text, dyn: ws[0].dyn, glob: ws[0].glob, alts: ws[0].alts}
+	x := expansion{text: ws[0].text, dyn: ws[0].dyn, glob: ws[0].glob, claude: ws[0].claude, alts: ws[0].alts}
 	x.alts = append(slices.Clone(x.alts), ws[1:]...)
 	return x
 }
+
+// execVar is the variable by which Claude Code names its own program to
+// the commands it runs.
+const execVar = "CLAUDE_CODE_EXECPATH"
 
 // assign sets a variable of the line to value, the text of w past its
 // name; a variable whose value programs run as a command (carries) has
 // its command read as the line's, in dir.
 func (p *parser) assign(name string, w word, value, dir string) {
-	p.set(name, []word{{text: value, dyn: w.dyn, glob: w.glob, alts: w.alts}})
+	p.set(name, []word{{text: value, dyn: w.dyn, glob: w.glob, claude: w.claude, alts: w.alts}})
 	if carries(name) {
 		p.script(strings.TrimLeft(value, "|"), dir)
 	}

@@ -51,6 +51,12 @@ var forms = []struct {
 	{"braces", func(w guardWorld, p string) (spelled, bool) {
 		return spelled{"", filepath.Dir(p) + "/{x," + filepath.Base(p) + "}"}, true
 	}},
+	{"an unknown variable", func(w guardWorld, p string) (spelled, bool) {
+		return spelled{"", filepath.Dir(p) + "/\"$X\"" + filepath.Base(p)[1:]}, true
+	}},
+	{"an unknown folder", func(w guardWorld, p string) (spelled, bool) {
+		return spelled{"", filepath.Dir(filepath.Dir(p)) + "/${D}/" + filepath.Base(p)}, true
+	}},
 	{"cd lost, then absolute", func(w guardWorld, p string) (spelled, bool) {
 		return spelled{"cd \"$(mktemp -d)\"; cd " + filepath.Dir(p) + " && ", filepath.Base(p)}, true
 	}},
@@ -86,8 +92,8 @@ func spelling(w guardWorld, t, f, v int) (cmd string, ok bool) {
 	form := forms[f%len(forms)]
 	s, ok := form.spell(w, p)
 	way := ways[v%len(ways)]
-	if !ok || form.name == "braces" && strings.Contains(way, "open(") {
-		// Code's strings expand no braces.
+	if !ok || (form.name == "braces" || strings.HasPrefix(form.name, "an unknown")) && strings.Contains(way, "open(") {
+		// Code's strings expand no braces, nor the shell's variables.
 		return "", false
 	}
 	return s.before + fmt.Sprintf(way, s.word), true

@@ -259,7 +259,7 @@ func parallelCommands(args []word) (cmd []word, each []string) {
 	for _, a := range args[i+end:] {
 		if !strings.HasPrefix(a.text, ":::") {
 			operands = append(operands, a)
-			each = append(each, a.text)
+			each = append(each, a.reread())
 		}
 	}
 	if end == 0 {
@@ -409,6 +409,18 @@ func unwrap(c simple, getenv func(string) string) (args []word, dir string, xarg
 					if end > k+1 {
 						inner = append(inner, simple{words: args[k+1 : end], dir: dir})
 					}
+					if slices.ContainsFunc(args[k+1:end], func(w word) bool { return strings.Contains(w.text, "{}") }) {
+						// find hands the command what it finds: {} is
+						// each name its tests give (as its program, the
+						// program find runs).
+						for _, name := range findNames(args) {
+							run := slices.Clone(args[k+1 : end])
+							for j := range run {
+								run[j].text = strings.ReplaceAll(run[j].text, "{}", name)
+							}
+							inner = append(inner, simple{words: run, dir: dir})
+						}
+					}
 				}
 			}
 			return args, dir, xargs, inner, away
@@ -424,6 +436,30 @@ func unwrap(c simple, getenv func(string) string) (args []word, dir string, xarg
 		}
 	}
 	return args, dir, xargs, inner, away
+}
+
+// findNames are the names a find's -name, -iname, -path, -ipath and
+// -wholename tests give what it finds: a pattern that Claude Code's
+// program name matches stands for that name, as it would find it.
+func findNames(args []word) []string {
+	var out []string
+	for k := 1; k+1 < len(args); k++ {
+		switch args[k].text {
+		case "-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename":
+			pat := args[k+1].text
+			if strings.HasPrefix(args[k].text, "-i") {
+				pat = strings.ToLower(pat)
+			}
+			for _, name := range []string{"claude", "claude.exe", "cli.js"} {
+				if ok, _ := filepath.Match(filepath.Base(pat), name); ok && (name != "cli.js" || claudeCode(pat)) {
+					pat = filepath.Join(filepath.Dir(pat), name)
+					break
+				}
+			}
+			out = append(out, pat)
+		}
+	}
+	return out
 }
 
 // wrapped returns where the wrapped command starts in a wrapper's words:
@@ -460,7 +496,7 @@ func dashC(args []word) (string, bool) {
 	for k := 1; k+1 < len(args); k++ {
 		a := args[k].text
 		if a == "-c" || strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.Contains(a, "c") {
-			return args[k+1].text, true
+			return args[k+1].reread(), true
 		}
 	}
 	return "", false
@@ -470,7 +506,7 @@ func dashC(args []word) (string, bool) {
 func joined(ws []word) string {
 	parts := make([]string, len(ws))
 	for i, w := range ws {
-		parts[i] = w.text
+		parts[i] = w.reread()
 	}
 	return strings.Join(parts, " ")
 }
