@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/muthur/context-budget/internal/compactions"
+	"github.com/muthur/context-budget/internal/state"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -197,6 +199,20 @@ func driveHookWith(run hookRunner, path, tmp string, env map[string]string) (dri
 		abs, _ := filepath.Abs(sub)
 		os.MkdirAll(strings.TrimSuffix(live, ".jsonl"), 0o755)
 		if err := os.Symlink(abs, filepath.Join(strings.TrimSuffix(live, ".jsonl"), "subagents")); err != nil {
+			return driven{}, err
+		}
+	}
+	if projects := filepath.Join(env["HOME"], ".claude", "projects"); env["HOME"] != "" && dirExists(projects) {
+		// The other sessions' compactions, indexed whole as the hook's
+		// first recompute leaves them in the project's state (a fold's
+		// transcripts are within one recompute's read): built once per
+		// home rather than once per session. The hook stamps each file
+		// on its first look and reads none of it again.
+		name := filepath.Join(state.Dir(project), state.Compactions)
+		if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+			return driven{}, err
+		}
+		if err := homeIndex(projects, compactions.Transcripts(projects)).Save(name); err != nil {
 			return driven{}, err
 		}
 	}

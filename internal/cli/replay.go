@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"os"
 	"os/exec"
@@ -385,6 +386,10 @@ type replayHistory struct {
 	Transcripts []string
 	ConfigDir   string
 	Getenv      func(string) string
+	// Indexed, when not nil, holds files already indexed whole (by
+	// Index.UpdateAll): they are taken from it, not read again. It is
+	// only read.
+	Indexed *compactions.Index
 }
 
 // withSources gives each session's decision the compaction point's
@@ -396,6 +401,9 @@ type replayHistory struct {
 // h.ConfigDir and the project's set.
 func withSources(opt replay.Options, sources []replay.Source, h replayHistory) replay.Options {
 	ix := &compactions.Index{Files: map[string]*compactions.File{}}
+	if h.Indexed != nil {
+		maps.Copy(ix.Files, h.Indexed.Files)
+	}
 	var paths []string
 	listed := map[string]bool{}
 	add := func(p string) {
@@ -405,7 +413,9 @@ func withSources(opt replay.Options, sources []replay.Source, h replayHistory) r
 		}
 		if !listed[abs] {
 			listed[abs] = true
-			paths = append(paths, p)
+			if ix.Files[p] == nil {
+				paths = append(paths, p)
+			}
 		}
 	}
 	for _, s := range sources {

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/muthur/context-budget/internal/compactions"
@@ -57,6 +58,7 @@ func replaySession(t testing.TB, path string, env map[string]string, home string
 			t.Fatalf("%s: the hook's home %s is gone: %v", filepath.Base(path), home, err)
 		}
 		h.Transcripts = compactions.Transcripts(projects)
+		h.Indexed = homeIndex(projects, h.Transcripts)
 	}
 	opt = withSources(opt, []replay.Source{{Path: path}}, h)
 	opt.Series = true
@@ -240,6 +242,22 @@ func TestCutsCountResponses(t *testing.T) {
 			t.Errorf("a generated response without its tool call: %+v", c)
 		}
 	}
+}
+
+// homeIndexes are the fold homes' transcripts indexed whole, once per
+// projects folder: replaying each of a fold's sessions would read the
+// other folds' transcripts again for each.
+var homeIndexes sync.Map // projects folder → *compactions.Index
+
+// homeIndex is the index of a projects folder's transcripts, made once.
+func homeIndex(projects string, transcripts []string) *compactions.Index {
+	if ix, ok := homeIndexes.Load(projects); ok {
+		return ix.(*compactions.Index)
+	}
+	ix := &compactions.Index{Files: map[string]*compactions.File{}}
+	ix.UpdateAll(transcripts, 0)
+	got, _ := homeIndexes.LoadOrStore(projects, ix)
+	return got.(*compactions.Index)
 }
 
 // netString prints a pause's net, or "no figure".
